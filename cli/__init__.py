@@ -1,0 +1,35 @@
+"""The ``kozyri`` command line: a thin layer over the :mod:`kozyri` API."""
+
+from __future__ import annotations
+
+import click
+
+from kozyri.cli.common import KozyriGroup
+
+
+@click.group(cls=KozyriGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="kozyri")
+def main():
+    """Exact analysis of Own Trumps (Svoi Kozyri) and Reversi.
+
+    \b
+    Own Trumps:
+      kozyri deal --deck 12 --seed 1     a random deal to look at
+      kozyri solve --example             solve a built-in deal exactly
+      kozyri trumps DEAL                 how the choice of trumps changes a deal
+    \b
+    Reversi:
+      kozyri reversi --help
+    """
+
+
+def _register() -> None:
+    # Imported here so that `kozyri --help` stays fast and each game's commands
+    # live in their own module.
+    from kozyri.cli import owntrumps, reversi  # noqa: F401
+
+
+try:
+    _register()
+except ImportError:  # a game's command module is still being written
+    pass

@@ -1,0 +1,1 @@
+"""kozyri: exact analysis of Own Trumps and Reversi."""
