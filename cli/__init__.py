@@ -26,7 +26,7 @@ def main():
 def _register() -> None:
     # Imported here so that `kozyri --help` stays fast and each game's commands
     # live in their own module.
-    from kozyri.cli import owntrumps, reversi  # noqa: F401
+    from kozyri.cli import owntrumps, reversi, trumps  # noqa: F401
 
 
 try:

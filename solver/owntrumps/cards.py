@@ -73,7 +73,8 @@ class Deck:
     def standard(cls, size: int = 36) -> "Deck":
         """The 52-, 36-, 32- or 24-card deck."""
         if size not in STANDARD_DECKS:
-            raise KozyriError(f"no standard {size}-card deck (use 52, 36, 32 or 24)")
+            raise KozyriError(f"no standard {size}-card deck (use 52, 36, 32 or 24, "
+                              "or SUITSxRANKS like 4x3 for the Q K A of four suits)")
         low = RANKS.index(STANDARD_DECKS[size])
         return cls(RANKS[low:], SUITS)
 

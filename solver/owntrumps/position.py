@@ -156,8 +156,10 @@ class Position:
                 seen[c] = where
         missing = [c for c in range(deck.size) if c not in seen]
         if missing:
-            raise KozyriError("missing card" + ("s " if len(missing) > 1 else " ")
-                              + " ".join(deck.card_text(c) for c in missing)
+            listed = " ".join(deck.card_text(c) for c in missing[:8])
+            if len(missing) > 8:
+                listed += f" ... ({len(missing)} in all)"
+            raise KozyriError("missing card" + ("s " if len(missing) > 1 else " ") + listed
                               + f" (every card of the deck, {deck.describe()}, must be in a hand or the pile)")
         pos = cls(deck, tuple(deck.mask(h) for h in hands), tuple(pile), trumps, to_move, rules)
         pos.validate()
@@ -166,15 +168,18 @@ class Position:
     def validate(self) -> None:
         """Refuse positions that cannot arise in play.
 
-        Every hand must hold a card (a player with none is out, and with two
-        players the game would be over). The pile must be buildable by the
+        The player to move and at least one other player must hold cards (a
+        player with none is out; with two players both hold cards, or the game
+        would be over; a deal needs cards in every hand, see :meth:`from_text`).
+        The pile must be buildable by the
         rules: its bottom card was led, and every card above it either beats
         the card below it for some player's trump or was placed as the follow
         card on such a beating card.
         """
-        for seat, hand in enumerate(self.hands):
-            if hand == 0:
-                raise KozyriError(f"hand {seat} is empty (a player without cards is already out)")
+        empty = [seat for seat, hand in enumerate(self.hands) if hand == 0]
+        if empty and (self.n_players - len(empty) < 2 or self.to_move in empty):
+            seat = self.to_move if self.to_move in empty else empty[0]
+            raise KozyriError(f"hand {seat} is empty (a player without cards is already out)")
         pile = self.pile
         trumps = self.trump_indices
 
@@ -219,7 +224,9 @@ class Position:
         hands = data["hands"]
         if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
             raise KozyriError('"hands" must be a list of lists of cards, e.g. [["AS","KH"], ["9S"]]')
-        pile = data.get("pile") or []
+        pile = data.get("pile")
+        if pile is None:
+            pile = []
         if not isinstance(pile, list):
             raise KozyriError('"pile" must be a list of cards, bottom to top')
         return cls.build(deck, [deck.parse_cards(h) for h in hands], deck.parse_cards(pile), data["trumps"],
@@ -243,6 +250,9 @@ class Position:
             deck = _infer_deck(parts + [pile_text])
         hands = [deck.parse_cards(p) for p in parts]
         pile = deck.parse_cards(pile_text) if pile_text.strip() else []
+        for seat, hand in enumerate(hands):
+            if not hand:
+                raise KozyriError(f"hand {seat} is empty (every player needs cards at the deal)")
         pos = cls.build(deck, hands, pile, trumps, leader, rules)
         return pos.pass_sixes() if pos.rules.pass_sixes else pos
 
@@ -258,6 +268,9 @@ class Position:
                     continue  # on the pile
                 hands = [h & ~six for h in hands]
                 hands[seat] |= six
+        for seat, hand in enumerate(hands):
+            if not hand:
+                raise KozyriError(f"hand {seat} is empty after passing the sixes")
         pos = replace(self, hands=tuple(hands))
         pos.validate()
         return pos

@@ -14,10 +14,13 @@ a draw"``), if anything.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
+from kozyri.errors import KozyriError
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.rules import Move
+from kozyri.search.driver import ProofSearch
 
 VALUES = ("win", "draw", "loss", "unknown")
 
@@ -53,27 +56,94 @@ class SolveResult:
         return out
 
 
-def solve(position: Position, time_limit: float | None = None, memory_mb: int = 1024) -> SolveResult:
-    """Solve ``position`` exactly (two players).
+def solve(position: Position, time_limit: float | None = None, memory_mb: float = 1024) -> SolveResult:
+    """Solve a two-player position exactly: value, best moves, main line.
 
-    TEMPORARY backend: the brute-force reference; replaced by the Numba solver.
+    ``time_limit`` (seconds) bounds the whole call; ``memory_mb`` bounds the
+    transposition table. The value is proven or ``"unknown"``.
     """
-    import time
+    if position.n_players != 2:
+        raise KozyriError("the exact solver is for two players")
+    if position.is_over:
+        raise KozyriError("the game is already over")
+    t0 = time.monotonic()
+    deadline = None if time_limit is None else t0 + time_limit
+    search = ProofSearch(position, memory_mb)
+    value, proven = _value(search, position, deadline)
+    result = SolveResult(position, value, proven=proven)
+    if value != "unknown":
+        result.best_moves = _best_moves(search, position, value, deadline)
+        result.pv, result.pv_repeats = _principal_variation(search, position, value, deadline)
+    result.nodes = search.nodes
+    result.seconds = time.monotonic() - t0
+    return result
 
-    from kozyri.owntrumps.reference import VALUE_NAMES, ReferenceSolver
 
-    t0 = time.perf_counter()
-    ref = ReferenceSolver(position)
-    value = ref.value(position)
-    mv = ref.move_values(position)
-    best = [m for m, v in mv.items() if v == value]
-    pv, pos, seen = [], position, set()
-    while not pos.is_over and pos.key() not in seen and len(pv) < 200:
+def _value(search: ProofSearch, position: Position, deadline) -> tuple[str, str | None]:
+    """("win"/"draw"/"loss", None) or ("unknown", what was proven)."""
+    me, opp = position.to_move, 1 - position.to_move
+    i_win = search.ask(position, me, deadline)
+    if i_win.proved:
+        return "win", None
+    they_win = search.ask(position, opp, deadline)
+    if they_win.proved:
+        return "loss", None
+    if i_win.proved is False and they_win.proved is False:
+        return "draw", None
+    if i_win.proved is False:
+        return "unknown", "at most a draw"
+    if they_win.proved is False:
+        return "unknown", "at least a draw"
+    return "unknown", None
+
+
+def _move_value(search: ProofSearch, position: Position, move: Move, value: str, deadline) -> bool | None:
+    """Does ``move`` keep ``value`` (the proven value of ``position``)?"""
+    me = position.to_move
+    child = position.play(move)
+    if value == "loss":
+        return True
+    if value == "win":
+        return search.ask(child, me, deadline).proved
+    answer = search.ask(child, 1 - me, deadline).proved  # draw: the opponent must not win
+    return None if answer is None else not answer
+
+
+def _best_moves(search: ProofSearch, position: Position, value: str, deadline) -> list[Move]:
+    return [m for m in position.legal_moves() if _move_value(search, position, m, value, deadline)]
+
+
+def _principal_variation(search: ProofSearch, position: Position, value: str, deadline,
+                         max_len: int = 400) -> tuple[list[Move], bool]:
+    """A main line: the winner heads for the shortest proof, the loser for the
+    longest; in a drawn position both keep the draw until a position repeats."""
+    pv: list[Move] = []
+    seen = set()
+    pos = position
+    if value in ("win", "loss"):
+        winner = position.to_move if value == "win" else 1 - position.to_move
+        while not pos.is_over and len(pv) < max_len:
+            choices = []
+            for m in pos.legal_moves():
+                a = search.ask(pos.play(m), winner, deadline)
+                if a.proved is None:
+                    return pv, False
+                if a.proved:
+                    choices.append((a.depth, m))
+            if not choices:
+                break
+            depth, move = (min if pos.to_move == winner else max)(choices, key=lambda dm: dm[0])
+            pv.append(move)
+            pos = pos.play(move)
+        return pv, False
+    while not pos.is_over and len(pv) < max_len:
+        if pos.key() in seen:
+            return pv, True
         seen.add(pos.key())
-        vals = ReferenceSolver.move_values(ref, pos)
-        v = ref.value(pos)
-        m = next(m for m, x in vals.items() if x == v)
-        pv.append(m)
-        pos = pos.play(m)
-    return SolveResult(position, VALUE_NAMES[value], best, pv, ref.n_states, time.perf_counter() - t0,
-                       pv_repeats=not pos.is_over)
+        me = pos.to_move
+        move = next((m for m in pos.legal_moves() if _move_value(search, pos, m, "draw", deadline)), None)
+        if move is None:
+            break
+        pv.append(move)
+        pos = pos.play(move)
+    return pv, False

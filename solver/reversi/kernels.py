@@ -164,7 +164,7 @@ def final_score(mover, opponent):
     return 0
 
 
-@njit(cache=True)
+@njit(types.int64(types.uint64, types.uint64, types.int64), cache=True)
 def perft(mover, opponent, depth):
     """Leaf count of the game tree ``depth`` plies deep.
 
@@ -191,21 +191,21 @@ def perft(mover, opponent, depth):
     return total
 
 
-@njit(cache=True)
-def full_width_negamax(mover, opponent, passed):
+@njit(types.int64(types.uint64, types.uint64), cache=True)
+def full_width_negamax(mover, opponent):
     """Exact game value by plain negamax with no pruning (a slow oracle for tests)."""
     moves = legal_moves(mover, opponent)
     if moves == ZERO:
-        if passed:
+        if legal_moves(opponent, mover) == ZERO:
             return final_score(mover, opponent)
-        return -full_width_negamax(opponent, mover, True)
+        return -full_width_negamax(opponent, mover)
     best = -65
     while moves:
         square = lowest_square(moves)
         moves &= moves - ONE
         flipped = flips(mover, opponent, square)
         value = -full_width_negamax(
-            opponent ^ flipped, mover | flipped | (ONE << np.uint64(square)), False
+            opponent ^ flipped, mover | flipped | (ONE << np.uint64(square))
         )
         if value > best:
             best = value

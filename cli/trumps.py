@@ -1,0 +1,144 @@
+"""``kozyri trumps``: how the choice of trump suits changes one deal."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+
+import click
+
+from kozyri.cli import main
+from kozyri.cli.common import emit_json, fail
+from kozyri.errors import KozyriError
+from kozyri.owntrumps.cards import SUIT_SYMBOLS
+from kozyri.owntrumps.rules import Rules
+
+TRUMPS_EPILOG = """\b
+DEAL is one of
+  "QS KH AS | KS QH AH"   the two hands as dealt, player 0 first, separated
+                          by '|' (cards AS 10H TH 6c Q\u2666). Without --deck the
+                          deck is the ranks and suits used; every card must
+                          be dealt. No pile: trumps are chosen before play.
+  deal.json               a JSON file with a deal or position: "hands" and
+                          optionally "deck", "to_move", "rules"; "trumps" may
+                          be omitted (ignored), "pile" must be empty
+  -                       standard input (JSON or text form)
+\b
+The hands are taken as dealt: with --pass-sixes, every cell passes the
+sixes of ITS trump suits to their owners before solving.
+\b
+Output: a grid of results for player 0 (rows: player 0's trump, columns:
+player 1's trump; W win, D draw, L loss, ? not solved in time, - the
+diagonal, not an assignment), then who should choose what:
+  - player 0 chooses first, player 1 replies knowing it (and the reverse);
+  - both choose at once: the cells where neither gains by changing alone.
+An answer that an unsolved cell could change is reported as undetermined.
+See docs/trumps.md."""
+
+
+def _read_deal(arg: str, deck: str | None, leader: int | None, must_beat: bool | None, pass_sixes: bool | None):
+    from kozyri.owntrumps.trumps import deal_from_json, deal_from_text
+
+    def rules_from(base: Rules) -> Rules:
+        return Rules(must_beat=base.must_beat if must_beat is None else must_beat,
+                     pass_sixes=base.pass_sixes if pass_sixes is None else pass_sixes)
+
+    def from_text(text: str):
+        return deal_from_text(text, deck, 0 if leader is None else leader, rules_from(Rules()))
+
+    def from_json(text: str, source: str | None):
+        if deck is not None:
+            fail("--deck is for a deal in text form; a JSON deal names its own deck")
+        try:
+            pos = deal_from_json(text, leader=leader)
+        except KozyriError as exc:
+            raise KozyriError(f"{source}: {exc}" if source else str(exc)) from None
+        return dataclasses.replace(pos, rules=rules_from(pos.rules))
+
+    def from_content(content: str, source: str):
+        stripped = content.strip()
+        if not stripped:
+            fail(f"{source} is empty (expected a JSON deal or a deal like \"QS KH AS | KS QH AH\")")
+        if "|" in stripped and not stripped.startswith(("{", "[")):
+            return from_text(stripped)
+        return from_json(stripped, source)
+
+    if arg == "-":
+        return from_content(click.get_text_stream("stdin").read(), "standard input")
+    if "|" in arg:
+        return from_text(arg)
+    if arg.lstrip().startswith("{"):
+        return from_json(arg, None)
+    if not os.path.exists(arg):
+        fail(f"no such file: {arg} (DEAL is a deal like \"QS KH AS | KS QH AH\", a JSON file, "
+             "or - for standard input)")
+    if os.path.isdir(arg):
+        fail(f"{arg} is a directory, not a deal file")
+    try:
+        with open(arg, encoding="utf-8") as fh:
+            content = fh.read()
+    except UnicodeDecodeError:
+        fail(f"{arg} is not a UTF-8 text file")
+    except OSError as exc:
+        fail(f"cannot read {arg}: {exc.strerror or exc}")
+    return from_content(content, arg)
+
+
+@main.command("trumps", epilog=TRUMPS_EPILOG)
+@click.argument("deal", metavar="DEAL")
+@click.option("--deck", metavar="SPEC", help="36, 52, 32, 24, 2x3 or Q,K,A/S,H (text form; default: "
+              "the ranks and suits the deal uses).")
+@click.option("--leader", type=click.IntRange(0, 1), metavar="N",
+              help="Player who leads, 0 or 1 (default 0, or the JSON's to_move).")
+@click.option("--must-beat/--no-must-beat", default=None,
+              help="Whoever can beat must beat (default on). Overrides a JSON deal's rules.")
+@click.option("--pass-sixes/--no-pass-sixes", default=None,
+              help="In each cell, pass the sixes of the two trump suits to their owners "
+                   "(default off). Overrides a JSON deal's rules.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Time limit PER CELL (12 cells); a cell not solved in time shows '?'.")
+@click.option("--memory", type=click.IntRange(min=1), default=1024, show_default=True, metavar="MB",
+              help="Memory for the solver's tables (per cell).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object: the deal, the 12 cells, the grid and the analysis.")
+def trumps(deal, deck, leader, must_beat, pass_sixes, time_limit, memory, as_json):
+    """How the choice of trumps decides a two-player deal.
+
+    Solves DEAL exactly for each of the 12 ways to give the two players
+    distinct trump suits (a suit missing from the deck is allowed: that
+    player has no trumps), prints the results as a suit-by-suit grid from
+    player 0's view, and says which trump each player should choose when
+    one chooses first and when both choose at once.
+
+    \b
+    Examples:
+      kozyri trumps "QS KH AS | KS QH AH"
+      kozyri trumps "QS AS JH AH | JS KS QH KH" --leader 1 --json
+      kozyri trumps "6S 6H AS KH | AH 6D KS 6C AD KD AC KC" --pass-sixes
+      kozyri deal --deck 2x4 --seed 1 --json | kozyri trumps -
+      kozyri trumps deal.json --time-limit 10
+    """
+    from kozyri.owntrumps.trumps import trump_grid
+
+    position = _read_deal(deal, deck, leader, must_beat, pass_sixes)
+    show_bar = sys.stderr.isatty()
+    if show_bar:
+        def cell_name(cell):
+            if cell is None:
+                return ""
+            a, b = cell.trumps
+            return f"{SUIT_SYMBOLS[a]}/{SUIT_SYMBOLS[b]} {cell.letter}"
+
+        with click.progressbar(length=12, label="solving cells", file=sys.stderr,
+                               item_show_func=cell_name) as bar:
+            grid = trump_grid(position, time_limit=time_limit, memory_mb=memory,
+                              progress=lambda done, total, cell: bar.update(1, cell))
+    else:
+        grid = trump_grid(position, time_limit=time_limit, memory_mb=memory)
+    if as_json:
+        emit_json(grid.to_json())
+    else:
+        click.echo(grid.to_text())
+        click.echo("")
+        click.echo(f"Nodes: {grid.nodes:,}   time: {grid.seconds:.2f} s")

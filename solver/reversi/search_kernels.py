@@ -1,0 +1,491 @@
+"""Numba search kernels: the exact endgame solver and the midgame alpha-beta.
+
+Exact solver (``solve_exact``): fail-soft principal-variation search on the
+final disc difference with
+
+* a transposition table of (lower, upper) bounds keyed by the two bitboards,
+* fastest-first move ordering (fewest replies for the opponent, corners and
+  the table's best move first) while many squares are empty,
+* a cheaper search for the last few empties that walks the empty squares
+  directly, odd regions first (parity), with no table, and
+* a dedicated last-move routine that only counts flips.
+
+Midgame search (``midgame_root``): the same PVS skeleton with a depth-limited
+transposition table and a hand-tuned evaluation (mobility, corners, squares
+next to empty corners, frontier discs).
+
+Both check a wall-clock deadline every few thousand nodes and then unwind,
+leaving ``stats[ABORTED] = 1``; callers must then discard the value.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit, objmode, types
+
+from kozyri.reversi.kernels import (
+    CORNERS,
+    ONE,
+    ZERO,
+    final_score,
+    flips,
+    legal_moves,
+    lowest_square,
+    popcount,
+)
+
+# Layout of the ``stats`` array shared with Python.
+NODES = 0
+ABORTED = 1
+COUNTDOWN = 2
+STATS_SIZE = 4
+
+#: Nodes between two looks at the clock.
+CHECK_INTERVAL = 4096
+#: At or below this many empties the solver drops the table and move ordering.
+SMALL_EMPTIES = 6
+#: Slots in the per-depth move buffers (no position has more than 33 moves).
+MAX_MOVES = 48
+
+#: The four 4x4 corner regions, for parity ordering.
+QUADRANTS = np.array(
+    [0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000],
+    dtype=np.uint64,
+)
+_HASH_MIX_MOVER = np.uint64(0x9E3779B97F4A7C15)
+_HASH_MIX_OPPONENT = np.uint64(0xC2B2AE3D27D4EB4F)
+
+# Recursive kernels get explicit signatures: Numba would otherwise compile
+# separate versions for literal arguments, and cached copies of such mutually
+# referring versions fail to link when loaded back.
+_U64 = types.uint64
+_I64 = types.int64
+_KEYS = types.Array(types.uint64, 2, "C")
+_BOUNDS = types.Array(types.int64, 2, "C")
+_STATS = types.Array(types.int64, 1, "C")
+_BUFFER = types.Array(types.int64, 3, "C")
+SOLVE_SMALL_SIGNATURE = _I64(_U64, _U64, _I64, _I64, _U64, _I64, _STATS)
+SOLVE_EXACT_SIGNATURE = _I64(_U64, _U64, _I64, _I64, _I64, _KEYS, _BOUNDS, _STATS, types.float64, _BUFFER)
+MIDGAME_SIGNATURE = _I64(_U64, _U64, _I64, _I64, _I64, _KEYS, _BOUNDS, _STATS, types.float64, _BUFFER, _I64)
+MIDGAME_ROOT_SIGNATURE = types.UniTuple(_I64, 2)(_U64, _U64, _I64, _I64, _KEYS, _BOUNDS, _STATS, types.float64, _BUFFER)
+
+# Squares diagonally next to a corner (b2, g2, b7, g7) and orthogonally next to one.
+X_SQUARES = np.array([9, 14, 49, 54], dtype=np.int64)
+X_CORNERS = np.array([0, 7, 56, 63], dtype=np.int64)
+C_SQUARES = np.uint64(0x4281000000008142)
+NOT_A_FILE = np.uint64(0xFEFEFEFEFEFEFEFE)
+NOT_H_FILE = np.uint64(0x7F7F7F7F7F7F7F7F)
+
+#: Midgame scores are in 1/100 disc; a finished game is worth WIN_SCALE per disc.
+WIN_SCALE = 1000
+MIDGAME_INFINITY = 1_000_000
+
+
+def new_tables(bits: int):
+    """A fresh transposition table with ``2**bits`` entries: (keys, bounds)."""
+    size = 1 << bits
+    keys = np.zeros((size, 2), dtype=np.uint64)
+    bounds = np.zeros((size, 4), dtype=np.int64)
+    return keys, bounds
+
+
+def new_stats():
+    stats = np.zeros(STATS_SIZE, dtype=np.int64)
+    stats[COUNTDOWN] = CHECK_INTERVAL
+    return stats
+
+
+def new_move_buffer():
+    """Scratch space for move ordering, one row per number of empties."""
+    return np.zeros((66, 2, MAX_MOVES), dtype=np.int64)
+
+
+@njit(cache=True)
+def _now():
+    with objmode(now="float64"):
+        now = time.perf_counter()
+    return now
+
+
+@njit(cache=True)
+def _tick(stats, deadline):
+    """Count a node; every CHECK_INTERVAL nodes, stop the search if the deadline has passed."""
+    stats[NODES] += 1
+    stats[COUNTDOWN] -= 1
+    if stats[COUNTDOWN] <= 0:
+        stats[COUNTDOWN] = CHECK_INTERVAL
+        if deadline > 0.0 and _now() > deadline:
+            stats[ABORTED] = 1
+    return stats[ABORTED] != 0
+
+
+@njit(cache=True)
+def _table_slot(mover, opponent, table_size):
+    mixed = (mover ^ (opponent * _HASH_MIX_OPPONENT)) * _HASH_MIX_MOVER
+    return np.int64((mixed >> np.uint64(24)) & np.uint64(table_size - 1))
+
+
+# -- exact solver -------------------------------------------------------------
+
+
+@njit(cache=True)
+def _solve_last_empty(mover, opponent, square, stats):
+    """Exact value with one empty square: only flips need counting."""
+    stats[NODES] += 1
+    turned = flips(mover, opponent, square)
+    if turned:
+        return 2 * (popcount(mover) + popcount(turned) + 1) - 64
+    turned = flips(opponent, mover, square)
+    if turned:
+        return 64 - 2 * (popcount(opponent) + popcount(turned) + 1)
+    return final_score(mover, opponent)
+
+
+@njit(cache=True)
+def _odd_regions(empty):
+    odd = ZERO
+    for region in QUADRANTS:
+        if popcount(empty & region) & 1:
+            odd |= region
+    return odd
+
+
+@njit(SOLVE_SMALL_SIGNATURE, cache=True)
+def _solve_small(mover, opponent, alpha, beta, empty, empties, stats):
+    """Exact value with few empties: try each empty square, odd regions first."""
+    if empties == 1:
+        return _solve_last_empty(mover, opponent, lowest_square(empty), stats)
+    stats[NODES] += 1
+    best = -65
+    odd = _odd_regions(empty)
+    for phase in range(2):
+        candidates = empty & odd if phase == 0 else empty & ~odd
+        while candidates:
+            square = lowest_square(candidates)
+            candidates &= candidates - ONE
+            turned = flips(mover, opponent, square)
+            if turned == ZERO:
+                continue
+            placed = ONE << np.uint64(square)
+            value = -_solve_small(
+                opponent ^ turned, mover | turned | placed, -beta, -alpha,
+                empty ^ placed, empties - 1, stats,
+            )
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        return best
+    if best == -65:
+        # No move: pass, unless the opponent cannot move either (game over).
+        if legal_moves(opponent, mover) == ZERO:
+            return final_score(mover, opponent)
+        return -_solve_small(opponent, mover, -beta, -alpha, empty, empties, stats)
+    return best
+
+
+@njit(cache=True)
+def _order_key(mover, opponent, square, turned, empty):
+    """Smaller is tried first: few replies for the opponent, corners, odd regions."""
+    placed = ONE << np.uint64(square)
+    replies = legal_moves(opponent ^ turned, mover | turned | placed)
+    key = 16 * popcount(replies) + 12 * popcount(replies & CORNERS)
+    if placed & CORNERS:
+        key -= 24
+    if placed & _odd_regions(empty):
+        key -= 4
+    return key
+
+
+@njit(SOLVE_EXACT_SIGNATURE, cache=True)
+def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, stats, deadline, buffer):
+    """Exact value of the position for the mover, fail-soft within (alpha, beta).
+
+    ``empties`` must be the number of empty squares. Returns 0 with
+    ``stats[ABORTED]`` set when the deadline passed.
+    """
+    if empties <= SMALL_EMPTIES:
+        return _solve_small(mover, opponent, alpha, beta, ~(mover | opponent), empties, stats)
+    if _tick(stats, deadline):
+        return 0
+    moves = legal_moves(mover, opponent)
+    if moves == ZERO:
+        if legal_moves(opponent, mover) == ZERO:
+            return final_score(mover, opponent)
+        return -solve_exact(opponent, mover, -beta, -alpha, empties, keys, bounds, stats, deadline, buffer)
+
+    table_size = keys.shape[0]
+    slot = _table_slot(mover, opponent, table_size)
+    hinted = -1
+    known_lower = -64
+    known_upper = 64
+    if keys[slot, 0] == mover and keys[slot, 1] == opponent:
+        known_lower = bounds[slot, 0]
+        known_upper = bounds[slot, 1]
+        if known_lower >= beta:
+            return known_lower
+        if known_upper <= alpha:
+            return known_upper
+        if known_lower == known_upper:
+            return known_lower
+        if known_lower > alpha:
+            alpha = known_lower
+        if known_upper < beta:
+            beta = known_upper
+        hinted = bounds[slot, 2]
+
+    empty = ~(mover | opponent)
+    count = 0
+    squares = buffer[empties, 0]
+    order = buffer[empties, 1]
+    remaining = moves
+    while remaining:
+        square = lowest_square(remaining)
+        remaining &= remaining - ONE
+        squares[count] = square
+        if square == hinted:
+            order[count] = -1000
+        else:
+            order[count] = _order_key(mover, opponent, square, flips(mover, opponent, square), empty)
+        count += 1
+
+    window_low = alpha
+    best = -65
+    best_square = -1
+    for index in range(count):
+        chosen = index
+        for other in range(index + 1, count):
+            if order[other] < order[chosen]:
+                chosen = other
+        square = squares[chosen]
+        squares[chosen] = squares[index]
+        order[chosen] = order[index]
+        squares[index] = square
+
+        turned = flips(mover, opponent, square)
+        child_mover = opponent ^ turned
+        child_opponent = mover | turned | (ONE << np.uint64(square))
+        if index == 0:
+            value = -solve_exact(child_mover, child_opponent, -beta, -alpha, empties - 1,
+                                 keys, bounds, stats, deadline, buffer)
+        else:
+            value = -solve_exact(child_mover, child_opponent, -alpha - 1, -alpha, empties - 1,
+                                 keys, bounds, stats, deadline, buffer)
+            if alpha < value < beta:
+                value = -solve_exact(child_mover, child_opponent, -beta, -value, empties - 1,
+                                     keys, bounds, stats, deadline, buffer)
+        if stats[ABORTED]:
+            return 0
+        if value > best:
+            best = value
+            best_square = square
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    break
+
+    if not (keys[slot, 0] == mover and keys[slot, 1] == opponent):
+        known_lower = -64
+        known_upper = 64
+    if best <= window_low:
+        known_upper = min(known_upper, best)
+    elif best >= beta:
+        known_lower = max(known_lower, best)
+    else:
+        known_lower = best
+        known_upper = best
+    keys[slot, 0] = mover
+    keys[slot, 1] = opponent
+    bounds[slot, 0] = known_lower
+    bounds[slot, 1] = known_upper
+    bounds[slot, 2] = best_square
+    bounds[slot, 3] = empties
+    return best
+
+
+# -- midgame search -----------------------------------------------------------
+
+
+@njit(cache=True)
+def _neighbours(bits):
+    """Squares next to any of ``bits`` (all eight directions)."""
+    sideways = ((bits << ONE) & NOT_A_FILE) | ((bits >> ONE) & NOT_H_FILE)
+    row = bits | sideways
+    return sideways | (row << np.uint64(8)) | (row >> np.uint64(8))
+
+
+@njit(cache=True)
+def evaluate(mover, opponent):
+    """Heuristic value for the mover in 1/100 disc (positive is good)."""
+    my_moves = popcount(legal_moves(mover, opponent))
+    their_moves = popcount(legal_moves(opponent, mover))
+    score = 0
+    if my_moves + their_moves > 0:
+        score += 800 * (my_moves - their_moves) // (my_moves + their_moves + 2)
+    score += 60 * (my_moves - their_moves)
+    score += 900 * (popcount(mover & CORNERS) - popcount(opponent & CORNERS))
+    empty = ~(mover | opponent)
+    for index in range(4):
+        corner = ONE << np.uint64(X_CORNERS[index])
+        if empty & corner:
+            x_square = ONE << np.uint64(X_SQUARES[index])
+            if mover & x_square:
+                score -= 350
+            elif opponent & x_square:
+                score += 350
+            c_squares = _neighbours(corner) & C_SQUARES
+            score -= 120 * popcount(mover & c_squares)
+            score += 120 * popcount(opponent & c_squares)
+    # Frontier discs (next to an empty square) give the opponent moves.
+    frontier = _neighbours(empty)
+    score -= 40 * popcount(mover & frontier)
+    score += 40 * popcount(opponent & frontier)
+    return score
+
+
+@njit(MIDGAME_SIGNATURE, cache=True)
+def _midgame(mover, opponent, depth, alpha, beta, keys, bounds, stats, deadline, buffer, ply):
+    if _tick(stats, deadline):
+        return 0
+    moves = legal_moves(mover, opponent)
+    if moves == ZERO:
+        if legal_moves(opponent, mover) == ZERO:
+            return WIN_SCALE * final_score(mover, opponent)
+        return -_midgame(opponent, mover, depth, -beta, -alpha, keys, bounds, stats, deadline, buffer, ply + 1)
+    if depth <= 0:
+        return evaluate(mover, opponent)
+
+    table_size = keys.shape[0]
+    slot = _table_slot(mover, opponent, table_size)
+    hinted = -1
+    if keys[slot, 0] == mover and keys[slot, 1] == opponent:
+        hinted = bounds[slot, 2]
+        if bounds[slot, 3] >= depth:
+            lower = bounds[slot, 0]
+            upper = bounds[slot, 1]
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+            if lower == upper:
+                return lower
+
+    count = 0
+    row = min(ply, 64)
+    squares = buffer[row, 0]
+    order = buffer[row, 1]
+    remaining = moves
+    while remaining:
+        square = lowest_square(remaining)
+        remaining &= remaining - ONE
+        squares[count] = square
+        if square == hinted:
+            order[count] = -100000
+        elif depth >= 3:
+            turned = flips(mover, opponent, square)
+            order[count] = evaluate(opponent ^ turned, mover | turned | (ONE << np.uint64(square)))
+        else:
+            placed = ONE << np.uint64(square)
+            order[count] = -1000 if placed & CORNERS else 0
+        count += 1
+
+    window_low = alpha
+    best = -MIDGAME_INFINITY
+    best_square = -1
+    for index in range(count):
+        chosen = index
+        for other in range(index + 1, count):
+            if order[other] < order[chosen]:
+                chosen = other
+        square = squares[chosen]
+        squares[chosen] = squares[index]
+        order[chosen] = order[index]
+        squares[index] = square
+
+        turned = flips(mover, opponent, square)
+        child_mover = opponent ^ turned
+        child_opponent = mover | turned | (ONE << np.uint64(square))
+        if index == 0:
+            value = -_midgame(child_mover, child_opponent, depth - 1, -beta, -alpha,
+                              keys, bounds, stats, deadline, buffer, ply + 1)
+        else:
+            value = -_midgame(child_mover, child_opponent, depth - 1, -alpha - 1, -alpha,
+                              keys, bounds, stats, deadline, buffer, ply + 1)
+            if alpha < value < beta:
+                value = -_midgame(child_mover, child_opponent, depth - 1, -beta, -value,
+                                  keys, bounds, stats, deadline, buffer, ply + 1)
+        if stats[ABORTED]:
+            return 0
+        if value > best:
+            best = value
+            best_square = square
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    break
+
+    lower = -MIDGAME_INFINITY
+    upper = MIDGAME_INFINITY
+    if best <= window_low:
+        upper = best
+    elif best >= beta:
+        lower = best
+    else:
+        lower = best
+        upper = best
+    if not (keys[slot, 0] == mover and keys[slot, 1] == opponent) or bounds[slot, 3] <= depth:
+        keys[slot, 0] = mover
+        keys[slot, 1] = opponent
+        bounds[slot, 0] = lower
+        bounds[slot, 1] = upper
+        bounds[slot, 2] = best_square
+        bounds[slot, 3] = depth
+    return best
+
+
+@njit(MIDGAME_ROOT_SIGNATURE, cache=True)
+def midgame_root(mover, opponent, depth, first_square, keys, bounds, stats, deadline, buffer):
+    """Best square and its value after a ``depth``-ply search (the mover must have a move).
+
+    ``first_square`` (the previous iteration's choice, or -1) is searched
+    first. Returns (-1, 0) with ``stats[ABORTED]`` set if time ran out.
+    """
+    moves = legal_moves(mover, opponent)
+    alpha = -MIDGAME_INFINITY
+    beta = MIDGAME_INFINITY
+    best_square = -1
+    ordered = np.empty(64, dtype=np.int64)
+    count = 0
+    if first_square >= 0 and (moves >> np.uint64(first_square)) & ONE:
+        ordered[0] = first_square
+        count = 1
+    remaining = moves
+    while remaining:
+        square = lowest_square(remaining)
+        remaining &= remaining - ONE
+        if square != first_square:
+            ordered[count] = square
+            count += 1
+    for index in range(count):
+        square = ordered[index]
+        turned = flips(mover, opponent, square)
+        child_mover = opponent ^ turned
+        child_opponent = mover | turned | (ONE << np.uint64(square))
+        if index == 0:
+            value = -_midgame(child_mover, child_opponent, depth - 1, -beta, -alpha,
+                              keys, bounds, stats, deadline, buffer, 1)
+        else:
+            value = -_midgame(child_mover, child_opponent, depth - 1, -alpha - 1, -alpha,
+                              keys, bounds, stats, deadline, buffer, 1)
+            if value > alpha:
+                value = -_midgame(child_mover, child_opponent, depth - 1, -beta, -value,
+                                  keys, bounds, stats, deadline, buffer, 1)
+        if stats[ABORTED]:
+            return -1, 0
+        if value > alpha:
+            alpha = value
+            best_square = square
+    return best_square, alpha

@@ -1,0 +1,359 @@
+"""``kozyri solve`` and ``kozyri deal``: output, JSON, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import shlex
+
+import pytest
+from click.testing import CliRunner
+
+from kozyri.cli import main
+from kozyri.cli.owntrumps import render_result
+from kozyri.owntrumps.examples import EXAMPLE_DEAL, example_position
+from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.rules import Move, Rules
+from kozyri.owntrumps.solve import SolveResult
+
+solve_module = importlib.import_module("kozyri.owntrumps.solve")
+DRAWN = "QS KH AS | KS QH AH"  # 2x3 deck, trumps SH: a draw (QS, KS+QH, AS+KH, AH)
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def assert_bad_input(result, *fragments):
+    """Exit code 2, one line 'error: ...' on stderr naming the problem, no traceback."""
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@pytest.fixture
+def fake_solve(monkeypatch):
+    """Replace the solver by a recorder: tests of option handling need no search."""
+    seen = []
+
+    def fake(position, time_limit=None, memory_mb=1024):
+        seen.append((position, time_limit, memory_mb))
+        return SolveResult(position, "draw", position.legal_moves()[:1], [], nodes=1, seconds=0.001)
+
+    monkeypatch.setattr(solve_module, "solve", fake)
+    return seen
+
+
+# --- bad input ---------------------------------------------------------------------
+@pytest.mark.parametrize("args,fragments", [
+    (["1Z KH AS | KS QH AH", "--trumps", "SH"], ["unknown card '1Z'"]),
+    (["QS QS KH AS | KS QH AH", "--trumps", "SH"], ["duplicate card QS"]),
+    (["QS KH AS | KS QH", "--trumps", "SH"], ["missing card AH"]),
+    (["QS KH AS | KS QH AH", "--trumps", "SH", "--deck", "4x3"], ["missing cards QD KD AD QC KC AC"]),
+    (["QS KH AS | KS QH AH 6S", "--trumps", "SH", "--deck", "4x3"],
+     ["card 6S is not in the deck (12 cards: ranks Q K A, suits S H D C)"]),
+    ([DRAWN, "--trumps", "SS"], ["trump suits must be distinct"]),
+    ([DRAWN, "--trumps", "S"], ["1 trump suits for 2 players"]),
+    ([DRAWN, "--trumps", "SZ"], ["unknown suit 'Z'"]),
+    ([DRAWN], ["needs --trumps"]),
+    ([DRAWN, "--trumps", "SH", "--leader", "2"], ["to_move must be a seat number 0..1"]),
+    ([DRAWN, "--trumps", "SH", "--deck", "12"], ["no standard 12-card deck", "4x3"]),
+    (["QS KH AS KS QH AH |", "--trumps", "SH"], ["hand 1 is empty"]),
+    (["QS AS | KS KD / AD QD", "--trumps", "SH"], ["the pile cannot arise", "QD", "AD"]),
+    (["QS KH AS | KS QH AH | QD KD AD", "--trumps", "SHD"], ["two players", "3"]),
+    (["no-such-file.json"], ["no such file: no-such-file.json"]),
+    (["QS KH AS KS QH AH", "--trumps", "SH"], ["at least two hands separated by '|'"]),
+    ([], ["no position given"]),
+    (["--example", DRAWN], ["not both"]),
+    (["--example", "--deck", "36"], ["--deck does not apply to --example"]),
+    (['{"hands": [["AS"], ["KS"]]'], ["malformed JSON"]),
+    (['{"deck": "1x2", "hands": [["AS"], ["KS"]], "trumps": "SH"}', "--trumps", "SH"], ["--trumps is for"]),
+])
+def test_solve_bad_input(args, fragments, fake_solve):
+    assert_bad_input(run("solve", *args), *fragments)
+    assert fake_solve == []
+
+
+GOOD = {"deck": "2x3", "hands": [["QS", "KH", "AS"], ["KS", "QH", "AH"]], "trumps": ["S", "H"]}
+
+
+@pytest.mark.parametrize("content,fragments", [
+    ("{bad json", ["pos.json: malformed JSON", "line 1 column 2"]),
+    ("", ["pos.json is empty"]),
+    ("[1, 2]", ["must be a JSON object"]),
+    (json.dumps({**GOOD, "colour": "red"}), ["unknown key 'colour'"]),
+    (json.dumps({**GOOD, "rules": {"must_beat": True, "jokers": 1}}), ["unknown rule option 'jokers'"]),
+    (json.dumps({**GOOD, "hands": "QS KH AS"}), ['"hands" must be a list of lists']),
+    (json.dumps({**GOOD, "hands": [["QS", "KH", 1], ["KS", "QH", "AH"]]}), ["a card must be a string"]),
+    (json.dumps({**GOOD, "trumps": 7}), ['"trumps" must be a list']),
+    (json.dumps({**GOOD, "trumps": ["H", "H"]}), ["trump suits must be distinct"]),
+    (json.dumps({**GOOD, "to_move": "1"}), ["to_move must be a seat number"]),
+    (json.dumps({**GOOD, "pile": "QS"}), ['"pile" must be a list']),
+    (json.dumps({**GOOD, "rules": {"must_beat": "yes"}}), ['"must_beat" must be true or false']),
+    (json.dumps({**GOOD, "deck": 12}), ['"deck" must be']),
+    (json.dumps({"trumps": "SH"}), ['no "hands"']),
+    (json.dumps({**GOOD, "hands": [["QS", "KH", "AS", "KS", "QH", "AH"], []]}), ["hand 1 is empty"]),
+    (json.dumps({**GOOD, "hands": [["QS", "KH", "AS"], ["KS", "QH", "QS"]]}), ["duplicate card QS"]),
+    (json.dumps({**GOOD, "hands": [["KH", "QH"], ["KS", "AH"]], "pile": ["AS", "QS"]}),
+     ["the pile cannot arise"]),
+])
+def test_solve_bad_json_file(tmp_path, monkeypatch, content, fragments, fake_solve):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pos.json").write_text(content, encoding="utf-8")
+    assert_bad_input(run("solve", "pos.json"), *fragments)
+    assert_bad_input(run("solve", "-", input=content), *[f.replace("pos.json", "standard input")
+                                                           for f in fragments])
+
+
+def test_solve_directory_and_binary(tmp_path, fake_solve):
+    assert_bad_input(run("solve", str(tmp_path)), "is a directory")
+    binary = tmp_path / "x.json"
+    binary.write_bytes(b"\xff\xfe\x00\x81")
+    assert_bad_input(run("solve", str(binary)), "not a UTF-8 text file")
+
+
+def test_pass_sixes_on_a_position_in_play(fake_solve):
+    obj = {**GOOD, "hands": [["KH", "AS"], ["KS", "QH", "AH"]], "pile": ["QS"], "to_move": 1}
+    assert_bad_input(run("solve", json.dumps(obj), "--pass-sixes"), "--pass-sixes applies to a deal")
+
+
+@pytest.mark.parametrize("args", [["--memory", "0"], ["--time-limit", "0"], ["--time-limit", "x"]])
+def test_bad_option_values_are_usage_errors(args, fake_solve):
+    result = run("solve", DRAWN, "--trumps", "SH", *args)
+    assert result.exit_code == 2 and "Traceback" not in result.output and "Invalid value" in result.output
+
+
+@pytest.mark.parametrize("args,fragments", [
+    (["--deck", "12"], ["no standard 12-card deck"]),
+    (["--deck", "2x3", "--trumps", "SS"], ["trump suits must be distinct"]),
+    (["--players", "5"], ["--players must be 2, 3 or 4"]),
+    (["--players", "3", "--trumps", "SH"], ["2 trump suits for 3 players"]),
+    (["--leader", "2"], ["to_move must be a seat number 0..1"]),
+    (["--deck", "1x2", "--players", "3"], ["cannot be dealt to 3 players"]),
+])
+def test_deal_bad_input(args, fragments):
+    assert_bad_input(run("deal", *args), *fragments)
+
+
+def test_ctrl_c_prints_no_traceback(monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solve_module, "solve", interrupted)
+    result = run("solve", DRAWN, "--trumps", "SH")
+    assert result.exit_code == 130
+    assert "interrupted" in result.stderr and "Traceback" not in result.output
+
+
+# --- solving -------------------------------------------------------------------------
+def test_solve_text_output_real_solver():
+    result = run("solve", DRAWN, "--trumps", "SH")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Player 0 to move DRAWS under perfect play." in out
+    assert "player 0 (trump \u2660): Q\u2660 A\u2660 K\u2665" in out
+    assert "Best moves:" in out and "Main line:" in out
+    assert "1. player 0" in out and "2. player 1" in out
+    assert "Nodes:" in out and "time:" in out
+
+
+def test_solve_json_output_real_solver():
+    result = run("solve", DRAWN, "--trumps", "SH", "--json")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 1
+    obj = json.loads(lines[0])
+    assert {"value", "best_moves", "pv", "nodes", "seconds"} <= set(obj)
+    assert obj["value"] == "draw"
+    pos = Position.from_text(DRAWN, "SH")
+    for text in obj["best_moves"]:
+        pos.parse_move(text)  # legal moves in plain text
+    for text in obj["pv"]:
+        pos = pos.play(text)
+
+
+def test_solve_example_real_solver():
+    result = run("solve", "--example")
+    assert result.exit_code == 0, result.output
+    assert any(w in result.stdout for w in ("WINS", "DRAWS", "LOSES"))
+    assert example_position().pretty() in result.stdout
+    obj = json.loads(run("solve", "--example", "--json").stdout)
+    assert obj["value"] in ("win", "draw", "loss")
+
+
+def test_example_is_one_constant():
+    assert example_position() == Position.deal(**EXAMPLE_DEAL)
+
+
+def test_solve_reads_file_stdin_and_inline_json(tmp_path, fake_solve):
+    expected = Position.from_text(DRAWN, "SH")
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(expected.to_json()))
+    assert run("solve", str(path)).exit_code == 0
+    assert run("solve", "-", input=json.dumps(expected.to_json())).exit_code == 0
+    assert run("solve", json.dumps(GOOD)).exit_code == 0
+    assert run("solve", "-", "--trumps", "SH", input=DRAWN + "\n").exit_code == 0
+    text_file = tmp_path / "deal.txt"
+    text_file.write_text(DRAWN)
+    assert run("solve", str(text_file), "--trumps", "SH").exit_code == 0
+    assert [p for p, _, _ in fake_solve] == [expected] * 5
+
+
+def test_solve_text_options(fake_solve):
+    assert run("solve", "QS KH | AS KS QH AH", "--trumps", "HS", "--leader", "1", "--deck", "2x3",
+               "--no-must-beat", "--time-limit", "2.5", "--memory", "64").exit_code == 0
+    pos, time_limit, memory = fake_solve[0]
+    assert pos == Position.from_text("QS KH | AS KS QH AH", "HS", 1, "2x3", Rules(must_beat=False))
+    assert (time_limit, memory) == (2.5, 64)
+
+
+def test_rule_options_override_json(fake_solve):
+    obj = Position.deal(36, "SH", seed=5).to_json()
+    obj["rules"] = {"must_beat": False, "pass_sixes": False}
+    assert run("solve", json.dumps(obj)).exit_code == 0
+    assert fake_solve[-1][0].rules == Rules(must_beat=False)
+    assert run("solve", json.dumps(obj), "--must-beat").exit_code == 0
+    assert fake_solve[-1][0].rules == Rules(must_beat=True)
+    # --pass-sixes on a JSON deal without it passes the sixes now
+    assert run("solve", json.dumps(obj), "--pass-sixes").exit_code == 0
+    pos = fake_solve[-1][0]
+    assert pos.rules == Rules(must_beat=False, pass_sixes=True)
+    assert pos == Position.deal(36, "SH", seed=5, rules=Rules(must_beat=False, pass_sixes=True))
+    # a JSON that says the sixes were passed is taken as it is
+    obj["rules"]["pass_sixes"] = True
+    assert run("solve", json.dumps(obj)).exit_code == 0
+    assert fake_solve[-1][0].hands == Position.from_json(obj).hands
+
+
+def test_rule_options_text_and_example(fake_solve):
+    text = Position.deal(36, "DC", seed=2).text()
+    assert run("solve", text, "--trumps", "DC", "--pass-sixes").exit_code == 0
+    assert fake_solve[-1][0] == Position.deal(36, "DC", seed=2, rules=Rules(pass_sixes=True))
+    assert run("solve", "--example", "--no-must-beat", "--trumps", "HS", "--leader", "1").exit_code == 0
+    assert fake_solve[-1][0] == example_position(Rules(must_beat=False), "HS", 1)
+
+
+# --- rendering -------------------------------------------------------------------------
+def _result(value, pv=(), best=(), **kw):
+    pos = Position.from_text(DRAWN, "SH")
+    return SolveResult(pos, value, [pos.parse_move(m) for m in best], _moves(pos, pv), nodes=1234567,
+                       seconds=1.5, **kw)
+
+
+def _moves(pos, texts):
+    out = []
+    for t in texts:
+        mv = pos.parse_move(t)
+        out.append(mv)
+        pos = pos.play(mv)
+    return out
+
+
+def test_render_values():
+    assert "Player 0 to move WINS under perfect play." in render_result(_result("win", best=["QS"]))
+    assert "Player 0 to move LOSES under perfect play." in render_result(_result("loss", best=["QS", "KH"]))
+    assert "Every move loses" in render_result(_result("loss", best=["QS", "KH"]))
+    text = render_result(_result("unknown", proven="at least a draw"), time_limit=1.0)
+    assert "unknown (time limit reached); proven: at least a draw" in text
+    assert "proven: nothing yet" in render_result(_result("unknown"), time_limit=100.0)
+    assert "Nodes: 1,234,567" in text
+
+
+def test_render_main_line_and_end():
+    text = render_result(_result("draw", pv=["QS", "KS+QH", "AS+KH"], best=["QS", "KH"]))
+    assert "Best moves: Q\u2660, K\u2665" in text
+    assert "1. player 0  Q\u2660" in text and "leads Q\u2660" in text
+    assert "2. player 1  K\u2660+Q\u2665" in text and "beats Q\u2660 with K\u2660, then plays Q\u2665" in text
+    assert "3. player 0  A\u2660+K\u2665" in text
+    assert "game over: player 1 plays the last card A\u2665 on K\u2665: a DRAW" in text
+
+
+def test_render_repeating_line():
+    text = render_result(_result("draw", pv=["QS"], best=["QS"], pv_repeats=True))
+    assert "the line repeats: a draw by endless play" in text
+
+
+def test_render_takes_and_loss_end():
+    pos = Position.from_text("QS AS JH AH | JS KS QH KH", "SH")
+    pv = _moves(pos, ["QS", "KS+JS", "AS+AH", "take5", "JH"])
+    text = render_result(SolveResult(pos, "win", pv[:1], pv, nodes=5, seconds=0.1))
+    assert "takes 5 (the whole pile)" in text
+    assert "game over: player 1 is left holding cards and LOSES" in text
+
+
+# --- deal --------------------------------------------------------------------------------
+def test_deal_output_and_reproducibility():
+    a = run("deal", "--deck", "2x4", "--seed", "1")
+    assert a.exit_code == 0, a.output
+    assert a.stdout == run("deal", "--deck", "2x4", "--seed", "1").stdout
+    pos = Position.deal("2x4", "SH", 0, 1)
+    out = a.stdout
+    assert "Seed 1" in out and pos.pretty() in out
+    assert f"  {pos.text()}\n" in out
+    assert f'kozyri solve "{pos.text()}" --trumps SH --deck 2x4' in out
+    json_line = out.strip().splitlines()[-1]
+    assert Position.from_json(json_line) == pos
+    assert run("deal", "--deck", "2x4", "--seed", "2").stdout != out
+
+
+def test_deal_command_line_solves_the_deal(fake_solve):
+    out = run("deal", "--deck", "3x3", "--seed", "4", "--leader", "1", "--trumps", "HD").stdout
+    line = next(x.strip() for x in out.splitlines() if x.strip().startswith("kozyri solve"))
+    assert line.endswith("--leader 1")
+    args = shlex.split(line)[2:]
+    assert run("solve", *args).exit_code == 0
+    assert fake_solve[-1][0] == Position.deal("3x3", "HD", 1, 4)
+
+
+def test_deal_random_seed_is_printed_and_reproduces():
+    out = run("deal", "--deck", "24").stdout
+    first = out.splitlines()[0]
+    assert first.startswith("Seed ") and "chosen at random" in first
+    seed = first.split()[1]
+    again = run("deal", "--deck", "24", "--seed", seed).stdout
+    assert again.splitlines()[1:] == out.splitlines()[1:]
+
+
+def test_deal_json_pipes_into_solve(fake_solve):
+    result = run("deal", "--deck", "2x4", "--seed", "1", "--json")
+    assert result.exit_code == 0 and result.stderr == ""
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 1
+    assert Position.from_json(lines[0]) == Position.deal("2x4", "SH", 0, 1)
+    assert run("solve", "-", input=result.stdout).exit_code == 0
+    assert fake_solve[-1][0] == Position.deal("2x4", "SH", 0, 1)
+
+
+def test_deal_json_random_seed_on_stderr():
+    result = run("deal", "--json")
+    seed = int(result.stderr.split()[1])
+    assert Position.from_json(result.stdout) == Position.deal(36, "SH", 0, seed)
+
+
+def test_deal_players():
+    out = run("deal", "--players", "4", "--seed", "3").stdout
+    pos = Position.deal(36, "SHDC", 0, 3, n_players=4)
+    assert pos.pretty() in out and "two players only" in out
+    assert [len(h) for h in pos.to_json()["hands"]] == [9, 9, 9, 9]
+
+
+# --- help ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("command", ["solve", "deal"])
+def test_help_teaches(command):
+    result = run(command, "--help")
+    assert result.exit_code == 0
+    text = result.stdout
+    assert "Examples:" in text and "kozyri " + command in text
+    assert "QS KH AS | KS QH AH" in text and '"hands"' in text and "Decks:" in text
+
+
+def test_moves_in_json_are_plain_text():
+    pos = Position.from_text(DRAWN, "SH")
+    res = SolveResult(pos, "draw", [Move.lead(pos.deck.parse_card("QS"))], [], nodes=1, seconds=0.0)
+    assert res.to_json()["best_moves"] == ["QS"]

@@ -1,0 +1,185 @@
+"""The exact solver against brute force, published FFO results, and the engine."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reversi_positions import FFO, FFO_1_MOVE_SCORES, random_position
+
+from kozyri.errors import KozyriError
+from kozyri.reversi import PASS, Board, best_move, reference, solve
+from kozyri.reversi.kernels import full_width_negamax
+
+
+def brute_force(board: Board) -> int:
+    """Full-width minimax value for the side to move (no pruning at all)."""
+    return int(full_width_negamax(*board.bitboards()))
+
+
+def move_values(board: Board) -> dict[str, int]:
+    """Brute-force value of every legal move (or of the forced pass)."""
+    values = {}
+    for move in board.legal_moves() or ([PASS] if board.must_pass() else []):
+        child = board.copy()
+        child.push(move)
+        values[move] = -brute_force(child)
+    return values
+
+
+def endgame_positions(empties_range):
+    """Random reachable positions with a chosen number of empties; passes happen naturally."""
+    return st.builds(
+        random_position, st.integers(0, 10**9), st.sampled_from(list(empties_range))
+    ).filter(lambda board: board is not None)
+
+
+@settings(max_examples=60, deadline=None)
+@given(endgame_positions(range(0, 8)))
+def test_jitted_brute_force_matches_python_reference(board):
+    assert brute_force(board) == reference.negamax(board.mover, board.opponent)
+
+
+@settings(max_examples=120, deadline=None)
+@given(endgame_positions(range(1, 11)))
+def test_exact_solver_matches_brute_force(board):
+    result = solve(board)
+    assert result.complete
+    expected = brute_force(board)
+    assert result.score == expected
+    if board.is_game_over():
+        assert result.best_moves == []
+        return
+    values = move_values(board)
+    assert set(result.best_moves) == {move for move, value in values.items() if value == expected}
+    assert result.best_move in result.best_moves
+
+
+@settings(max_examples=60, deadline=None)
+@given(endgame_positions(range(1, 11)))
+def test_wld_mode_matches_brute_force_sign(board):
+    result = solve(board, mode="wld")
+    expected = brute_force(board)
+    outcome = "win" if expected > 0 else "loss" if expected < 0 else "draw"
+    assert result.outcome == outcome
+    assert result.lower <= expected <= result.upper
+    if not board.is_game_over():
+        values = move_values(board)
+        sign = np.sign(expected)
+        assert set(result.best_moves) == {m for m, v in values.items() if np.sign(v) == sign}
+
+
+@settings(max_examples=60, deadline=None)
+@given(endgame_positions(range(1, 11)), st.integers(-64, 63), st.integers(1, 20))
+def test_window_mode_gives_true_bounds(board, low, width):
+    high = min(64, low + width)
+    result = solve(board, mode="window", window=(low, high))
+    expected = brute_force(board)
+    assert result.lower <= expected <= result.upper
+    if low < expected < high:
+        assert result.score == expected
+    else:
+        assert result.score is None or result.score == expected
+
+
+def test_positions_with_a_forced_pass_are_solved():
+    found = 0
+    for seed in range(3000):
+        board = random_position(seed, 2 + seed % 9)
+        if board is None or not board.must_pass():
+            continue
+        result = solve(board)
+        assert result.best_moves == [PASS]
+        assert result.score == brute_force(board)
+        found += 1
+        if found == 5:
+            return
+    pytest.fail(f"only {found} positions with a forced pass found")
+
+
+@pytest.mark.parametrize("number", [1, 2, 3, 4, 5])
+def test_ffo_14_empty_positions(number):
+    position, score, best_moves = FFO[number]
+    result = solve(Board(position))
+    assert result.score == score
+    assert set(result.best_moves) == best_moves
+
+
+def test_ffo_1_every_move_score():
+    board = Board(FFO[1][0])
+    for move, score in FFO_1_MOVE_SCORES.items():
+        child = board.copy()
+        child.push(move)
+        assert -solve(child).score == score, move
+    assert solve(board, mode="wld").best_moves and set(solve(board, mode="wld").best_moves) == {
+        move for move, score in FFO_1_MOVE_SCORES.items() if score > 0
+    }
+
+
+@pytest.mark.parametrize("number", [40])
+def test_ffo_20_empty_position(number):
+    position, score, best_moves = FFO[number]
+    result = solve(Board(position))
+    assert result.score == score
+    assert set(result.best_moves) == best_moves
+
+
+def test_time_limit_reports_unknown():
+    result = solve(Board(FFO[41][0]), time_limit=0.05)
+    assert not result.complete
+    assert result.score is None
+    assert result.best_moves == []
+    assert result.to_json()["result"] == "unknown"
+
+
+def test_solve_rejects_bad_arguments():
+    board = Board(FFO[1][0])
+    with pytest.raises(KozyriError):
+        solve(board, mode="window", window=(5, 5))
+    with pytest.raises(KozyriError):
+        solve(board, mode="nonsense")
+    with pytest.raises(KozyriError):
+        solve(board, time_limit=0)
+
+
+def test_finished_game_is_scored_with_empties_to_the_winner():
+    # Black has 59 discs, white none, 5 empty squares: nobody can move.
+    board = Board("X" * 59 + "-----" + " O")
+    assert board.is_game_over()
+    result = solve(board)
+    assert result.score == -64
+    assert result.best_moves == []
+
+
+def test_engine_plays_legal_moves_and_solves_near_the_end():
+    board = Board()
+    result = best_move(board, 0.2)
+    assert result.move in board.legal_moves()
+    assert result.depth >= 1
+    solved = best_move(Board(FFO[1][0]), 2.0)
+    assert solved.exact and solved.score == 18 and solved.move == "g8"
+
+
+def test_engine_passes_and_stops():
+    board = Board("X" * 59 + "-----" + " O")
+    assert best_move(board, 0.1).move is None
+    for seed in range(3000):
+        board = random_position(seed, 12)
+        if board is not None and board.must_pass():
+            assert best_move(board, 0.1).move == PASS
+            return
+    pytest.fail("no position with a forced pass found")
+
+
+@settings(max_examples=20, deadline=None)
+@given(endgame_positions(range(6, 30)))
+def test_engine_move_is_legal(board):
+    result = best_move(board, 0.05, exact_empties=8)
+    legal = board.legal_moves()
+    if legal:
+        assert result.move in legal
+    elif board.must_pass():
+        assert result.move == PASS
+    else:
+        assert result.move is None
