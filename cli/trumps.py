@@ -115,7 +115,7 @@ def trumps(deal, deck, leader, must_beat, pass_sixes, time_limit, memory, as_jso
     Examples:
       kozyri trumps "QS KH AS | KS QH AH"
       kozyri trumps "QS AS JH AH | JS KS QH KH" --leader 1 --json
-      kozyri trumps "6S 6H AS KH | AH 6D KS 6C AD KD AC KC" --pass-sixes
+      kozyri trumps "6S 6H AS AD | AH 6D 6C AC" --pass-sixes
       kozyri deal --deck 2x4 --seed 1 --json | kozyri trumps -
       kozyri trumps deal.json --time-limit 10
     """

@@ -82,17 +82,36 @@ def solve(position: Position, time_limit: float | None = None, memory_mb: float 
 def _value(search: ProofSearch, position: Position, deadline) -> tuple[str, str | None]:
     """("win"/"draw"/"loss", None) or ("unknown", what was proven)."""
     me, opp = position.to_move, 1 - position.to_move
-    i_win = search.ask(position, me, deadline)
-    if i_win.proved:
-        return "win", None
-    they_win = search.ask(position, opp, deadline)
-    if they_win.proved:
-        return "loss", None
-    if i_win.proved is False and they_win.proved is False:
-        return "draw", None
-    if i_win.proved is False:
+    # Iterative deepening proves wins ("a win within d plies?" has a
+    # path-independent answer, so the TT keeps every result); from time to time
+    # a closed defender strategy is tried to prove that a side cannot win.
+    no_win = {me: False, opp: False}
+    depth, next_closure = 1, 8
+    while True:
+        for seat in (me, opp):
+            if no_win[seat]:
+                continue
+            a = search.ask(position, seat, deadline, depth=depth)
+            if a.proved:
+                return ("win" if seat == me else "loss"), None
+            if a.proved is None:
+                return _unknown(no_win, me, opp)
+        if depth >= next_closure:
+            for seat in (me, opp):
+                if not no_win[seat]:
+                    no_win[seat] = search.ask_closure(position, seat, depth, deadline).proved is False
+            if no_win[me] and no_win[opp]:
+                return "draw", None
+            next_closure *= 2
+        if deadline is not None and time.monotonic() >= deadline:
+            return _unknown(no_win, me, opp)
+        depth += 1
+
+
+def _unknown(no_win: dict, me: int, opp: int) -> tuple[str, str | None]:
+    if no_win[me]:
         return "unknown", "at most a draw"
-    if they_win.proved is False:
+    if no_win[opp]:
         return "unknown", "at least a draw"
     return "unknown", None
 

@@ -180,9 +180,9 @@ class ChoiceAnalysis:
     #: ``sequential[0]``: player 0 chooses first; ``sequential[1]``: player 1 does.
     sequential: tuple[Sequential, Sequential]
     simultaneous: Simultaneous
-    #: "combinations" (every joint value of the unknown cells tried) or
-    #: "intervals" (cell by cell; exact when the unknown cells are independent).
-    method: str = "combinations"
+    #: "intervals" (cell by cell; exact when the unknown cells are
+    #: independent) or "combinations" (every joint value of the unknown cells tried).
+    method: str = "intervals"
 
     @property
     def determined(self) -> bool:
@@ -270,7 +270,8 @@ def _analyse_intervals(iv: Mapping[tuple[str, str], Interval]) -> ChoiceAnalysis
     return ChoiceAnalysis(dict(iv), tuple(sequential), Simultaneous(tuple(sure), tuple(maybe)), "intervals")
 
 
-def analyse(cells: Mapping, links: Mapping[tuple[str, str], tuple[str, str]] | None = None) -> ChoiceAnalysis:
+def analyse(cells: Mapping, links: Mapping[tuple[str, str], tuple[str, str]] | None = None,
+            method: str = "auto") -> ChoiceAnalysis:
     """The choice analysis of a grid of 12 cells (diagonal excluded).
 
     ``cells`` maps ``(a, b)`` (player 0's suit, player 1's suit) to a value
@@ -279,10 +280,14 @@ def analyse(cells: Mapping, links: Mapping[tuple[str, str], tuple[str, str]] | N
     +1 win. ``links`` maps a cell to another cell known to have the same value
     (for instance two assignments that differ only in suits the deck lacks).
 
-    Every combination of values of the unknown cells is tried when there are
-    at most a few thousand; otherwise the cells are taken one by one as
-    intervals, which is exact for independent cells and never overclaims.
+    ``method``: ``"intervals"`` takes the cells one by one as intervals,
+    which is exact for independent cells and never overclaims for linked
+    ones; ``"combinations"`` tries every joint value of the unknown cells
+    (exact, up to 3^12 tries); ``"auto"`` (default) uses combinations only
+    when unknown cells are linked and there are at most a few thousand.
     """
+    if method not in ("auto", "intervals", "combinations"):
+        raise ValueError(f"unknown method {method!r}")
     iv = {}
     for pair in PAIRS:
         if pair not in cells:
@@ -312,9 +317,9 @@ def analyse(cells: Mapping, links: Mapping[tuple[str, str], tuple[str, str]] | N
     n = 1
     for var in unknown:
         n *= iv[var][1] - iv[var][0] + 1
-    if not unknown:
-        return replace(_analyse_intervals(iv), method="combinations")
-    if n > _MAX_COMBINATIONS:
+    linked_unknown = any(root[p] != p and root[p] in unknown for p in PAIRS)
+    if method == "intervals" or not unknown or (
+            method == "auto" and (not linked_unknown or n > _MAX_COMBINATIONS)):
         return _analyse_intervals(iv)
     results = []
     for combo in itertools.product(*(range(iv[v][0], iv[v][1] + 1) for v in unknown)):
@@ -460,6 +465,9 @@ def deal_from_text(text: str, deck: Deck | str | None = None, leader: int = 0,
     rules = rules or Rules()
     if "/" in text:
         raise KozyriError("a trump choice is made before play: give a deal without a pile")
+    n = len(text.split("|"))
+    if n > 2:
+        raise KozyriError(f"the trump grid is for two players, not {n} (give two hands separated by '|')")
     pos = Position.from_text(text, _NO_TRUMPS, leader=leader, deck=deck, rules=replace(rules, pass_sixes=False))
     return _check_deal(replace(pos, rules=rules))
 
@@ -477,6 +485,9 @@ def deal_from_json(data, rules: Rules | None = None, leader: int | None = None) 
         raise KozyriError('a deal must be a JSON object with "hands"')
     if data.get("pile"):
         raise KozyriError("a trump choice is made before play: the deal's pile must be empty")
+    hands = data.get("hands")
+    if isinstance(hands, list) and len(hands) != 2:
+        raise KozyriError(f"the trump grid is for two players, not {len(hands)}")
     data = dict(data)
     data["trumps"] = _NO_TRUMPS
     pos = Position.from_json(data)
@@ -564,8 +575,8 @@ def _value_text(iv: Interval) -> str:
         "win": "player 0 wins",
         "draw": "a draw",
         "loss": "player 0 loses",
-        "draw or win": "at least a draw for player 0 (a draw or a win: undetermined)",
-        "loss or draw": "at most a draw for player 0 (a loss or a draw: undetermined)",
+        "draw or win": "player 0 gets at least a draw (undetermined: draw or win)",
+        "loss or draw": "player 0 gets at most a draw (undetermined: loss or draw)",
         "unknown": "undetermined (unknown cells)",
     }[name]
 
@@ -580,7 +591,7 @@ def _choice_text(best, maybe, who: str) -> str:
         extra = [s for s in maybe if s not in best]
         return (f"{who} should choose {_suits_text(best)} (certainly optimal); "
                 f"{_suits_text(extra)} may also be optimal, depending on unknown cells")
-    return f"{who}'s best choice is undetermined (unknown cells): one of {_suits_text(maybe)}"
+    return f"{who}'s best choice is undetermined (unknown cells): among {_suits_text(maybe, 'and')}"
 
 
 def render_text(grid: TrumpGrid) -> str:
@@ -623,23 +634,23 @@ def render_text(grid: TrumpGrid) -> str:
         for r in s.replies:
             ans = ("any suit (all equal)" if len(r.best) == len(SUITS) - 1 else _suits_text(r.best)) \
                 if r.best == r.maybe_best else (
-                f"{_suits_text(r.maybe_best)} (undetermined)" if not r.best else
+                f"one of {_suits_text(r.maybe_best, 'and')} (undetermined which)" if not r.best else
                 f"{_suits_text(r.best)} (maybe also {_suits_text([x for x in r.maybe_best if x not in r.best])})")
             lines.append(f"    if player {f} takes {_sym(r.choice)}: player {o} answers with {ans} -> "
                          f"{_value_text(r.value)}")
     sim = an.simultaneous
     lines += ["", "Both choose at once (pure equilibria: neither player gains by changing only their own trump):"]
 
-    def eq_text(cells):
-        return "; ".join(f"{_sym(a)}/{_sym(b)} ({_value_text(an.cells[(a, b)])})" for a, b in cells)
+    def eq_lines(cells, indent="  "):
+        return [f"{indent}{_sym(a)}/{_sym(b)}: {_value_text(an.cells[(a, b)])}" for a, b in cells]
 
     if sim.determined:
-        lines.append("  " + (eq_text(sim.equilibria) + "." if sim.equilibria else "there is none."))
+        lines += eq_lines(sim.equilibria) if sim.equilibria else ["  there is none."]
     else:
         if sim.equilibria:
-            lines.append("  certainly: " + eq_text(sim.equilibria) + ".")
+            lines += ["  certainly:"] + eq_lines(sim.equilibria, "    ")
         else:
             lines.append("  none is certain.")
         extra = [c for c in sim.maybe_equilibria if c not in sim.equilibria]
-        lines.append("  depending on unknown cells, also: " + eq_text(extra) + ".")
+        lines += ["  depending on unknown cells, also:"] + eq_lines(extra, "    ")
     return "\n".join(lines)

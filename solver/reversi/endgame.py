@@ -208,8 +208,9 @@ def _with_outcome_score(result: SolveResult, mode: str) -> SolveResult:
 
 def _table_hint(search: _Search, mover, opponent) -> str | None:
     slot = int(sk._table_slot(mover, opponent, search.keys.shape[0]))
-    if search.keys[slot, 0] == mover and search.keys[slot, 1] == opponent:
-        square = int(search.bounds[slot, 2])
+    found = int(sk._find_entry(search.keys, mover, opponent, slot))
+    if found >= 0:
+        square = int(search.bounds[found, 2])
         if 0 <= square < 64:
             return square_name(square)
     return None

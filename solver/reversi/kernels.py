@@ -210,3 +210,69 @@ def full_width_negamax(mover, opponent):
         if value > best:
             best = value
     return best
+
+
+def _line_masks():
+    """Bitboards of every row, column and diagonal of length 3 or more, for full-line tests."""
+    rows = [sum(1 << (8 * r + c) for c in range(8)) for r in range(8)]
+    columns = [sum(1 << (8 * r + c) for r in range(8)) for c in range(8)]
+    rising = []  # a1-h8 direction
+    falling = []  # a8-h1 direction
+    for offset in range(-5, 6):
+        rising.append(sum(1 << (8 * r + r + offset) for r in range(8) if 0 <= r + offset < 8))
+        falling.append(sum(1 << (8 * r + 7 - r - offset) for r in range(8) if 0 <= 7 - r - offset < 8))
+    return (
+        np.array(rows, dtype=np.uint64),
+        np.array(columns, dtype=np.uint64),
+        np.array(rising, dtype=np.uint64),
+        np.array(falling, dtype=np.uint64),
+    )
+
+
+ROW_MASKS, COLUMN_MASKS, RISING_MASKS, FALLING_MASKS = _line_masks()
+NOT_A_FILE = np.uint64(0xFEFEFEFEFEFEFEFE)
+NOT_H_FILE = np.uint64(0x7F7F7F7F7F7F7F7F)
+EDGE_FILES = np.uint64(0x8181818181818181)
+EDGE_RANKS = np.uint64(0xFF000000000000FF)
+BORDER = EDGE_FILES | EDGE_RANKS
+
+
+@njit(cache=True)
+def _full_lines(occupied, masks):
+    full = ZERO
+    for mask in masks:
+        if occupied & mask == mask:
+            full |= mask
+    return full
+
+
+@njit(cache=True)
+def stable_discs(discs, others):
+    """A subset of ``discs`` that can never be flipped (a lower bound on the stable discs).
+
+    A disc is stable when along each of the four lines through it the line is
+    full, or it touches the board edge, or a neighbour on that line is a stable
+    disc of the same colour. The set grows from the corners until nothing changes.
+    """
+    occupied = discs | others
+    full_rows = _full_lines(occupied, ROW_MASKS)
+    full_columns = _full_lines(occupied, COLUMN_MASKS)
+    full_rising = _full_lines(occupied, RISING_MASKS)
+    full_falling = _full_lines(occupied, FALLING_MASKS)
+    # Discs on the a/h files cannot be flanked sideways, and so on.
+    across = discs & (full_rows | EDGE_FILES)
+    along = discs & (full_columns | EDGE_RANKS)
+    rising = discs & (full_rising | BORDER)
+    falling = discs & (full_falling | BORDER)
+    stable = ZERO
+    while True:
+        grown = (
+            (across | ((stable << S1) & NOT_A_FILE) | ((stable >> S1) & NOT_H_FILE))
+            & (along | (stable << S8) | (stable >> S8))
+            & (rising | ((stable << S9) & NOT_A_FILE) | ((stable >> S9) & NOT_H_FILE))
+            & (falling | ((stable << S7) & NOT_H_FILE) | ((stable >> S7) & NOT_A_FILE))
+            & discs
+        )
+        if grown == stable:
+            return stable
+        stable = grown

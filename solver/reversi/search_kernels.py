@@ -34,6 +34,7 @@ from kozyri.reversi.kernels import (
     legal_moves,
     lowest_square,
     popcount,
+    stable_discs,
 )
 
 # Layout of the ``stats`` array shared with Python.
@@ -45,7 +46,11 @@ STATS_SIZE = 4
 #: Nodes between two looks at the clock.
 CHECK_INTERVAL = 4096
 #: At or below this many empties the solver drops the table and move ordering.
-SMALL_EMPTIES = 6
+SMALL_EMPTIES = 5
+#: From this many empties on, moves are sorted by a shallow heuristic search.
+SORT_BY_SEARCH_EMPTIES = 14
+#: From this many empties on, children are looked up in the table before searching.
+ETC_EMPTIES = 12
 #: Slots in the per-depth move buffers (no position has more than 33 moves).
 MAX_MOVES = 48
 
@@ -99,7 +104,7 @@ def new_stats():
 
 def new_move_buffer():
     """Scratch space for move ordering, one row per number of empties."""
-    return np.zeros((66, 2, MAX_MOVES), dtype=np.int64)
+    return np.zeros((66, 3, MAX_MOVES), dtype=np.int64)
 
 
 @njit(cache=True)
@@ -127,7 +132,91 @@ def _table_slot(mover, opponent, table_size):
     return np.int64((mixed >> np.uint64(24)) & np.uint64(table_size - 1))
 
 
+# -- evaluation ---------------------------------------------------------------
+
+
+@njit(cache=True)
+def _neighbours(bits):
+    """Squares next to any of ``bits`` (all eight directions)."""
+    sideways = ((bits << ONE) & NOT_A_FILE) | ((bits >> ONE) & NOT_H_FILE)
+    row = bits | sideways
+    return sideways | (row << np.uint64(8)) | (row >> np.uint64(8))
+
+
+@njit(cache=True)
+def evaluate(mover, opponent):
+    """Heuristic value for the mover in 1/100 disc (positive is good)."""
+    my_moves = popcount(legal_moves(mover, opponent))
+    their_moves = popcount(legal_moves(opponent, mover))
+    score = 0
+    if my_moves + their_moves > 0:
+        score += 800 * (my_moves - their_moves) // (my_moves + their_moves + 2)
+    score += 60 * (my_moves - their_moves)
+    score += 900 * (popcount(mover & CORNERS) - popcount(opponent & CORNERS))
+    empty = ~(mover | opponent)
+    for index in range(4):
+        corner = ONE << np.uint64(X_CORNERS[index])
+        if empty & corner:
+            x_square = ONE << np.uint64(X_SQUARES[index])
+            if mover & x_square:
+                score -= 350
+            elif opponent & x_square:
+                score += 350
+            c_squares = _neighbours(corner) & C_SQUARES
+            score -= 120 * popcount(mover & c_squares)
+            score += 120 * popcount(opponent & c_squares)
+    # Frontier discs (next to an empty square) give the opponent moves.
+    frontier = _neighbours(empty)
+    score -= 40 * popcount(mover & frontier)
+    score += 40 * popcount(opponent & frontier)
+    return score
+
+
+@njit(cache=True)
+def _sort_depth(empties):
+    if empties >= 18:
+        return 2
+    return 1
+
+
+@njit(types.int64(types.uint64, types.uint64, types.int64, types.int64, types.int64), cache=True)
+def _shallow_value(mover, opponent, depth, alpha, beta):
+    """Plain alpha-beta on the evaluation, for move ordering (no table, no clock)."""
+    if depth <= 0:
+        return evaluate(mover, opponent)
+    moves = legal_moves(mover, opponent)
+    if moves == ZERO:
+        if legal_moves(opponent, mover) == ZERO:
+            return WIN_SCALE * final_score(mover, opponent)
+        return -_shallow_value(opponent, mover, depth - 1, -beta, -alpha)
+    best = -MIDGAME_INFINITY
+    while moves:
+        square = lowest_square(moves)
+        moves &= moves - ONE
+        turned = flips(mover, opponent, square)
+        value = -_shallow_value(opponent ^ turned, mover | turned | (ONE << np.uint64(square)),
+                                depth - 1, -beta, -alpha)
+        if value > best:
+            best = value
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    break
+    return best
+
+
 # -- exact solver -------------------------------------------------------------
+
+
+@njit(cache=True)
+def _find_entry(keys, mover, opponent, slot):
+    """Row of the table holding this position in the two-slot bucket at ``slot``, or -1."""
+    if keys[slot, 0] == mover and keys[slot, 1] == opponent:
+        return slot
+    other = slot ^ 1
+    if keys[other, 0] == mover and keys[other, 1] == opponent:
+        return other
+    return -1
 
 
 @njit(cache=True)
@@ -191,8 +280,11 @@ def _solve_small(mover, opponent, alpha, beta, empty, empties, stats):
 def _order_key(mover, opponent, square, turned, empty):
     """Smaller is tried first: few replies for the opponent, corners, odd regions."""
     placed = ONE << np.uint64(square)
-    replies = legal_moves(opponent ^ turned, mover | turned | placed)
+    their = opponent ^ turned
+    mine = mover | turned | placed
+    replies = legal_moves(their, mine)
     key = 16 * popcount(replies) + 12 * popcount(replies & CORNERS)
+    key += 10 * popcount(_neighbours(mine) & empty & ~placed)
     if placed & CORNERS:
         key -= 24
     if placed & _odd_regions(empty):
@@ -217,14 +309,20 @@ def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, stats, dead
             return final_score(mover, opponent)
         return -solve_exact(opponent, mover, -beta, -alpha, empties, keys, bounds, stats, deadline, buffer)
 
-    table_size = keys.shape[0]
-    slot = _table_slot(mover, opponent, table_size)
+    # Stability cut-off: the opponent keeps its stable discs whatever happens.
+    if 64 - 2 * popcount(opponent) <= alpha:
+        ceiling = 64 - 2 * popcount(stable_discs(opponent, mover))
+        if ceiling <= alpha:
+            return ceiling
+
+    slot = _table_slot(mover, opponent, keys.shape[0])
+    found = _find_entry(keys, mover, opponent, slot)
     hinted = -1
     known_lower = -64
     known_upper = 64
-    if keys[slot, 0] == mover and keys[slot, 1] == opponent:
-        known_lower = bounds[slot, 0]
-        known_upper = bounds[slot, 1]
+    if found >= 0:
+        known_lower = bounds[found, 0]
+        known_upper = bounds[found, 1]
         if known_lower >= beta:
             return known_lower
         if known_upper <= alpha:
@@ -235,21 +333,35 @@ def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, stats, dead
             alpha = known_lower
         if known_upper < beta:
             beta = known_upper
-        hinted = bounds[slot, 2]
+        hinted = bounds[found, 2]
 
     empty = ~(mover | opponent)
     count = 0
     squares = buffer[empties, 0]
     order = buffer[empties, 1]
+    flipped = buffer[empties, 2]  # the flipped discs of each move, bits stored as int64
     remaining = moves
     while remaining:
         square = lowest_square(remaining)
         remaining &= remaining - ONE
+        turned = flips(mover, opponent, square)
+        child_mover = opponent ^ turned
+        child_opponent = mover | turned | (ONE << np.uint64(square))
+        if empties >= ETC_EMPTIES:
+            # Enhanced transposition cut-off: a child already known to be bad enough for the opponent.
+            child = _find_entry(keys, child_mover, child_opponent,
+                                _table_slot(child_mover, child_opponent, keys.shape[0]))
+            if child >= 0 and -bounds[child, 1] >= beta:
+                return -bounds[child, 1]
         squares[count] = square
+        flipped[count] = np.int64(turned)
         if square == hinted:
-            order[count] = -1000
+            order[count] = -(1 << 40)
+        elif empties >= SORT_BY_SEARCH_EMPTIES:
+            order[count] = _shallow_value(child_mover, child_opponent, _sort_depth(empties),
+                                          -MIDGAME_INFINITY, MIDGAME_INFINITY)
         else:
-            order[count] = _order_key(mover, opponent, square, flips(mover, opponent, square), empty)
+            order[count] = _order_key(mover, opponent, square, turned, empty)
         count += 1
 
     window_low = alpha
@@ -261,11 +373,11 @@ def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, stats, dead
             if order[other] < order[chosen]:
                 chosen = other
         square = squares[chosen]
+        turned = np.uint64(flipped[chosen])
         squares[chosen] = squares[index]
         order[chosen] = order[index]
-        squares[index] = square
+        flipped[chosen] = flipped[index]
 
-        turned = flips(mover, opponent, square)
         child_mover = opponent ^ turned
         child_opponent = mover | turned | (ONE << np.uint64(square))
         if index == 0:
@@ -287,9 +399,13 @@ def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, stats, dead
                 if alpha >= beta:
                     break
 
-    if not (keys[slot, 0] == mover and keys[slot, 1] == opponent):
+    # The children may have overwritten the entry meanwhile: look again.
+    target = _find_entry(keys, mover, opponent, slot)
+    if target < 0:
         known_lower = -64
         known_upper = 64
+        # Of the two slots of the bucket, keep the one with the bigger subtree.
+        target = slot if bounds[slot, 3] <= bounds[slot ^ 1, 3] else slot ^ 1
     if best <= window_low:
         known_upper = min(known_upper, best)
     elif best >= beta:
@@ -297,53 +413,16 @@ def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, stats, dead
     else:
         known_lower = best
         known_upper = best
-    keys[slot, 0] = mover
-    keys[slot, 1] = opponent
-    bounds[slot, 0] = known_lower
-    bounds[slot, 1] = known_upper
-    bounds[slot, 2] = best_square
-    bounds[slot, 3] = empties
+    keys[target, 0] = mover
+    keys[target, 1] = opponent
+    bounds[target, 0] = known_lower
+    bounds[target, 1] = known_upper
+    bounds[target, 2] = best_square
+    bounds[target, 3] = empties
     return best
 
 
 # -- midgame search -----------------------------------------------------------
-
-
-@njit(cache=True)
-def _neighbours(bits):
-    """Squares next to any of ``bits`` (all eight directions)."""
-    sideways = ((bits << ONE) & NOT_A_FILE) | ((bits >> ONE) & NOT_H_FILE)
-    row = bits | sideways
-    return sideways | (row << np.uint64(8)) | (row >> np.uint64(8))
-
-
-@njit(cache=True)
-def evaluate(mover, opponent):
-    """Heuristic value for the mover in 1/100 disc (positive is good)."""
-    my_moves = popcount(legal_moves(mover, opponent))
-    their_moves = popcount(legal_moves(opponent, mover))
-    score = 0
-    if my_moves + their_moves > 0:
-        score += 800 * (my_moves - their_moves) // (my_moves + their_moves + 2)
-    score += 60 * (my_moves - their_moves)
-    score += 900 * (popcount(mover & CORNERS) - popcount(opponent & CORNERS))
-    empty = ~(mover | opponent)
-    for index in range(4):
-        corner = ONE << np.uint64(X_CORNERS[index])
-        if empty & corner:
-            x_square = ONE << np.uint64(X_SQUARES[index])
-            if mover & x_square:
-                score -= 350
-            elif opponent & x_square:
-                score += 350
-            c_squares = _neighbours(corner) & C_SQUARES
-            score -= 120 * popcount(mover & c_squares)
-            score += 120 * popcount(opponent & c_squares)
-    # Frontier discs (next to an empty square) give the opponent moves.
-    frontier = _neighbours(empty)
-    score -= 40 * popcount(mover & frontier)
-    score += 40 * popcount(opponent & frontier)
-    return score
 
 
 @njit(MIDGAME_SIGNATURE, cache=True)

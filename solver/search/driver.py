@@ -20,8 +20,6 @@ from kozyri.search import proof as K
 
 #: Bytes per TT entry: three uint64 keys and five int32 fields.
 TT_ENTRY_BYTES = 3 * 8 + K.INFO_COLUMNS * 4
-#: The kernel recurses once per ply; it runs in a thread with this C stack.
-THREAD_STACK_BYTES = 512 * 1024 * 1024
 MAX_PLY = 40_000
 STACK_ENTRIES = 4 * 1024 * 1024
 
@@ -55,7 +53,7 @@ class ProofSearch:
         rng = np.random.default_rng(seed)
         self.z_pile = rng.integers(1, 2**63, size=(size, size), dtype=np.int64).astype(np.uint64)
         self.z_side = np.uint64(rng.integers(1, 2**63, dtype=np.int64))
-        fixed = 2 * STACK_ENTRIES * 4 + MAX_PLY * 24
+        fixed = 2 * STACK_ENTRIES * 4 + MAX_PLY * (24 + 8 * K.FRAME_COLUMNS)
         n_entries = max(K.BUCKET * 1024, int((memory_mb * 2**20 - fixed) // TT_ENTRY_BYTES))
         n_entries -= n_entries % K.BUCKET
         self.keys = np.zeros((n_entries, 3), dtype=np.uint64)
@@ -63,7 +61,10 @@ class ProofSearch:
         self.stack = np.zeros(STACK_ENTRIES, dtype=np.int32)
         self.scores = np.zeros(STACK_ENTRIES, dtype=np.int32)
         self.path = np.zeros((MAX_PLY, 3), dtype=np.uint64)
+        self.frames = np.zeros((MAX_PLY, K.FRAME_COLUMNS), dtype=np.int64)
         self.stats = np.zeros(8, dtype=np.int64)
+        #: Positions one closure proof may hold (about 100 bytes each, a quarter of the memory).
+        self.closure_capacity = max(1024, int(memory_mb * 2**20 / 4 / (100 + size)))
         self.nodes = 0
 
     def _check(self, position: Position) -> None:
@@ -76,22 +77,30 @@ class ProofSearch:
             ph ^= self.z_pile[i, c]
         return ph
 
-    def ask(self, position: Position, attacker: int, deadline: float | None = None) -> Answer:
+    def ask(self, position: Position, attacker: int, deadline: float | None = None,
+            depth: int | None = None, node_limit: int | None = None) -> Answer:
         """Can ``attacker`` force a win from ``position``? ``None`` if the
-        deadline passed (or the ply limit cut the search) before a proof."""
+        deadline or the node limit passed (or the ply limit cut the search)
+        before a proof.
+
+        With ``depth`` the question is "a win within ``depth`` plies?", and
+        ``False`` means only that there is none that short.
+        """
         self._check(position)
         if position.is_over:
             return Answer(position.outcome.value_for(attacker) == 1)
         hands, pile, pile_len = state_arrays(position)
         stats = self.stats
         stats[:] = 0
+        stats[K.ST_NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else node_limit
+        depth_left = K.UNBOUNDED if depth is None else depth
         out = {}
 
         def run():
             out["code"] = K.prove(hands, pile, pile_len, self.pile_hash(position.pile), position.to_move,
-                                  attacker, 0, 0, self.beat_mask, self.take_n, self.strength, self.z_pile,
+                                  attacker, depth_left, self.beat_mask, self.take_n, self.strength, self.z_pile,
                                   self.z_side, self.rules.must_beat, self.keys, self.info, self.stack,
-                                  self.scores, self.path, stats, MAX_PLY)
+                                  self.scores, self.path, self.frames, stats, MAX_PLY)
 
         _run_with_deadline(run, stats, deadline)
         self.nodes += int(stats[K.ST_NODES])
@@ -103,16 +112,45 @@ class ProofSearch:
         return Answer(None)
 
 
+    def ask_closure(self, position: Position, attacker: int, oracle_depth: int,
+                    deadline: float | None = None, capacity: int | None = None) -> Answer:
+        """Try to prove that ``attacker`` cannot force a win by a closed
+        defender strategy (see :func:`kozyri.search.proof.prove_no_win_closure`).
+
+        ``Answer(False)`` is a proof of "no win"; ``Answer(None)`` means no
+        proof this time (the strategy failed, or time or room ran out).
+        """
+        self._check(position)
+        if position.is_over:
+            return Answer(position.outcome.value_for(attacker) == 1)
+        capacity = capacity or self.closure_capacity
+        hands, pile, pile_len = state_arrays(position)
+        size = max(position.deck.size, 1)
+        q_hands = np.zeros((capacity, 2), dtype=np.uint64)
+        q_pile = np.zeros((capacity, size), dtype=np.int8)
+        q_meta = np.zeros((capacity, 3), dtype=np.int64)
+        set_keys = np.zeros((2 * capacity, 3), dtype=np.uint64)
+        stats = self.stats
+        stats[:] = 0
+        stats[K.ST_NODE_LIMIT] = np.iinfo(np.int64).max
+        out = {}
+
+        def run():
+            out["code"] = K.prove_no_win_closure(
+                hands, pile, pile_len, position.to_move, attacker, oracle_depth, self.beat_mask, self.take_n,
+                self.strength, self.z_pile, self.z_side, self.rules.must_beat, self.keys, self.info, self.stack,
+                self.scores, self.path, self.frames, stats, MAX_PLY, q_hands, q_pile, q_meta, set_keys)
+
+        _run_with_deadline(run, stats, deadline)
+        self.nodes += int(stats[K.ST_NODES])
+        return Answer(False if out["code"] == 1 else None)
+
+
 def _run_with_deadline(fn, stats: np.ndarray, deadline: float | None) -> None:
-    """Run ``fn`` in a thread with a big stack; raise the stop flag at the
-    deadline or on Ctrl-C (the kernel polls it and returns ABORT)."""
-    old = threading.stack_size()
-    threading.stack_size(THREAD_STACK_BYTES)
-    try:
-        worker = threading.Thread(target=fn, daemon=True)
-        worker.start()
-    finally:
-        threading.stack_size(old)
+    """Run ``fn`` (a kernel that releases the GIL) in a thread; raise the
+    stop flag at the deadline or on Ctrl-C (the kernel polls it and returns)."""
+    worker = threading.Thread(target=fn, daemon=True)
+    worker.start()
     try:
         while worker.is_alive():
             timeout = 0.05 if deadline is None else max(0.0, min(0.05, deadline - time.monotonic()))

@@ -42,11 +42,13 @@ NO_DEP = 1 << 30
 #: Per-question status stored in the TT (2 bits per attacker seat).
 S_UNKNOWN, S_WIN, S_FAIL = 0, 1, 2
 BUCKET = 4
-#: ``info`` columns of a TT entry.
-I_STATUS, I_PATH, I_BEST, I_DEPTH, I_WORK = 0, 1, 2, 3, 4
-INFO_COLUMNS = 5
+#: ``info`` columns of a TT entry; I_NOWIN + seat: no win for seat within so many plies.
+I_STATUS, I_PATH, I_BEST, I_DEPTH, I_WORK, I_NOWIN = 0, 1, 2, 3, 4, 5
+INFO_COLUMNS = 7
 #: ``stats`` slots shared with Python.
-ST_NODES, ST_STOP, ST_TRUNCATED, ST_MAX_PLY, ST_TT_FULL = 0, 1, 2, 3, 4
+ST_NODES, ST_STOP, ST_TRUNCATED, ST_MAX_PLY, ST_TT_FULL, ST_NODE_LIMIT = 0, 1, 2, 3, 4, 5
+#: ``depth_left`` of the unbounded search (the one that detects repetitions).
+UNBOUNDED = 1 << 29
 #: Room on the move stack reserved per node: moves, then saved pile cards.
 SAVE_ROOM = 64
 MAX_MOVES = 64 * 64
@@ -105,6 +107,8 @@ def tt_insert(keys, info, h0, h1, key):
         info[victim, I_BEST] = -1
         info[victim, I_DEPTH] = 0
         info[victim, I_WORK] = 0
+        info[victim, I_NOWIN] = 0
+        info[victim, I_NOWIN + 1] = 0
     return victim
 
 
@@ -148,112 +152,410 @@ def child_pile_hash(ph, pile, old_len, new_len, z_pile):
     return ph
 
 
+#: Columns of the per-ply frames of :func:`prove` (an explicit stack: Numba's
+#: cache mishandles callers of recursive functions, and deep recursion needs
+#: a big C stack).
+F_SLOT, F_N, F_I, F_PILE_LEN, F_PH, F_DEP, F_DEPTH, F_BEST, F_NODES, F_SP, F_MOVE, F_RES = range(12)
+FRAME_COLUMNS = 12
+_ENTER, _RESUME, _NEXT, _FINISH = 0, 1, 2, 3
+
+
 @njit(cache=True, nogil=True)
-def prove(hands, pile, pile_len, ph, mover, attacker, ply, sp,
+def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
           beat_mask, take_n, strength, z_pile, z_side, must_beat,
-          keys, info, stack, scores, path, stats, max_ply):
-    """Can ``attacker`` force a win from this position? (packed result)"""
-    stats[ST_NODES] += 1
-    if (stats[ST_NODES] & 1023) == 0 and stats[ST_STOP] != 0:
-        return pack(ABORT, NO_DEP, 0)
-    h0 = hands[0]
-    h1 = hands[1]
-    key = side_key(ph, mover, z_side)
-    slot = tt_probe(keys, h0, h1, key)
-    if slot >= 0:
-        status = info[slot, I_STATUS]
-        mine = (status >> (2 * attacker)) & 3
-        if mine == S_WIN:
-            return pack(WIN, NO_DEP, info[slot, I_DEPTH])
-        if mine == S_FAIL or ((status >> (2 * (1 - attacker))) & 3) == S_WIN:
-            return pack(FAIL, NO_DEP, 0)
-        if info[slot, I_PATH] >= 0:
-            return pack(FAIL, info[slot, I_PATH], 0)
-    if ply >= max_ply or sp + MAX_MOVES + SAVE_ROOM > stack.shape[0]:
-        stats[ST_TRUNCATED] = 1
-        return pack(FAIL, -1, 0)
-    if slot < 0:
-        slot = tt_insert(keys, info, h0, h1, key)
-        if slot < 0:
-            stats[ST_TT_FULL] += 1
-            for i in range(ply):
-                if path[i, 0] == h0 and path[i, 1] == h1 and path[i, 2] == key:
-                    return pack(FAIL, i, 0)
-    path[ply, 0] = h0
-    path[ply, 1] = h1
-    path[ply, 2] = key
-    if ply > stats[ST_MAX_PLY]:
-        stats[ST_MAX_PLY] = ply
-    if slot >= 0:
-        info[slot, I_PATH] = ply
-    nodes_before = stats[ST_NODES]
+          keys, info, stack, scores, path, frames, stats, max_ply):
+    """Can ``attacker`` force a win from this position? (packed result)
 
-    n = gen_moves(hands, pile, pile_len, mover, beat_mask, take_n, must_beat, stack, sp)
-    for i in range(n):
-        scores[sp + i] = move_score(stack[sp + i], hands, mover, beat_mask, strength)
-    save_at = sp + n
-    child_sp = save_at + SAVE_ROOM
-    is_or = mover == attacker
-    res = FAIL if is_or else WIN
-    dep_out = NO_DEP
-    depth_out = 0
-    best = -1
-    for i in range(n):
-        j = i  # pick the best remaining move (selection order; cut-offs are frequent)
-        for k in range(i + 1, n):
-            if scores[sp + k] > scores[sp + j]:
-                j = k
-        if j != i:
-            stack[sp + i], stack[sp + j] = stack[sp + j], stack[sp + i]
-            scores[sp + i], scores[sp + j] = scores[sp + j], scores[sp + i]
-        move = stack[sp + i]
-        new_len = make_move(hands, pile, pile_len, mover, move, stack, save_at)
-        if hands[mover] == 0:
-            mover_wins = end_value_two_players(hands, pile, new_len, mover, beat_mask) == 1
-            child = pack(WIN if (is_or and mover_wins) else FAIL, NO_DEP, 0)
-        else:
-            child_ph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
-            child = prove(hands, pile, new_len, child_ph, 1 - mover, attacker, ply + 1, child_sp,
-                          beat_mask, take_n, strength, z_pile, z_side, must_beat,
-                          keys, info, stack, scores, path, stats, max_ply)
-        unmake_move(hands, pile, pile_len, mover, move, stack, save_at)
-        c_res, c_dep, c_depth = unpack(child)
-        if c_res == ABORT:
-            if slot >= 0:
-                info[slot, I_PATH] = -1
-            return child
-        if is_or:
-            if c_res == WIN:
-                res = WIN
-                best = move
-                depth_out = c_depth + 1
-                break
-            if c_dep < dep_out:
-                dep_out = c_dep
-        else:
-            if c_res == FAIL:
-                res = FAIL
-                dep_out = c_dep
-                break
-            if c_depth + 1 > depth_out:
-                depth_out = c_depth + 1
+    With ``depth_left == UNBOUNDED`` the search is complete and detects
+    repetitions. Otherwise it asks "a win within ``depth_left`` plies?": no
+    repetition check is needed (the depth bounds it), and every failure is
+    path-independent, so the TT keeps it as "no win within that many plies".
+    ``hands`` and ``pile`` are restored on return.
+    """
+    bounded = depth_left < UNBOUNDED
+    root_mover = mover
+    root_depth = depth_left
+    ply = 0
+    sp = 0
+    action = _ENTER
+    child = np.int64(0)
+    while True:
+        mover = root_mover if ply % 2 == 0 else 1 - root_mover
+        is_or = mover == attacker
+        if action == _ENTER:
+            dl = root_depth - ply if bounded else UNBOUNDED
+            code = np.int64(-1)
+            stats[ST_NODES] += 1
+            h0 = hands[0]
+            h1 = hands[1]
+            key = side_key(ph, mover, z_side)
+            slot = -1
+            if (stats[ST_NODES] & 1023) == 0 and (stats[ST_STOP] != 0 or stats[ST_NODES] > stats[ST_NODE_LIMIT]):
+                code = pack(ABORT, NO_DEP, 0)
+            else:
+                slot = tt_probe(keys, h0, h1, key)
+                if slot >= 0:
+                    status = info[slot, I_STATUS]
+                    mine = (status >> (2 * attacker)) & 3
+                    if mine == S_WIN:
+                        code = pack(WIN, NO_DEP, info[slot, I_DEPTH])
+                    elif mine == S_FAIL or ((status >> (2 * (1 - attacker))) & 3) == S_WIN:
+                        code = pack(FAIL, NO_DEP, 0)
+                    elif bounded:
+                        if info[slot, I_NOWIN + attacker] >= dl:
+                            code = pack(FAIL, NO_DEP, 0)
+                    elif info[slot, I_PATH] >= 0:
+                        code = pack(FAIL, info[slot, I_PATH], 0)
+            if code < 0 and bounded and dl <= 0:
+                code = pack(FAIL, NO_DEP, 0)
+            if code < 0 and (ply >= max_ply or sp + MAX_MOVES + SAVE_ROOM > stack.shape[0]):
+                stats[ST_TRUNCATED] = 1
+                code = pack(FAIL, -1, 0)
+            if code < 0 and slot < 0:
+                slot = tt_insert(keys, info, h0, h1, key)
+                if slot < 0 and not bounded:
+                    stats[ST_TT_FULL] += 1
+                    for i in range(ply):
+                        if path[i, 0] == h0 and path[i, 1] == h1 and path[i, 2] == key:
+                            code = pack(FAIL, i, 0)
+                            break
+            if code >= 0:
+                if ply == 0:
+                    return code
+                child = code
+                ply -= 1
+                action = _RESUME
+                continue
+            path[ply, 0] = h0
+            path[ply, 1] = h1
+            path[ply, 2] = key
+            if ply > stats[ST_MAX_PLY]:
+                stats[ST_MAX_PLY] = ply
+            if slot >= 0 and not bounded:
+                info[slot, I_PATH] = ply
+            n = gen_moves(hands, pile, pile_len, mover, beat_mask, take_n, must_beat, stack, sp)
+            for i in range(n):
+                scores[sp + i] = move_score(stack[sp + i], hands, mover, beat_mask, strength)
+            frames[ply, F_SLOT] = slot
+            frames[ply, F_N] = n
+            frames[ply, F_I] = 0
+            frames[ply, F_PILE_LEN] = pile_len
+            frames[ply, F_PH] = np.int64(ph)
+            frames[ply, F_DEP] = NO_DEP
+            frames[ply, F_DEPTH] = 0
+            frames[ply, F_BEST] = -1
+            frames[ply, F_NODES] = stats[ST_NODES]
+            frames[ply, F_SP] = sp
+            frames[ply, F_RES] = FAIL if is_or else WIN
+            action = _NEXT
 
-    if slot >= 0:
-        info[slot, I_PATH] = -1
-        work = stats[ST_NODES] - nodes_before
-        if work > 0x7FFFFFFF:
-            work = 0x7FFFFFFF
-        if work > info[slot, I_WORK]:
-            info[slot, I_WORK] = work
-    if res == WIN:
-        dep_out = NO_DEP
-        if slot >= 0:
-            info[slot, I_STATUS] |= S_WIN << (2 * attacker)
-            info[slot, I_DEPTH] = depth_out
+        if action == _RESUME:
+            # Back from the child of the move frames[ply, F_MOVE].
+            pile_len = frames[ply, F_PILE_LEN]
+            ph = np.uint64(frames[ply, F_PH])
+            sp = frames[ply, F_SP]
+            n = frames[ply, F_N]
+            unmake_move(hands, pile, pile_len, mover, frames[ply, F_MOVE], stack, sp + n)
+            action = _NEXT
+            c_res, c_dep, c_depth = unpack(child)
+            if c_res == ABORT:
+                if frames[ply, F_SLOT] >= 0 and not bounded:
+                    info[frames[ply, F_SLOT], I_PATH] = -1
+                if ply == 0:
+                    return child
+                ply -= 1
+                continue
             if is_or:
-                info[slot, I_BEST] = best
-    elif dep_out >= ply:
-        dep_out = NO_DEP
+                if c_res == WIN:
+                    frames[ply, F_RES] = WIN
+                    frames[ply, F_BEST] = frames[ply, F_MOVE]
+                    frames[ply, F_DEPTH] = c_depth + 1
+                    action = _FINISH
+                elif c_dep < frames[ply, F_DEP]:
+                    frames[ply, F_DEP] = c_dep
+            else:
+                if c_res == FAIL:
+                    frames[ply, F_RES] = FAIL
+                    frames[ply, F_DEP] = c_dep
+                    action = _FINISH
+                elif c_depth + 1 > frames[ply, F_DEPTH]:
+                    frames[ply, F_DEPTH] = c_depth + 1
+
+        if action == _NEXT:
+            n = frames[ply, F_N]
+            sp = frames[ply, F_SP]
+            save_at = sp + n
+            action = _FINISH
+            i = frames[ply, F_I]
+            while i < n:
+                j = i  # pick the best remaining move (selection order; cut-offs are frequent)
+                for k in range(i + 1, n):
+                    if scores[sp + k] > scores[sp + j]:
+                        j = k
+                if j != i:
+                    stack[sp + i], stack[sp + j] = stack[sp + j], stack[sp + i]
+                    scores[sp + i], scores[sp + j] = scores[sp + j], scores[sp + i]
+                move = stack[sp + i]
+                i += 1
+                new_len = make_move(hands, pile, pile_len, mover, move, stack, save_at)
+                if hands[mover] != 0:
+                    frames[ply, F_I] = i
+                    frames[ply, F_MOVE] = move
+                    ph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
+                    pile_len = new_len
+                    sp = save_at + SAVE_ROOM
+                    ply += 1
+                    action = _ENTER
+                    break
+                # The mover went out: the game is over.
+                mover_wins = end_value_two_players(hands, pile, new_len, mover, beat_mask) == 1
+                unmake_move(hands, pile, pile_len, mover, move, stack, save_at)
+                if is_or and mover_wins:
+                    frames[ply, F_RES] = WIN
+                    frames[ply, F_BEST] = move
+                    frames[ply, F_DEPTH] = 1
+                    break
+                if not is_or:
+                    frames[ply, F_RES] = FAIL
+                    frames[ply, F_DEP] = NO_DEP
+                    break
+            if action == _ENTER:
+                continue
+
+        # _FINISH: every move tried or a cut-off.
+        slot = frames[ply, F_SLOT]
+        res = frames[ply, F_RES]
+        dep_out = frames[ply, F_DEP]
+        depth_out = frames[ply, F_DEPTH]
+        if slot >= 0:
+            if not bounded:
+                info[slot, I_PATH] = -1
+            work = stats[ST_NODES] - frames[ply, F_NODES]
+            if work > 0x7FFFFFFF:
+                work = 0x7FFFFFFF
+            if work > info[slot, I_WORK]:
+                info[slot, I_WORK] = work
+        if res == WIN:
+            dep_out = NO_DEP
+            if slot >= 0:
+                info[slot, I_STATUS] |= S_WIN << (2 * attacker)
+                info[slot, I_DEPTH] = depth_out
+                if is_or:
+                    info[slot, I_BEST] = frames[ply, F_BEST]
+        elif bounded:
+            dl = root_depth - ply
+            if slot >= 0 and dl > info[slot, I_NOWIN + attacker]:
+                info[slot, I_NOWIN + attacker] = dl
+        elif dep_out >= ply:
+            dep_out = NO_DEP
+            if slot >= 0:
+                info[slot, I_STATUS] |= S_FAIL << (2 * attacker)
+        code = pack(res, dep_out, depth_out)
+        if ply == 0:
+            return code
+        child = code
+        ply -= 1
+        action = _RESUME
+
+
+@njit(cache=True, inline="always")
+def _proven_fail(keys, info, h0, h1, key, attacker):
+    """Is the position known (in the TT) to be no win for ``attacker``?"""
+    slot = tt_probe(keys, h0, h1, key)
+    if slot < 0:
+        return False
+    status = info[slot, I_STATUS]
+    return ((status >> (2 * attacker)) & 3) == S_FAIL or ((status >> (2 * (1 - attacker))) & 3) == S_WIN
+
+
+@njit(cache=True, inline="always")
+def _proven_win(keys, info, h0, h1, key, attacker):
+    slot = tt_probe(keys, h0, h1, key)
+    return slot >= 0 and ((info[slot, I_STATUS] >> (2 * attacker)) & 3) == S_WIN
+
+
+@njit(cache=True)
+def _set_insert(set_keys, h0, h1, key):
+    """Insert into an open-addressing set; 1 added, 0 present, -1 full."""
+    n = set_keys.shape[0]
+    i = tt_index(set_keys, h0, h1, key) % n
+    for _ in range(n):
+        if set_keys[i, 0] == 0 and set_keys[i, 1] == 0:
+            set_keys[i, 0] = h0
+            set_keys[i, 1] = h1
+            set_keys[i, 2] = key
+            return 1
+        if set_keys[i, 0] == h0 and set_keys[i, 1] == h1 and set_keys[i, 2] == key:
+            return 0
+        i = i + 1 if i + 1 < n else 0
+    return -1
+
+
+@njit(cache=True)
+def _set_contains(set_keys, h0, h1, key):
+    n = set_keys.shape[0]
+    i = tt_index(set_keys, h0, h1, key) % n
+    for _ in range(n):
+        if set_keys[i, 0] == 0 and set_keys[i, 1] == 0:
+            return False
+        if set_keys[i, 0] == h0 and set_keys[i, 1] == h1 and set_keys[i, 2] == key:
+            return True
+        i = i + 1 if i + 1 < n else 0
+    return False
+
+
+@njit(cache=True, nogil=True)
+def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_depth,
+                         beat_mask, take_n, strength, z_pile, z_side, must_beat,
+                         keys, info, stack, scores, path, frames, stats, max_ply,
+                         q_hands, q_pile, q_meta, set_keys):
+    """Try to prove that ``attacker`` cannot force a win, by building a
+    defender strategy and checking that it is closed.
+
+    The defender commits to one move per position (a move to a position
+    already in the strategy if there is one, else the first move after which
+    a bounded search finds no attacker win within ``oracle_depth`` plies);
+    every attacker move is followed. If the set of positions so reached never
+    contains an attacker win, the defender can stay in it forever (or end the
+    game without losing): every position in it is proven "no win" for the
+    attacker and is stored so in the TT. Unlike the search with repetitions,
+    this needs no path: the set is global.
+
+    Returns 1 (proven), 0 (the strategy hit a win: no proof), 2 (stopped by
+    time, node limit or capacity).
+    """
+    n_cards = pile0.shape[0]
+    hands = hands0.copy()
+    pile = pile0.copy()
+    capacity = q_hands.shape[0]
+    # q_meta columns: pile length, mover, pile hash (as int64 bits)
+    count = 0
+    ph0 = np.uint64(0)
+    for i in range(pile_len0):
+        ph0 ^= z_pile[i, pile0[i]]
+    _set_insert(set_keys, hands0[0], hands0[1], side_key(ph0, mover0, z_side))
+    q_hands[0, 0] = hands0[0]
+    q_hands[0, 1] = hands0[1]
+    for i in range(pile_len0):
+        q_pile[0, i] = pile0[i]
+    q_meta[0, 0] = pile_len0
+    q_meta[0, 1] = mover0
+    q_meta[0, 2] = np.int64(ph0)
+    count = 1
+    head = 0
+    moves = np.empty(MAX_MOVES, dtype=np.int32)
+    order = np.empty(MAX_MOVES, dtype=np.int32)
+    save = np.empty(SAVE_ROOM, dtype=np.int32)
+    while head < count:
+        if stats[ST_STOP] != 0 or stats[ST_NODES] > stats[ST_NODE_LIMIT]:
+            return 2
+        hands[0] = q_hands[head, 0]
+        hands[1] = q_hands[head, 1]
+        pile_len = q_meta[head, 0]
+        mover = q_meta[head, 1]
+        ph = np.uint64(q_meta[head, 2])
+        for i in range(pile_len):
+            pile[i] = q_pile[head, i]
+        head += 1
+        stats[ST_NODES] += 1
+        n = gen_moves(hands, pile, pile_len, mover, beat_mask, take_n, must_beat, moves, 0)
+        chosen = False
+        if mover == attacker:
+            for i in range(n):
+                move = moves[i]
+                new_len = make_move(hands, pile, pile_len, mover, move, save, 0)
+                verdict = 0  # 0 fine, 1 attacker wins, 2 new position to follow
+                if hands[mover] == 0:
+                    if end_value_two_players(hands, pile, new_len, mover, beat_mask) == 1:
+                        verdict = 1
+                else:
+                    cph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
+                    ck = side_key(cph, 1 - mover, z_side)
+                    if _proven_win(keys, info, hands[0], hands[1], ck, attacker):
+                        verdict = 1
+                    elif not _proven_fail(keys, info, hands[0], hands[1], ck, attacker):
+                        added = _set_insert(set_keys, hands[0], hands[1], ck)
+                        if added < 0 or (added == 1 and count >= capacity):
+                            unmake_move(hands, pile, pile_len, mover, move, save, 0)
+                            return 2
+                        if added == 1:
+                            q_hands[count, 0] = hands[0]
+                            q_hands[count, 1] = hands[1]
+                            for k in range(new_len):
+                                q_pile[count, k] = pile[k]
+                            q_meta[count, 0] = new_len
+                            q_meta[count, 1] = 1 - mover
+                            q_meta[count, 2] = np.int64(cph)
+                            count += 1
+                unmake_move(hands, pile, pile_len, mover, move, save, 0)
+                if verdict == 1:
+                    return 0
+            continue
+        # The defender: order moves, then two passes (cheap choices, then the oracle).
+        for i in range(n):
+            scores[i] = move_score(moves[i], hands, mover, beat_mask, strength)
+            order[i] = i
+        for i in range(1, n):
+            j = i
+            while j > 0 and scores[order[j]] > scores[order[j - 1]]:
+                order[j], order[j - 1] = order[j - 1], order[j]
+                j -= 1
+        for use_oracle in range(2):
+            for i in range(n):
+                move = moves[order[i]]
+                new_len = make_move(hands, pile, pile_len, mover, move, save, 0)
+                take_it = False
+                follow = False
+                if hands[mover] == 0:
+                    take_it = True  # the defender goes out: a win or a draw for them
+                else:
+                    cph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
+                    ck = side_key(cph, 1 - mover, z_side)
+                    if _proven_fail(keys, info, hands[0], hands[1], ck, attacker):
+                        take_it = True
+                    elif _proven_win(keys, info, hands[0], hands[1], ck, attacker):
+                        take_it = False
+                    elif _set_contains(set_keys, hands[0], hands[1], ck):
+                        take_it = True
+                    elif use_oracle == 1:
+                        code = prove(hands, pile, new_len, cph, 1 - mover, attacker, oracle_depth,
+                                     beat_mask, take_n, strength, z_pile, z_side, must_beat,
+                                     keys, info, stack, scores, path, frames, stats, max_ply)
+                        res = code & 3
+                        if res == ABORT:
+                            unmake_move(hands, pile, pile_len, mover, move, save, 0)
+                            return 2
+                        if res == FAIL:
+                            take_it = True
+                            follow = True
+                    if follow:
+                        if count >= capacity or _set_insert(set_keys, hands[0], hands[1], ck) < 0:
+                            unmake_move(hands, pile, pile_len, mover, move, save, 0)
+                            return 2
+                        q_hands[count, 0] = hands[0]
+                        q_hands[count, 1] = hands[1]
+                        for k in range(new_len):
+                            q_pile[count, k] = pile[k]
+                        q_meta[count, 0] = new_len
+                        q_meta[count, 1] = 1 - mover
+                        q_meta[count, 2] = np.int64(cph)
+                        count += 1
+                unmake_move(hands, pile, pile_len, mover, move, save, 0)
+                if take_it:
+                    chosen = True
+                    break
+            if chosen:
+                break
+        if not chosen:
+            return 0
+    # Closed: every position of the strategy is proven no win for the attacker.
+    for i in range(count):
+        h0 = q_hands[i, 0]
+        h1 = q_hands[i, 1]
+        key = side_key(np.uint64(q_meta[i, 2]), q_meta[i, 1], z_side)
+        slot = tt_probe(keys, h0, h1, key)
+        if slot < 0:
+            slot = tt_insert(keys, info, h0, h1, key)
         if slot >= 0:
             info[slot, I_STATUS] |= S_FAIL << (2 * attacker)
-    return pack(res, dep_out, depth_out)
+    return 1
