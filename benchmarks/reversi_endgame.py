@@ -1,6 +1,6 @@
 """Exact endgame solving: time and nodes on fixed positions with 14 to 24 empties.
 
-Positions: the FFO endgame test suite (#1-#19: 14-16 empties, #40-#44: 20-22
+Positions: the FFO endgame test suite (#1-#19: 14-16 empties, #40-#44: 20-23
 empties; published scores from www.radagast.se/othello/ffotest.html) and
 positions from random games with fixed seeds (recorded below). Every FFO result
 is checked against the published score.

@@ -1,5 +1,10 @@
 """Perft speed from the Reversi start position: leaves, time and leaves per second.
 
+Also compares the move generator of kozyri.reversi.kernels (runs of opponent
+discs found with doubling shifts, 4 shifts per direction) with the plain
+version (one shift per step, 6 steps per direction), over the positions of a
+random game, to justify the choice.
+
 Usage: python benchmarks/reversi_perft.py [--min-depth 9] [--max-depth 11]
 """
 
@@ -7,12 +12,75 @@ from __future__ import annotations
 
 import argparse
 import platform
+import random
 import time
 
+import numpy as np
+from numba import njit
+
 from kozyri.reversi import Board, perft
+from kozyri.reversi.kernels import NOT_EDGE_FILES, legal_moves
 
 #: Published leaf counts from the start position (depths 1-10 as in the project brief).
 PUBLISHED = {1: 4, 2: 12, 3: 56, 4: 244, 5: 1396, 6: 8200, 7: 55092, 8: 390216, 9: 3005288, 10: 24571284}
+
+
+@njit(cache=True)
+def _plain_direction(mover, runs, empty, step, up):
+    found = runs & ((mover << step) if up else (mover >> step))
+    for _ in range(5):
+        found |= runs & ((found << step) if up else (found >> step))
+    return ((found << step) if up else (found >> step)) & empty
+
+
+@njit(cache=True)
+def plain_legal_moves(mover, opponent):
+    """Legal moves with one shift per step: the textbook shift-and-mask generator."""
+    empty = ~(mover | opponent)
+    inner = opponent & NOT_EDGE_FILES
+    moves = np.uint64(0)
+    for step, runs in ((np.uint64(1), inner), (np.uint64(8), opponent), (np.uint64(7), inner), (np.uint64(9), inner)):
+        moves |= _plain_direction(mover, runs, empty, step, True)
+        moves |= _plain_direction(mover, runs, empty, step, False)
+    return moves
+
+
+@njit(cache=True)
+def _time_generator(movers, opponents, repeats, plain):
+    total = np.uint64(0)
+    for _ in range(repeats):
+        for index in range(movers.shape[0]):
+            if plain:
+                total ^= plain_legal_moves(movers[index], opponents[index])
+            else:
+                total ^= legal_moves(movers[index], opponents[index])
+    return total
+
+
+def compare_generators(repeats: int = 20000) -> None:
+    rng = random.Random(1)
+    board = Board()
+    movers, opponents = [], []
+    while not board.is_game_over():
+        movers.append(board.mover)
+        opponents.append(board.opponent)
+        moves = board.legal_moves()
+        board.push(rng.choice(moves) if moves else "pass")
+    movers_array = np.array(movers, dtype=np.uint64)
+    opponents_array = np.array(opponents, dtype=np.uint64)
+    for index in range(len(movers)):
+        assert plain_legal_moves(movers_array[index], opponents_array[index]) == legal_moves(
+            movers_array[index], opponents_array[index]
+        )
+    print("| move generator | calls | seconds | ns per call |")
+    print("| -------------- | ----: | ------: | ----------: |")
+    for name, plain in (("doubling shifts (kernels.legal_moves)", False), ("one shift per step", True)):
+        _time_generator(movers_array, opponents_array, 1, plain)
+        started = time.perf_counter()
+        _time_generator(movers_array, opponents_array, repeats, plain)
+        seconds = time.perf_counter() - started
+        calls = repeats * len(movers)
+        print(f"| {name} | {calls} | {seconds:.3f} | {seconds / calls * 1e9:.1f} |")
 
 
 def main() -> None:
@@ -34,6 +102,8 @@ def main() -> None:
         if published is not None and published != leaves:
             raise SystemExit(f"perft {depth} = {leaves}, published {published}")
         print(f"| {depth} | {leaves} | {published if published else '-'} | {seconds:.3f} | {leaves / seconds / 1e6:.1f} |")
+    print()
+    compare_generators()
 
 
 if __name__ == "__main__":

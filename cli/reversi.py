@@ -145,8 +145,11 @@ def play(color, think_time, as_json):
     human = color.upper()
     board = Board()
     click.echo("You are " + ("X (black, first)" if human == "X" else "O (white)") + ". Type a move like d3, or quit.")
+    shown = None
     while not board.is_game_over():
-        click.echo(board.pretty())
+        if shown != board.moves_played():
+            click.echo(board.pretty())
+            shown = board.moves_played()
         if board.must_pass():
             click.echo(f"{board.turn} has no legal move and passes.")
             board.push(PASS)
@@ -159,7 +162,7 @@ def play(color, think_time, as_json):
             try:
                 board.push(line)
             except KozyriError as exc:
-                click.echo(f"{exc}; legal moves: {' '.join(board.legal_moves())}")
+                click.echo(str(exc))
             continue
         choice = best_move(board, think_time)
         click.echo(f"engine plays {choice.move}")

@@ -39,6 +39,8 @@ class SolveResult:
     proven: str | None = None
     #: The principal variation ends in a repetition (a drawn line goes on forever).
     pv_repeats: bool = False
+    #: False when the time limit stopped the search before every move was settled.
+    best_moves_complete: bool = True
 
     def to_json(self) -> dict:
         d = self.position.deck
@@ -53,6 +55,8 @@ class SolveResult:
             out["proven"] = self.proven
         if self.pv_repeats:
             out["pv_repeats"] = True
+        if not self.best_moves_complete:
+            out["best_moves_complete"] = False
         return out
 
 
@@ -60,7 +64,9 @@ def solve(position: Position, time_limit: float | None = None, memory_mb: float 
     """Solve a two-player position exactly: value, best moves, main line.
 
     ``time_limit`` (seconds) bounds the whole call; ``memory_mb`` bounds the
-    transposition table. The value is proven or ``"unknown"``.
+    transposition table. The value is proven or ``"unknown"``; when time runs
+    out after the value is proven, ``best_moves_complete`` is False and the
+    main line may be cut short.
     """
     if position.n_players != 2:
         raise KozyriError("the exact solver is for two players")
@@ -69,18 +75,20 @@ def solve(position: Position, time_limit: float | None = None, memory_mb: float 
     t0 = time.monotonic()
     deadline = None if time_limit is None else t0 + time_limit
     search = ProofSearch(position, memory_mb)
-    value, proven = _value(search, position, deadline)
+    value, proven = _decide(search, position, deadline)
     result = SolveResult(position, value, proven=proven)
     if value != "unknown":
-        result.best_moves = _best_moves(search, position, value, deadline)
+        result.best_moves, result.best_moves_complete = _best_moves(search, position, value, deadline)
         result.pv, result.pv_repeats = _principal_variation(search, position, value, deadline)
     result.nodes = search.nodes
     result.seconds = time.monotonic() - t0
     return result
 
 
-def _value(search: ProofSearch, position: Position, deadline) -> tuple[str, str | None]:
+def _decide(search: ProofSearch, position: Position, deadline) -> tuple[str, str | None]:
     """("win"/"draw"/"loss", None) or ("unknown", what was proven)."""
+    if position.is_over:
+        return {1: "win", 0: "draw", -1: "loss"}[position.outcome.value_for(position.to_move)], None
     me, opp = position.to_move, 1 - position.to_move
     # Iterative deepening proves wins ("a win within d plies?" has a
     # path-independent answer, so the TT keeps every result); from time to time
@@ -116,51 +124,87 @@ def _unknown(no_win: dict, me: int, opp: int) -> tuple[str, str | None]:
     return "unknown", None
 
 
-def _move_value(search: ProofSearch, position: Position, move: Move, value: str, deadline) -> bool | None:
-    """Does ``move`` keep ``value`` (the proven value of ``position``)?"""
-    me = position.to_move
+_OPPOSITE = {"win": "loss", "loss": "win", "draw": "draw", "unknown": "unknown"}
+
+
+def _move_value(search: ProofSearch, position: Position, move: Move, deadline) -> str:
+    """The value of ``move`` for the player making it."""
     child = position.play(move)
+    if child.is_over:
+        return {1: "win", 0: "draw", -1: "loss"}[child.outcome.value_for(position.to_move)]
+    return _OPPOSITE[_decide(search, child, deadline)[0]]
+
+
+def _best_moves(search: ProofSearch, position: Position, value: str, deadline) -> tuple[list[Move], bool]:
+    """Every move that keeps ``value``, and whether every move was settled."""
+    moves = position.legal_moves()
     if value == "loss":
-        return True
-    if value == "win":
-        return search.ask(child, me, deadline).proved
-    answer = search.ask(child, 1 - me, deadline).proved  # draw: the opponent must not win
-    return None if answer is None else not answer
+        return moves, True  # every move loses
+    best, complete = [], True
+    for m in moves:
+        v = _move_value(search, position, m, deadline)
+        complete &= v != "unknown"
+        if v == value:
+            best.append(m)
+    return best, complete
 
 
-def _best_moves(search: ProofSearch, position: Position, value: str, deadline) -> list[Move]:
-    return [m for m in position.legal_moves() if _move_value(search, position, m, value, deadline)]
+def _win_plies(search: ProofSearch, positions: list[Position], winner: int, deadline,
+               max_depth: int = 10_000) -> tuple[int, int] | None:
+    """``(index, plies)``: the first of ``positions`` that ``winner`` wins
+    soonest, by iterative deepening over all of them at once."""
+    for i, pos in enumerate(positions):
+        if pos.is_over and pos.outcome.value_for(winner) == 1:
+            return i, 0
+    for depth in range(1, max_depth):
+        for i, pos in enumerate(positions):
+            if pos.is_over:
+                continue
+            a = search.ask(pos, winner, deadline, depth=depth)
+            if a.proved is None:
+                return None
+            if a.proved:
+                return i, depth
+    return None
 
 
 def _principal_variation(search: ProofSearch, position: Position, value: str, deadline,
                          max_len: int = 400) -> tuple[list[Move], bool]:
-    """A main line: the winner heads for the shortest proof, the loser for the
-    longest; in a drawn position both keep the draw until a position repeats."""
+    """A main line, and whether it ends by repeating a position.
+
+    In a won position the winner takes the fastest forced win and the loser
+    the longest resistance (by iterative deepening); in a drawn one both keep
+    the draw until a position repeats.
+    """
     pv: list[Move] = []
-    seen = set()
     pos = position
     if value in ("win", "loss"):
         winner = position.to_move if value == "win" else 1 - position.to_move
         while not pos.is_over and len(pv) < max_len:
-            choices = []
-            for m in pos.legal_moves():
-                a = search.ask(pos.play(m), winner, deadline)
-                if a.proved is None:
-                    return pv, False
-                if a.proved:
-                    choices.append((a.depth, m))
-            if not choices:
-                break
-            depth, move = (min if pos.to_move == winner else max)(choices, key=lambda dm: dm[0])
-            pv.append(move)
-            pos = pos.play(move)
+            moves = pos.legal_moves()
+            children = [pos.play(m) for m in moves]
+            if pos.to_move == winner:
+                found = _win_plies(search, children, winner, deadline)
+                if found is None:
+                    break
+                choice = found[0]
+            else:
+                plies = []
+                for child in children:
+                    found = _win_plies(search, [child], winner, deadline)
+                    if found is None:
+                        return pv, False
+                    plies.append(found[1])
+                choice = max(range(len(moves)), key=plies.__getitem__)
+            pv.append(moves[choice])
+            pos = children[choice]
         return pv, False
+    seen = set()
     while not pos.is_over and len(pv) < max_len:
         if pos.key() in seen:
             return pv, True
         seen.add(pos.key())
-        me = pos.to_move
-        move = next((m for m in pos.legal_moves() if _move_value(search, pos, m, "draw", deadline)), None)
+        move = next((m for m in pos.legal_moves() if _move_value(search, pos, m, deadline) == "draw"), None)
         if move is None:
             break
         pv.append(move)

@@ -644,7 +644,9 @@ def render_text(grid: TrumpGrid) -> str:
     def eq_lines(cells, indent="  "):
         return [f"{indent}{_sym(a)}/{_sym(b)}: {_value_text(an.cells[(a, b)])}" for a, b in cells]
 
-    if sim.determined:
+    if sim.determined and sim.equilibria == PAIRS:
+        lines.append(f"  every assignment ({_value_text(an.cells[PAIRS[0]])}): the choice of trumps does not matter.")
+    elif sim.determined:
         lines += eq_lines(sim.equilibria) if sim.equilibria else ["  there is none."]
     else:
         if sim.equilibria:

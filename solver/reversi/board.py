@@ -56,8 +56,9 @@ class Board:
     >>> board = Board()
     >>> board.legal_moves()
     ['d3', 'c4', 'f5', 'e6']
-    >>> board.push("f5"); str(board)[:40]
-    '---------------------------XXX-------XO-'
+    >>> board.push("f5")
+    >>> board.legal_moves()
+    ['f4', 'd6', 'f6']
     """
 
     def __init__(self, position: str | None = None):
@@ -204,7 +205,8 @@ class Board:
                 self.push(PASS)
                 self.push(square)
                 return
-            raise KozyriError(f"illegal move {square_name(square)} for {self.turn} in {self}")
+            legal = " ".join(self.legal_moves()) or ("pass" if self.must_pass() else "none, the game is over")
+            raise KozyriError(f"illegal move {square_name(square)} for {self.turn} (legal: {legal})")
         self._record(square_name(square))
         placed = 1 << square
         if self.turn == BLACK:

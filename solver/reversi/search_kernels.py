@@ -3,12 +3,16 @@
 Exact solver (``solve_exact``): fail-soft principal-variation search on the
 final disc difference with
 
-* a transposition table of (lower, upper) bounds keyed by the two bitboards,
-* fastest-first move ordering (fewest replies for the opponent, corners and
-  the table's best move first) while many squares are empty,
+* a two-way transposition table of proven (lower, upper) bounds keyed by the
+  two bitboards, and enhanced transposition cut-offs (children looked up
+  before any is searched) while many squares are empty,
+* move ordering by a shallow heuristic search when many squares are empty,
+  then fastest-first (fewest replies for the opponent, corners, potential
+  mobility, parity), the table's best move always first,
+* a stability cut-off: discs that can never flip bound the score,
 * a cheaper search for the last few empties that walks the empty squares
-  directly, odd regions first (parity), with no table, and
-* a dedicated last-move routine that only counts flips.
+  directly, odd regions first (parity), with no table, and dedicated code for
+  the last two squares and the last move (which only counts flips).
 
 Midgame search (``midgame_root``): the same PVS skeleton with a depth-limited
 transposition table and a hand-tuned evaluation (mobility, corners, squares
@@ -48,7 +52,9 @@ CHECK_INTERVAL = 4096
 #: At or below this many empties the solver drops the table and move ordering.
 SMALL_EMPTIES = 5
 #: From this many empties on, moves are sorted by a shallow heuristic search.
-SORT_BY_SEARCH_EMPTIES = 14
+SORT_BY_SEARCH_EMPTIES = 16
+#: Positions with fewer empties are not stored in the transposition table.
+TABLE_EMPTIES = 7
 #: From this many empties on, children are looked up in the table before searching.
 ETC_EMPTIES = 12
 #: Slots in the per-depth move buffers (no position has more than 33 moves).
@@ -174,6 +180,8 @@ def evaluate(mover, opponent):
 
 @njit(cache=True)
 def _sort_depth(empties):
+    if empties >= 21:
+        return 3
     if empties >= 18:
         return 2
     return 1
@@ -233,6 +241,38 @@ def _solve_last_empty(mover, opponent, square, stats):
 
 
 @njit(cache=True)
+def _solve_two_empties(mover, opponent, beta, first, second, stats):
+    """Exact value with two empty squares ``first`` and ``second``."""
+    stats[NODES] += 1
+    best = -65
+    turned = flips(mover, opponent, first)
+    if turned:
+        best = -_solve_last_empty(opponent ^ turned, mover | turned | (ONE << np.uint64(first)), second, stats)
+        if best >= beta:
+            return best
+    turned = flips(mover, opponent, second)
+    if turned:
+        value = -_solve_last_empty(opponent ^ turned, mover | turned | (ONE << np.uint64(second)), first, stats)
+        if value > best:
+            best = value
+    if best > -65:
+        return best
+    # The mover passes; the opponent picks the square that is worse for the mover.
+    worst = 65
+    turned = flips(opponent, mover, first)
+    if turned:
+        worst = _solve_last_empty(mover ^ turned, opponent | turned | (ONE << np.uint64(first)), second, stats)
+    turned = flips(opponent, mover, second)
+    if turned:
+        value = _solve_last_empty(mover ^ turned, opponent | turned | (ONE << np.uint64(second)), first, stats)
+        if value < worst:
+            worst = value
+    if worst < 65:
+        return worst
+    return final_score(mover, opponent)
+
+
+@njit(cache=True)
 def _odd_regions(empty):
     odd = ZERO
     for region in QUADRANTS:
@@ -246,6 +286,9 @@ def _solve_small(mover, opponent, alpha, beta, empty, empties, stats):
     """Exact value with few empties: try each empty square, odd regions first."""
     if empties == 1:
         return _solve_last_empty(mover, opponent, lowest_square(empty), stats)
+    if empties == 2:
+        first = lowest_square(empty)
+        return _solve_two_empties(mover, opponent, beta, first, lowest_square(empty & (empty - ONE)), stats)
     stats[NODES] += 1
     best = -65
     odd = _odd_regions(empty)
@@ -283,7 +326,7 @@ def _order_key(mover, opponent, square, turned, empty):
     their = opponent ^ turned
     mine = mover | turned | placed
     replies = legal_moves(their, mine)
-    key = 16 * popcount(replies) + 12 * popcount(replies & CORNERS)
+    key = 32 * popcount(replies) + 12 * popcount(replies & CORNERS)
     key += 10 * popcount(_neighbours(mine) & empty & ~placed)
     if placed & CORNERS:
         key -= 24
@@ -315,8 +358,9 @@ def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, stats, dead
         if ceiling <= alpha:
             return ceiling
 
+    use_table = empties >= TABLE_EMPTIES
     slot = _table_slot(mover, opponent, keys.shape[0])
-    found = _find_entry(keys, mover, opponent, slot)
+    found = _find_entry(keys, mover, opponent, slot) if use_table else -1
     hinted = -1
     known_lower = -64
     known_upper = 64
@@ -399,6 +443,8 @@ def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, stats, dead
                 if alpha >= beta:
                     break
 
+    if not use_table:
+        return best
     # The children may have overwritten the entry meanwhile: look again.
     target = _find_entry(keys, mover, opponent, slot)
     if target < 0:

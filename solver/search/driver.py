@@ -54,10 +54,14 @@ class ProofSearch:
         self.z_pile = rng.integers(1, 2**63, size=(size, size), dtype=np.int64).astype(np.uint64)
         self.z_side = np.uint64(rng.integers(1, 2**63, dtype=np.int64))
         fixed = 2 * STACK_ENTRIES * 4 + MAX_PLY * (24 + 8 * K.FRAME_COLUMNS)
-        n_entries = max(K.BUCKET * 1024, int((memory_mb * 2**20 - fixed) // TT_ENTRY_BYTES))
-        n_entries -= n_entries % K.BUCKET
+        max_entries = max(K.BUCKET * 1024, int((memory_mb * 2**20 - fixed) // TT_ENTRY_BYTES))
+        #: The TT starts small and doubles while it is over half full, up to the memory bound
+        #: (a huge fresh table costs page faults on every new entry).
+        self.max_tt_entries = max_entries - max_entries % K.BUCKET
+        n_entries = min(self.max_tt_entries, K.BUCKET * 2**16)
         self.keys = np.zeros((n_entries, 3), dtype=np.uint64)
         self.info = np.zeros((n_entries, K.INFO_COLUMNS), dtype=np.int32)
+        self.tt_used = 0
         self.stack = np.zeros(STACK_ENTRIES, dtype=np.int32)
         self.scores = np.zeros(STACK_ENTRIES, dtype=np.int32)
         self.path = np.zeros((MAX_PLY, 3), dtype=np.uint64)
@@ -66,6 +70,24 @@ class ProofSearch:
         #: Positions one closure proof may hold (about 100 bytes each, a quarter of the memory).
         self.closure_capacity = max(1024, int(memory_mb * 2**20 / 4 / (100 + size)))
         self.nodes = 0
+
+    def _grow_tt(self) -> None:
+        n = self.keys.shape[0]
+        if 2 * self.tt_used < n or n >= self.max_tt_entries:
+            return
+        m = min(2 * n, self.max_tt_entries)
+        m -= m % K.BUCKET
+        keys = np.zeros((m, 3), dtype=np.uint64)
+        info = np.zeros((m, K.INFO_COLUMNS), dtype=np.int32)
+        self.tt_used = int(K.tt_rehash(self.keys, self.info, keys, info))
+        self.keys, self.info = keys, info
+
+    def _run(self, fn, deadline) -> None:
+        self._grow_tt()
+        self.stats[:] = 0
+        _run_with_deadline(fn, self.stats, deadline)
+        self.tt_used += int(self.stats[K.ST_TT_USED])
+        self.nodes += int(self.stats[K.ST_NODES])
 
     def _check(self, position: Position) -> None:
         if (position.deck, position.rules, position.trumps) != (self.deck, self.rules, self.trumps):
@@ -91,19 +113,18 @@ class ProofSearch:
             return Answer(position.outcome.value_for(attacker) == 1)
         hands, pile, pile_len = state_arrays(position)
         stats = self.stats
-        stats[:] = 0
-        stats[K.ST_NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else node_limit
         depth_left = K.UNBOUNDED if depth is None else depth
+        limit = np.iinfo(np.int64).max if node_limit is None else node_limit
         out = {}
 
         def run():
+            stats[K.ST_NODE_LIMIT] = limit
             out["code"] = K.prove(hands, pile, pile_len, self.pile_hash(position.pile), position.to_move,
                                   attacker, depth_left, self.beat_mask, self.take_n, self.strength, self.z_pile,
                                   self.z_side, self.rules.must_beat, self.keys, self.info, self.stack,
                                   self.scores, self.path, self.frames, stats, MAX_PLY)
 
-        _run_with_deadline(run, stats, deadline)
-        self.nodes += int(stats[K.ST_NODES])
+        self._run(run, deadline)
         res, _dep, depth = K.unpack(out["code"])
         if res == K.WIN:
             return Answer(True, int(depth))
@@ -123,7 +144,17 @@ class ProofSearch:
         self._check(position)
         if position.is_over:
             return Answer(position.outcome.value_for(attacker) == 1)
-        capacity = capacity or self.closure_capacity
+        if capacity is None:
+            # Start small; retry with more room while the strategy outgrows it.
+            capacity = min(2**15, self.closure_capacity)
+            while True:
+                answer, out_of_room = self._closure(position, attacker, oracle_depth, deadline, capacity)
+                if not out_of_room or capacity >= self.closure_capacity:
+                    return answer
+                capacity = min(4 * capacity, self.closure_capacity)
+        return self._closure(position, attacker, oracle_depth, deadline, capacity)[0]
+
+    def _closure(self, position, attacker, oracle_depth, deadline, capacity) -> tuple[Answer, bool]:
         hands, pile, pile_len = state_arrays(position)
         size = max(position.deck.size, 1)
         q_hands = np.zeros((capacity, 2), dtype=np.uint64)
@@ -131,19 +162,17 @@ class ProofSearch:
         q_meta = np.zeros((capacity, 3), dtype=np.int64)
         set_keys = np.zeros((2 * capacity, 3), dtype=np.uint64)
         stats = self.stats
-        stats[:] = 0
-        stats[K.ST_NODE_LIMIT] = np.iinfo(np.int64).max
         out = {}
 
         def run():
+            stats[K.ST_NODE_LIMIT] = np.iinfo(np.int64).max
             out["code"] = K.prove_no_win_closure(
                 hands, pile, pile_len, position.to_move, attacker, oracle_depth, self.beat_mask, self.take_n,
                 self.strength, self.z_pile, self.z_side, self.rules.must_beat, self.keys, self.info, self.stack,
                 self.scores, self.path, self.frames, stats, MAX_PLY, q_hands, q_pile, q_meta, set_keys)
 
-        _run_with_deadline(run, stats, deadline)
-        self.nodes += int(stats[K.ST_NODES])
-        return Answer(False if out["code"] == 1 else None)
+        self._run(run, deadline)
+        return Answer(False if out["code"] == 1 else None), out["code"] == 3
 
 
 def _run_with_deadline(fn, stats: np.ndarray, deadline: float | None) -> None:

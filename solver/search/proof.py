@@ -46,7 +46,7 @@ BUCKET = 4
 I_STATUS, I_PATH, I_BEST, I_DEPTH, I_WORK, I_NOWIN = 0, 1, 2, 3, 4, 5
 INFO_COLUMNS = 7
 #: ``stats`` slots shared with Python.
-ST_NODES, ST_STOP, ST_TRUNCATED, ST_MAX_PLY, ST_TT_FULL, ST_NODE_LIMIT = 0, 1, 2, 3, 4, 5
+ST_NODES, ST_STOP, ST_TRUNCATED, ST_MAX_PLY, ST_TT_FULL, ST_NODE_LIMIT, ST_TT_USED = 0, 1, 2, 3, 4, 5, 6
 #: ``depth_left`` of the unbounded search (the one that detects repetitions).
 UNBOUNDED = 1 << 29
 #: Room on the move stack reserved per node: moves, then saved pile cards.
@@ -87,7 +87,7 @@ def tt_probe(keys, h0, h1, key):
 
 
 @njit(cache=True)
-def tt_insert(keys, info, h0, h1, key):
+def tt_insert(keys, info, h0, h1, key, stats):
     """A slot for a new position: an empty one, else the least worked-on entry
     that is not on the current path; -1 when every slot is on the path."""
     base = tt_index(keys, h0, h1, key)
@@ -95,6 +95,7 @@ def tt_insert(keys, info, h0, h1, key):
     for i in range(base, base + BUCKET):
         if keys[i, 0] == 0 and keys[i, 1] == 0:
             victim = i
+            stats[ST_TT_USED] += 1
             break
         if info[i, I_PATH] < 0 and (victim < 0 or info[i, I_WORK] < info[victim, I_WORK]):
             victim = i
@@ -152,6 +153,21 @@ def child_pile_hash(ph, pile, old_len, new_len, z_pile):
     return ph
 
 
+@njit(cache=True)
+def tt_rehash(keys, info, new_keys, new_info):
+    """Copy every entry into a bigger table (nothing may be on the path)."""
+    used = np.zeros(8, dtype=np.int64)
+    for i in range(keys.shape[0]):
+        if keys[i, 0] == 0 and keys[i, 1] == 0:
+            continue
+        slot = tt_insert(new_keys, new_info, keys[i, 0], keys[i, 1], keys[i, 2], used)
+        if slot >= 0:
+            for c in range(info.shape[1]):
+                new_info[slot, c] = info[i, c]
+            new_info[slot, I_PATH] = -1
+    return used[ST_TT_USED]
+
+
 #: Columns of the per-ply frames of :func:`prove` (an explicit stack: Numba's
 #: cache mishandles callers of recursive functions, and deep recursion needs
 #: a big C stack).
@@ -198,7 +214,10 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
                     status = info[slot, I_STATUS]
                     mine = (status >> (2 * attacker)) & 3
                     if mine == S_WIN:
-                        code = pack(WIN, NO_DEP, info[slot, I_DEPTH])
+                        # A bounded search takes a stored win only if its proof is short
+                        # enough: then "win within d" stays exact (and so do main lines).
+                        if not bounded or info[slot, I_DEPTH] <= dl:
+                            code = pack(WIN, NO_DEP, info[slot, I_DEPTH])
                     elif mine == S_FAIL or ((status >> (2 * (1 - attacker))) & 3) == S_WIN:
                         code = pack(FAIL, NO_DEP, 0)
                     elif bounded:
@@ -212,7 +231,7 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
                 stats[ST_TRUNCATED] = 1
                 code = pack(FAIL, -1, 0)
             if code < 0 and slot < 0:
-                slot = tt_insert(keys, info, h0, h1, key)
+                slot = tt_insert(keys, info, h0, h1, key, stats)
                 if slot < 0 and not bounded:
                     stats[ST_TT_FULL] += 1
                     for i in range(ply):
@@ -338,10 +357,12 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
         if res == WIN:
             dep_out = NO_DEP
             if slot >= 0:
+                known = ((info[slot, I_STATUS] >> (2 * attacker)) & 3) == S_WIN
+                if not known or depth_out < info[slot, I_DEPTH]:
+                    info[slot, I_DEPTH] = depth_out
+                    if is_or:
+                        info[slot, I_BEST] = frames[ply, F_BEST]
                 info[slot, I_STATUS] |= S_WIN << (2 * attacker)
-                info[slot, I_DEPTH] = depth_out
-                if is_or:
-                    info[slot, I_BEST] = frames[ply, F_BEST]
         elif bounded:
             dl = root_depth - ply
             if slot >= 0 and dl > info[slot, I_NOWIN + attacker]:
@@ -422,7 +443,7 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
     this needs no path: the set is global.
 
     Returns 1 (proven), 0 (the strategy hit a win: no proof), 2 (stopped by
-    time, node limit or capacity).
+    time or node limit), 3 (out of room).
     """
     n_cards = pile0.shape[0]
     hands = hands0.copy()
@@ -477,7 +498,7 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
                         added = _set_insert(set_keys, hands[0], hands[1], ck)
                         if added < 0 or (added == 1 and count >= capacity):
                             unmake_move(hands, pile, pile_len, mover, move, save, 0)
-                            return 2
+                            return 3
                         if added == 1:
                             q_hands[count, 0] = hands[0]
                             q_hands[count, 1] = hands[1]
@@ -531,7 +552,7 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
                     if follow:
                         if count >= capacity or _set_insert(set_keys, hands[0], hands[1], ck) < 0:
                             unmake_move(hands, pile, pile_len, mover, move, save, 0)
-                            return 2
+                            return 3
                         q_hands[count, 0] = hands[0]
                         q_hands[count, 1] = hands[1]
                         for k in range(new_len):
@@ -555,7 +576,7 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
         key = side_key(np.uint64(q_meta[i, 2]), q_meta[i, 1], z_side)
         slot = tt_probe(keys, h0, h1, key)
         if slot < 0:
-            slot = tt_insert(keys, info, h0, h1, key)
+            slot = tt_insert(keys, info, h0, h1, key, stats)
         if slot >= 0:
             info[slot, I_STATUS] |= S_FAIL << (2 * attacker)
     return 1

@@ -163,3 +163,33 @@ def test_bad_moves_raise_errors():
 
 def test_split_moves():
     assert split_moves("f5D6 c3,pass PS") == ["f5", "d6", "c3", "pass", "pass"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions, st.integers(0, 10**9))
+def test_stable_discs_never_flip(board, seed):
+    """Discs reported stable keep their colour in random continuations to the end of the game."""
+    import random
+
+    rng = random.Random(seed)
+    black_stable = int(kernels.stable_discs(np.uint64(board.black), np.uint64(board.white)))
+    white_stable = int(kernels.stable_discs(np.uint64(board.white), np.uint64(board.black)))
+    assert black_stable & ~board.black == 0 and white_stable & ~board.white == 0
+    for _ in range(3):
+        game = board.copy()
+        while not game.is_game_over():
+            moves = game.legal_moves()
+            game.push(rng.choice(moves) if moves else "pass")
+            assert game.black & black_stable == black_stable
+            assert game.white & white_stable == white_stable
+
+
+def test_stable_discs_examples():
+    # Black owns the full first row and h2; white's a2..g2 can still be flipped.
+    board = Board("XXXXXXXX" + "OOOOOOOX" + "-" * 48 + " X")
+    stable = int(kernels.stable_discs(np.uint64(board.black), np.uint64(board.white)))
+    assert stable == 0xFF | (1 << 15)
+    assert int(kernels.stable_discs(np.uint64(board.white), np.uint64(board.black))) == 0
+    # A full board: everything is stable.
+    full = Board("XO" * 32 + " X")
+    assert int(kernels.stable_discs(np.uint64(full.black), np.uint64(full.white))) == full.black

@@ -41,7 +41,7 @@ def test_jitted_brute_force_matches_python_reference(board):
     assert brute_force(board) == reference.negamax(board.mover, board.opponent)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(endgame_positions(range(1, 11)))
 def test_exact_solver_matches_brute_force(board):
     result = solve(board)
@@ -117,8 +117,8 @@ def test_ffo_1_every_move_score():
     }
 
 
-@pytest.mark.parametrize("number", [40])
-def test_ffo_20_empty_position(number):
+@pytest.mark.parametrize("number", [40, 44])
+def test_ffo_20_to_23_empty_positions(number):
     position, score, best_moves = FFO[number]
     result = solve(Board(position))
     assert result.score == score
