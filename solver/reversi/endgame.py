@@ -188,6 +188,9 @@ def _solve_root(board: Board, search: _Search, alpha: int, beta: int, mode: str)
             turned = flips(mover, opponent, square)
             child_mover = opponent ^ turned
             child_opponent = mover | turned | (np.uint64(1) << np.uint64(square))
+            if threshold <= -64:
+                best_moves.append(square_name(square))  # nothing to prove: every move reaches -64
+                continue
             child = search.value(child_mover, child_opponent, -threshold, -threshold + 1)
             if search.aborted:
                 return SolveResult(mode, None, -64, 64, [])
