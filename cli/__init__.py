@@ -14,7 +14,7 @@ def main():
 
     \b
     Own Trumps:
-      kozyri deal --deck 12 --seed 1     a random deal to look at
+      kozyri deal --deck 4x3 --seed 1    a random deal to look at
       kozyri solve --example             solve a built-in deal exactly
       kozyri trumps DEAL                 how the choice of trumps changes a deal
     \b
@@ -23,13 +23,5 @@ def main():
     """
 
 
-def _register() -> None:
-    # Imported here so that `kozyri --help` stays fast and each game's commands
-    # live in their own module.
-    from kozyri.cli import owntrumps, reversi, trumps  # noqa: F401
-
-
-try:
-    _register()
-except ImportError:  # a game's command module is still being written
-    pass
+# Each game's commands live in their own module and register on `main`.
+from kozyri.cli import owntrumps, reversi, trumps  # noqa: E402,F401

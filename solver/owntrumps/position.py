@@ -152,7 +152,8 @@ class Position:
         for where, cards in [(f"hand {i}", h) for i, h in enumerate(hands)] + [("the pile", pile)]:
             for c in cards:
                 if c in seen:
-                    raise KozyriError(f"duplicate card {deck.card_text(c)} (in {seen[c]} and {where})")
+                    places = f"twice in {where}" if seen[c] == where else f"in {seen[c]} and {where}"
+                    raise KozyriError(f"duplicate card {deck.card_text(c)} ({places})")
                 seen[c] = where
         missing = [c for c in range(deck.size) if c not in seen]
         if missing:

@@ -60,13 +60,15 @@ class SolveResult:
         return out
 
 
-def solve(position: Position, time_limit: float | None = None, memory_mb: float = 1024) -> SolveResult:
+def solve(position: Position, time_limit: float | None = None, memory_mb: float = 1024,
+          value_only: bool = False) -> SolveResult:
     """Solve a two-player position exactly: value, best moves, main line.
 
     ``time_limit`` (seconds) bounds the whole call; ``memory_mb`` bounds the
     transposition table. The value is proven or ``"unknown"``; when time runs
     out after the value is proven, ``best_moves_complete`` is False and the
-    main line may be cut short.
+    main line may be cut short. ``value_only`` skips the best moves and the
+    main line (settling every move costs more than the value itself).
     """
     if position.n_players != 2:
         raise KozyriError("the exact solver is for two players")
@@ -77,7 +79,7 @@ def solve(position: Position, time_limit: float | None = None, memory_mb: float 
     search = ProofSearch(position, memory_mb)
     value, proven = _decide(search, position, deadline)
     result = SolveResult(position, value, proven=proven)
-    if value != "unknown":
+    if value != "unknown" and not value_only:
         result.best_moves, result.best_moves_complete = _best_moves(search, position, value, deadline)
         result.pv, result.pv_repeats = _principal_variation(search, position, value, deadline)
     result.nodes = search.nodes

@@ -546,7 +546,7 @@ def trump_grid(deal: Position, time_limit: float | None = None, memory_mb: int =
             first = cells[solved[key]]
             cell = replace(first, trumps=(a, b), position=pos, same_as=first.trumps)
         else:
-            result = solve(pos, time_limit=time_limit, memory_mb=memory_mb)
+            result = solve(pos, time_limit=time_limit, memory_mb=memory_mb, value_only=True)
             value, proven = _for_seat0(result.value, result.proven if result.value == "unknown" else None,
                                        pos.to_move)
             cell = Cell((a, b), value, proven, pos, result)

@@ -162,6 +162,8 @@ def _solve_root(board: Board, search: _Search, alpha: int, beta: int, mode: str)
         return _with_outcome_score(flipped, mode)
 
     mover, opponent = board.bitboards()
+    if mode == "exact":
+        return _solve_root_exact(board, search)
     value = search.value(mover, opponent, alpha, beta)
     if search.aborted:
         return SolveResult(mode, None, -64, 64, [])
@@ -201,6 +203,55 @@ def _solve_root(board: Board, search: _Search, alpha: int, beta: int, mode: str)
             best_moves.insert(0, hinted)
     result = SolveResult(mode, lower if lower == upper else None, lower, upper, best_moves)
     return _with_outcome_score(result, mode)
+
+
+def _solve_root_exact(board: Board, search: _Search) -> SolveResult:
+    """Exact value and every best move in one pass over the root moves.
+
+    The first move (best by a shallow search) gets a full window. Each later
+    move is first tested with the null window just below the best value so
+    far: a fail low proves it worse; otherwise a second search tells a tie from
+    a new best. No move is searched more than twice.
+    """
+    mover, opponent = board.bitboards()
+    children = []
+    for square in squares_of(int(board.legal_move_mask())):
+        turned = flips(mover, opponent, square)
+        child = (opponent ^ turned, mover | turned | (np.uint64(1) << np.uint64(square)))
+        guess = int(sk._shallow_value(child[0], child[1], 2, -sk.MIDGAME_INFINITY, sk.MIDGAME_INFINITY))
+        children.append((guess, square, child))
+    children.sort(key=lambda item: item[:2])
+
+    best = None
+    best_moves: list[str] = []
+    for _, square, (child_mover, child_opponent) in children:
+        if best is None:
+            best = -search.value(child_mover, child_opponent, -65, 65)
+            best_moves = [square_name(square)]
+        else:
+            probe = -search.value(child_mover, child_opponent, -best, -best + 1)
+            if search.aborted:
+                break
+            if probe < best:
+                continue
+            if best == 64:
+                best_moves.append(square_name(square))
+                continue
+            value = -search.value(child_mover, child_opponent, -65, -best)
+            if search.aborted:
+                break
+            if value <= best:  # at least `best` by the probe, at most by this search
+                best_moves.append(square_name(square))
+            else:
+                best = value
+                best_moves = [square_name(square)]
+        if search.aborted:
+            break
+    if search.aborted:
+        return SolveResult("exact", None, -64, 64, [])
+    # The first best move found stays first; the others follow in board order.
+    ordered = best_moves[:1] + sorted(best_moves[1:], key=lambda name: (name[1], name[0]))
+    return SolveResult("exact", best, best, best, ordered)
 
 
 def _with_outcome_score(result: SolveResult, mode: str) -> SolveResult:

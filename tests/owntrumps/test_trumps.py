@@ -285,7 +285,7 @@ def test_unknown_cells_from_the_solver(monkeypatch):
     # A backend that gives up on two cells: the grid shows '?', the analysis hedges.
     real = T.solve
 
-    def fake(pos, time_limit=None, memory_mb=1024):
+    def fake(pos, time_limit=None, memory_mb=1024, value_only=False):
         r = real(pos, time_limit, memory_mb)
         if pos.trumps == ("S", "H"):
             r.value, r.proven = "unknown", "at most a draw"  # for player 1, the mover

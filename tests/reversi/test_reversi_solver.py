@@ -183,3 +183,22 @@ def test_engine_move_is_legal(board):
         assert result.move == PASS
     else:
         assert result.move is None
+
+
+def test_engine_beats_a_random_player():
+    """A sanity check on the evaluation's sign: 20 ms a move crushes random play."""
+    import random
+
+    for engine_colour, seed in (("X", 1), ("O", 2)):
+        rng = random.Random(seed)
+        board = Board()
+        while not board.is_game_over():
+            if board.must_pass():
+                board.push(PASS)
+            elif board.turn == engine_colour:
+                board.push(best_move(board, 0.02).move)
+            else:
+                board.push(rng.choice(board.legal_moves()))
+        black, white = board.disc_counts()
+        margin = black - white if engine_colour == "X" else white - black
+        assert margin > 0, (engine_colour, board.moves_played())

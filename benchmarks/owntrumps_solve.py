@@ -1,0 +1,92 @@
+"""Exact-solve benchmark for two-player Own Trumps.
+
+Fixed seeded sets of random deals per deck size, solved for the value under a
+per-deal time cap, for both values of ``must_beat``. Results stream to a JSON
+Lines file as they come (an interrupted run keeps them, and running the same
+command again resumes where it stopped); the summary table is printed from
+that file.
+
+    python benchmarks/owntrumps_solve.py --out benchmarks/results/solve.jsonl
+
+Deck sizes are 4 suits x top ranks where the size allows it (8, 12, 16, 20,
+24 cards); 10 and 14 cards use 2 suits (2x5, 2x7).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+
+import click
+
+from kozyri.owntrumps import Position, Rules, solve
+
+SHAPES = {8: "4x2", 10: "2x5", 12: "4x3", 14: "2x7", 16: "4x4", 20: "4x5", 24: "4x6"}
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def summary(rows: list[dict]) -> str:
+    head = ("| cards | deck | must_beat | deals | solved | W/D/L | median s | p90 s | median nodes | p90 nodes |\n"
+            "|---|---|---|---|---|---|---|---|---|---|")
+    lines = [head]
+    groups: dict[tuple, list[dict]] = {}
+    for r in rows:
+        groups.setdefault((r["cards"], r["must_beat"]), []).append(r)
+    for (cards, must_beat), rs in sorted(groups.items(), key=lambda kv: (kv[0][0], not kv[0][1])):
+        solved = [r for r in rs if r["value"] != "unknown"]
+        wdl = "/".join(str(sum(r["value"] == v for r in rs)) for v in ("win", "draw", "loss"))
+        secs = [r["seconds"] for r in rs]  # unsolved deals count at the cap
+        nodes = [r["nodes"] for r in rs]
+        lines.append(f"| {cards} | {SHAPES[cards]} | {'on' if must_beat else 'off'} | {len(rs)} | "
+                     f"{len(solved)}/{len(rs)} | {wdl} | {statistics.median(secs):.2f} | "
+                     f"{percentile(secs, 0.9):.2f} | {statistics.median(nodes):,.0f} | "
+                     f"{percentile(nodes, 0.9):,.0f} |")
+    return "\n".join(lines)
+
+
+@click.command()
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("benchmarks/results/solve.jsonl"), show_default=True,
+              help="JSON Lines file the results stream to (resumed if it exists).")
+@click.option("--sizes", default="8,10,12,14,16,20,24", show_default=True, help="Deck sizes in cards.")
+@click.option("--deals", default=10, show_default=True, help="Deals per size and rule setting.")
+@click.option("--cap", default=60.0, show_default=True, help="Time cap per deal, seconds.")
+@click.option("--memory", default=2048, show_default=True, help="TT memory per deal, MB.")
+@click.option("--rules", "rule_set", type=click.Choice(["both", "on", "off"]), default="both", show_default=True,
+              help="must_beat values to run.")
+def main(out: Path, sizes: str, deals: int, cap: float, memory: int, rule_set: str):
+    """Solve seeded random deals of several sizes and print the summary."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = {}
+    if out.exists():
+        for line in out.read_text().splitlines():
+            if line.strip():
+                r = json.loads(line)
+                done[(r["cards"], r["must_beat"], r["seed"], r["cap"])] = r
+    settings = {"both": (True, False), "on": (True,), "off": (False,)}[rule_set]
+    jobs = [(int(n), mb, seed) for n in sizes.split(",") for mb in settings for seed in range(deals)]
+    with out.open("a") as sink, click.progressbar(jobs, label="deals", file=click.get_text_stream("stderr")) as bar:
+        for cards, must_beat, seed in bar:
+            if (cards, must_beat, seed, cap) in done:
+                continue
+            pos = Position.deal(SHAPES[cards], trumps="SH", seed=seed, rules=Rules(must_beat=must_beat))
+            t0 = time.perf_counter()
+            result = solve(pos, time_limit=cap, memory_mb=memory, value_only=True)
+            row = {"cards": cards, "must_beat": must_beat, "seed": seed, "cap": cap, "value": result.value,
+                   "proven": result.proven, "nodes": result.nodes,
+                   "seconds": round(time.perf_counter() - t0, 3)}
+            sink.write(json.dumps(row) + "\n")
+            sink.flush()
+            done[(cards, must_beat, seed, cap)] = row
+    wanted = {(c, mb, s, cap) for c, mb, s in jobs}
+    click.echo(summary([r for k, r in done.items() if k in wanted]))
+
+
+if __name__ == "__main__":
+    main()
