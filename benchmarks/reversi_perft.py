@@ -1,9 +1,10 @@
 """Perft speed from the Reversi start position: leaves, time and leaves per second.
 
-Also compares the move generator of kozyri.reversi.kernels (runs of opponent
-discs found with doubling shifts, 4 shifts per direction) with the plain
-version (one shift per step, 6 steps per direction), over the positions of a
-random game, to justify the choice.
+Also compares, over the positions of a random game, the move generator of
+kozyri.reversi.kernels (runs of opponent discs found with doubling shifts, 4
+shifts per direction) with the plain version (one shift per step, 6 steps per
+direction), and its flip computation (one bit scan per ray) with flooding from
+the placed disc (6 shifts per direction), to justify both choices.
 
 Usage: python benchmarks/reversi_perft.py [--min-depth 9] [--max-depth 11]
 """
@@ -19,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from kozyri.reversi import Board, perft
-from kozyri.reversi.kernels import NOT_EDGE_FILES, legal_moves
+from kozyri.reversi.kernels import NOT_EDGE_FILES, flips, flips_by_shifts, legal_moves, lowest_square
 
 #: Published leaf counts from the start position (depths 1-10 as in the project brief).
 PUBLISHED = {1: 4, 2: 12, 3: 56, 4: 244, 5: 1396, 6: 8200, 7: 55092, 8: 390216, 9: 3005288, 10: 24571284}
@@ -57,6 +58,22 @@ def _time_generator(movers, opponents, repeats, plain):
     return total
 
 
+@njit(cache=True)
+def _time_flips(movers, opponents, repeats, by_shifts):
+    total = np.uint64(0)
+    for _ in range(repeats):
+        for index in range(movers.shape[0]):
+            empty = ~(movers[index] | opponents[index])
+            while empty:
+                square = lowest_square(empty)
+                empty &= empty - np.uint64(1)
+                if by_shifts:
+                    total ^= flips_by_shifts(movers[index], opponents[index], square)
+                else:
+                    total ^= flips(movers[index], opponents[index], square)
+    return total
+
+
 def compare_generators(repeats: int = 20000) -> None:
     rng = random.Random(1)
     board = Board()
@@ -80,6 +97,17 @@ def compare_generators(repeats: int = 20000) -> None:
         _time_generator(movers_array, opponents_array, repeats, plain)
         seconds = time.perf_counter() - started
         calls = repeats * len(movers)
+        print(f"| {name} | {calls} | {seconds:.3f} | {seconds / calls * 1e9:.1f} |")
+    print()
+    print("| flips on every empty square | calls | seconds | ns per call |")
+    print("| --------------------------- | ----: | ------: | ----------: |")
+    empties = sum(64 - bin(m | o).count("1") for m, o in zip(movers, opponents))
+    for name, by_shifts in (("one bit scan per ray (kernels.flips)", False), ("6 shifts per direction", True)):
+        _time_flips(movers_array, opponents_array, 1, by_shifts)
+        started = time.perf_counter()
+        _time_flips(movers_array, opponents_array, repeats // 20, by_shifts)
+        seconds = time.perf_counter() - started
+        calls = repeats // 20 * empties
         print(f"| {name} | {calls} | {seconds:.3f} | {seconds / calls * 1e9:.1f} |")
 
 

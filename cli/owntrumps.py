@@ -147,7 +147,7 @@ def describe_move(move, pos: Position) -> str:
     return f"beats {top} with {card}, then plays {d.card_text(move.follow, True)}"
 
 
-def render_result(result, time_limit: float | None = None, with_position: bool = True) -> str:
+def render_result(result, with_position: bool = True) -> str:
     """The text report of ``kozyri solve``: position, value, best moves, main line, effort."""
     pos = result.position
     d = pos.deck
@@ -156,8 +156,9 @@ def render_result(result, time_limit: float | None = None, with_position: bool =
     if result.value in _VALUE_WORDS:
         lines.append(f"{me} {_VALUE_WORDS[result.value]} under perfect play.")
     else:
-        stopped = ("time limit reached" if time_limit is not None and result.seconds >= 0.9 * time_limit
-                   else "search stopped before the end")
+        stopped = {"time limit": "time limit reached",
+                   "memory bound": "memory bound reached; try a larger --memory"}.get(
+                       result.reason, "search stopped before the end")
         lines.append(f"{me}: unknown ({stopped}); proven: {result.proven or 'nothing yet'}.")
     if result.best_moves:
         label = "Best move" if len(result.best_moves) == 1 else "Best moves"
@@ -237,7 +238,7 @@ def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_l
     if as_json:
         emit_json(result.to_json())
     else:
-        click.echo(render_result(result, time_limit, with_position=False))
+        click.echo(render_result(result, with_position=False))
 
 
 @main.command(epilog=DEAL_EPILOG)

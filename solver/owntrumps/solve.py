@@ -37,6 +37,8 @@ class SolveResult:
     seconds: float = 0.0
     #: With value "unknown": "at least a draw", "at most a draw" or None.
     proven: str | None = None
+    #: With value "unknown": "time limit" or "memory bound".
+    reason: str | None = None
     #: The principal variation ends in a repetition (a drawn line goes on forever).
     pv_repeats: bool = False
     #: False when the time limit stopped the search before every move was settled.
@@ -53,6 +55,7 @@ class SolveResult:
         }
         if self.value == "unknown":
             out["proven"] = self.proven
+            out["reason"] = self.reason
         if self.pv_repeats:
             out["pv_repeats"] = True
         if not self.best_moves_complete:
@@ -79,6 +82,8 @@ def solve(position: Position, time_limit: float | None = None, memory_mb: float 
     search = ProofSearch(position, memory_mb)
     value, proven = _decide(search, position, deadline)
     result = SolveResult(position, value, proven=proven)
+    if value == "unknown":
+        result.reason = "memory bound" if search.out_of_room else "time limit"
     if value != "unknown" and not value_only:
         result.best_moves, result.best_moves_complete = _best_moves(search, position, value, deadline)
         result.pv, result.pv_repeats = _principal_variation(search, position, value, deadline)
@@ -97,6 +102,7 @@ def _decide(search: ProofSearch, position: Position, deadline) -> tuple[str, str
     # a closed defender strategy is tried to prove that a side cannot win.
     no_win = {me: False, opp: False}
     depth, next_closure = 1, 8
+    give_up_depth = None  # set when the memory bound stops the no-win proofs
     while True:
         for seat in (me, opp):
             if no_win[seat]:
@@ -113,7 +119,11 @@ def _decide(search: ProofSearch, position: Position, deadline) -> tuple[str, str
             if no_win[me] and no_win[opp]:
                 return "draw", None
             next_closure *= 2
+            if search.out_of_room and give_up_depth is None:
+                give_up_depth = 4 * depth  # a last chance for a win proof
         if deadline is not None and time.monotonic() >= deadline:
+            return _unknown(no_win, me, opp)
+        if give_up_depth is not None and depth >= give_up_depth:
             return _unknown(no_win, me, opp)
         depth += 1
 

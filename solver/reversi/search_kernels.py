@@ -292,8 +292,9 @@ def _solve_small(mover, opponent, alpha, beta, empty, empties, stats):
     stats[NODES] += 1
     best = -65
     odd = _odd_regions(empty)
+    reachable = empty & _neighbours(opponent)  # a move must touch an opponent disc
     for phase in range(2):
-        candidates = empty & odd if phase == 0 else empty & ~odd
+        candidates = reachable & odd if phase == 0 else reachable & ~odd
         while candidates:
             square = lowest_square(candidates)
             candidates &= candidates - ONE
@@ -379,12 +380,27 @@ def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, stats, dead
             beta = known_upper
         hinted = bounds[found, 2]
 
+    window_low = alpha
+    best = -65
+    best_square = -1
+    # The table's move first, before paying for the ordering of the others.
+    if hinted >= 0 and (moves >> np.uint64(hinted)) & ONE:
+        turned = flips(mover, opponent, hinted)
+        best = -solve_exact(opponent ^ turned, mover | turned | (ONE << np.uint64(hinted)), -beta, -alpha,
+                            empties - 1, keys, bounds, stats, deadline, buffer)
+        if stats[ABORTED]:
+            return 0
+        best_square = hinted
+        if best > alpha:
+            alpha = best
+        moves &= ~(ONE << np.uint64(hinted))
+
     empty = ~(mover | opponent)
     count = 0
     squares = buffer[empties, 0]
     order = buffer[empties, 1]
     flipped = buffer[empties, 2]  # the flipped discs of each move, bits stored as int64
-    remaining = moves
+    remaining = moves if alpha < beta else ZERO
     while remaining:
         square = lowest_square(remaining)
         remaining &= remaining - ONE
@@ -399,18 +415,13 @@ def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, stats, dead
                 return -bounds[child, 1]
         squares[count] = square
         flipped[count] = np.int64(turned)
-        if square == hinted:
-            order[count] = -(1 << 40)
-        elif empties >= SORT_BY_SEARCH_EMPTIES:
+        if empties >= SORT_BY_SEARCH_EMPTIES:
             order[count] = _shallow_value(child_mover, child_opponent, _sort_depth(empties),
                                           -MIDGAME_INFINITY, MIDGAME_INFINITY)
         else:
             order[count] = _order_key(mover, opponent, square, turned, empty)
         count += 1
 
-    window_low = alpha
-    best = -65
-    best_square = -1
     for index in range(count):
         chosen = index
         for other in range(index + 1, count):
@@ -424,7 +435,7 @@ def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, stats, dead
 
         child_mover = opponent ^ turned
         child_opponent = mover | turned | (ONE << np.uint64(square))
-        if index == 0:
+        if best_square < 0:
             value = -solve_exact(child_mover, child_opponent, -beta, -alpha, empties - 1,
                                  keys, bounds, stats, deadline, buffer)
         else:

@@ -54,7 +54,7 @@ class ProofSearch:
         self.z_pile = rng.integers(1, 2**63, size=(size, size), dtype=np.int64).astype(np.uint64)
         self.z_side = np.uint64(rng.integers(1, 2**63, dtype=np.int64))
         fixed = 2 * STACK_ENTRIES * 4 + MAX_PLY * (24 + 8 * K.FRAME_COLUMNS)
-        max_entries = max(K.BUCKET * 1024, int((memory_mb * 2**20 - fixed) // TT_ENTRY_BYTES))
+        max_entries = max(K.BUCKET * 64, int((memory_mb * 2**20 - fixed) // TT_ENTRY_BYTES))
         #: The TT starts small and doubles while it is over half full, up to the memory bound
         #: (a huge fresh table costs page faults on every new entry).
         self.max_tt_entries = max_entries - max_entries % K.BUCKET
@@ -68,7 +68,9 @@ class ProofSearch:
         self.frames = np.zeros((MAX_PLY, K.FRAME_COLUMNS), dtype=np.int64)
         self.stats = np.zeros(8, dtype=np.int64)
         #: Positions one closure proof may hold (about 100 bytes each, a quarter of the memory).
-        self.closure_capacity = max(1024, int(memory_mb * 2**20 / 4 / (100 + size)))
+        self.closure_capacity = max(64, int(memory_mb * 2**20 / 4 / (100 + size)))
+        #: Set when a closure proof needed more room than the memory bound allows.
+        self.out_of_room = False
         self.nodes = 0
 
     def _grow_tt(self) -> None:
@@ -150,6 +152,7 @@ class ProofSearch:
             while True:
                 answer, out_of_room = self._closure(position, attacker, oracle_depth, deadline, capacity)
                 if not out_of_room or capacity >= self.closure_capacity:
+                    self.out_of_room |= out_of_room
                     return answer
                 capacity = min(4 * capacity, self.closure_capacity)
         return self._closure(position, attacker, oracle_depth, deadline, capacity)[0]

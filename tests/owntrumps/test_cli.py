@@ -259,9 +259,10 @@ def test_render_values():
     assert "Player 0 to move WINS under perfect play." in render_result(_result("win", best=["QS"]))
     assert "Player 0 to move LOSES under perfect play." in render_result(_result("loss", best=["QS", "KH"]))
     assert "Every move loses" in render_result(_result("loss", best=["QS", "KH"]))
-    text = render_result(_result("unknown", proven="at least a draw"), time_limit=1.0)
+    text = render_result(_result("unknown", proven="at least a draw", reason="time limit"))
     assert "unknown (time limit reached); proven: at least a draw" in text
-    assert "proven: nothing yet" in render_result(_result("unknown"), time_limit=100.0)
+    assert "proven: nothing yet" in render_result(_result("unknown"))
+    assert "try a larger --memory" in render_result(_result("unknown", reason="memory bound"))
     assert "Nodes: 1,234,567" in text
 
 

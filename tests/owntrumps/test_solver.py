@@ -124,3 +124,17 @@ def test_small_hand_made_positions(text, trumps, value):
     pos = Position.from_text(text, trumps=trumps)
     assert reference_value(pos) == value
     assert solve(pos).value == value
+
+
+def test_values_stay_exact_when_the_tables_overflow():
+    # A 256-entry TT and 64-position strategies: entries get replaced and
+    # proofs run out of room. Values must stay exact, or become "unknown".
+    tally = Counter()
+    for pos in sweep(150, seed=7):
+        search = ProofSearch(pos, memory_mb=0.001)
+        assert search.max_tt_entries == 256 and search.closure_capacity == 64
+        value, _proven = _decide(search, pos, None)
+        tally[value] += 1
+        tally["overflow"] += search.tt_used >= 256 or search.out_of_room
+        assert value in (reference_value(pos), "unknown"), pos.to_json()
+    assert tally["overflow"] >= 5 and tally["unknown"] < 100, tally

@@ -47,8 +47,9 @@ def test_flips_match_reference_on_every_empty_square(board):
     empty = ~(mover | opponent) & (2**64 - 1)
     for square in range(64):
         if empty >> square & 1:
-            jitted = int(kernels.flips(np.uint64(mover), np.uint64(opponent), square))
-            assert jitted == reference.flips(mover, opponent, square), square
+            expected = reference.flips(mover, opponent, square)
+            assert int(kernels.flips(np.uint64(mover), np.uint64(opponent), square)) == expected, square
+            assert int(kernels.flips_by_shifts(np.uint64(mover), np.uint64(opponent), square)) == expected
 
 
 @settings(max_examples=200, deadline=None)
