@@ -166,7 +166,7 @@ class RetrogradeTable:
         self.n = position.deck.size
         beat_mask, take_n = build_tables(position)
         root = self._key(position)
-        room = min(1 << 20, max_states)  # grown fourfold while too small: fresh memory is slow to touch
+        room = min(1 << 16, max_states)  # grown fourfold while too small: fresh memory is slow to touch
         while True:
             status, n_states, keys, values, table = solve_all(
                 root, self.n, beat_mask, take_n, position.rules.must_beat, room, room * edges_per_state)

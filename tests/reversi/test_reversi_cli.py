@@ -153,3 +153,35 @@ def test_gtp_ends_cleanly_at_end_of_input():
     assert process.returncode == 0, process.stderr
     assert process.stdout.startswith("= kozyri\n\n= protocol_version\n")
     assert "genmove" in process.stdout and process.stderr == ""
+
+
+def test_gtp_passes():
+    from reversi_positions import random_position
+
+    for seed in range(3000):
+        game = random_position(seed, 2 + seed % 12)
+        if game is not None and game.must_pass():
+            break
+    else:
+        raise AssertionError("no position with a forced pass found")
+    colours = {"X": "black", "O": "white"}
+    replay = Board()
+    commands = []
+    for move in game.moves_played():
+        commands.append(f"play {colours[replay.turn]} {move}")
+        replay.push(move)
+    assert replay == game
+    passer = colours[game.turn]
+    other = colours["O" if game.turn == "X" else "X"]
+    after_pass = game.copy()
+    after_pass.push("pass")
+    reply_move = after_pass.legal_moves()[0]
+    script = "\n".join(commands + [f"genmove {passer}", "undo", f"play {other} {reply_move}", "showboard"]) + "\n"
+    replies = gtp_replies(script)
+    assert all(reply == "=" for reply in replies[: len(commands)])
+    assert replies[len(commands)] == "= PASS"
+    assert replies[len(commands) + 1] == "="  # undo takes the pass back
+    # Playing for the other side while the side to move must pass plays the pass first.
+    assert replies[len(commands) + 2] == "="
+    after_pass.push(reply_move)
+    assert after_pass.pretty(show_moves=False) in replies[-1]

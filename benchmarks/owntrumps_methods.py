@@ -1,0 +1,93 @@
+"""What each solving method buys, measured on the same seeded deals.
+
+    python benchmarks/owntrumps_methods.py --shape 4x3 --deals 10 --cap 30
+
+Methods:
+
+* ``repetition-dfs``: one depth-first AND/OR search per player ("can this
+  player force a win?") with repetitions on the path counted as failures and
+  only path-independent results in the TT: the textbook approach.
+* ``id+closure``: what ``kozyri solve`` does: iterative deepening for wins,
+  closed defender strategies for "no win".
+* ``retrograde``: the full table of every reachable state (decks of at most
+  12 cards; no time cap, it cannot stop half-way).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import click
+
+from kozyri.owntrumps import Position, Rules
+from kozyri.owntrumps.solve import _decide
+from kozyri.search.driver import ProofSearch
+from kozyri.search.retrograde_table import MAX_CARDS, RetrogradeTable
+
+NAMES = {1: "win", 0: "draw", -1: "loss"}
+
+
+def repetition_dfs(pos: Position, cap: float) -> tuple[str, int]:
+    search = ProofSearch(pos, memory_mb=2048)
+    deadline = time.monotonic() + cap
+    me, opp = pos.to_move, 1 - pos.to_move
+    mine = search.ask(pos, me, deadline)
+    if mine.proved:
+        return "win", search.nodes
+    theirs = search.ask(pos, opp, deadline)
+    if theirs.proved:
+        return "loss", search.nodes
+    if mine.proved is False and theirs.proved is False:
+        return "draw", search.nodes
+    return "unknown", search.nodes
+
+
+def id_closure(pos: Position, cap: float) -> tuple[str, int]:
+    search = ProofSearch(pos, memory_mb=2048)
+    value, _ = _decide(search, pos, time.monotonic() + cap)
+    return value, search.nodes
+
+
+def retrograde(pos: Position, cap: float) -> tuple[str, int]:
+    table = RetrogradeTable(pos)
+    return NAMES[table.value(pos)], table.n_states
+
+
+@click.command()
+@click.option("--shape", default="4x3", show_default=True)
+@click.option("--deals", default=10, show_default=True)
+@click.option("--cap", default=30.0, show_default=True, help="Seconds per deal and method.")
+@click.option("--must-beat/--no-must-beat", default=True, show_default=True)
+@click.option("--methods", default="repetition-dfs,id+closure,retrograde", show_default=True)
+def main(shape: str, deals: int, cap: float, must_beat: bool, methods: str):
+    """Solve the same deals with each method; print solved counts and times."""
+    runners = {"repetition-dfs": repetition_dfs, "id+closure": id_closure, "retrograde": retrograde}
+    chosen = [m for m in methods.split(",") if m]
+    rows = {m: [] for m in chosen}
+    for seed in range(deals):
+        pos = Position.deal(shape, trumps="SH", seed=seed, rules=Rules(must_beat=must_beat))
+        values = {}
+        for m in chosen:
+            if m == "retrograde" and pos.deck.size > MAX_CARDS:
+                continue
+            t0 = time.perf_counter()
+            value, work = runners[m](pos, cap)
+            rows[m].append((value, time.perf_counter() - t0, work))
+            values[m] = value
+        proven = {v for v in values.values() if v != "unknown"}
+        assert len(proven) <= 1, f"methods disagree on seed {seed}: {values}"
+    click.echo(f"{deals} deals of {shape}, must_beat {'on' if must_beat else 'off'}, cap {cap:g} s per deal\n")
+    click.echo("| method | solved | median s | max s | median nodes (states for retrograde) |\n|---|---|---|---|---|")
+    for m in chosen:
+        if not rows[m]:
+            continue
+        solved = sum(v != "unknown" for v, _, _ in rows[m])
+        secs = [s for _, s, _ in rows[m]]
+        work = [w for _, _, w in rows[m]]
+        click.echo(f"| {m} | {solved}/{len(rows[m])} | {statistics.median(secs):.2f} | {max(secs):.2f} | "
+                   f"{statistics.median(work):,.0f} |")
+
+
+if __name__ == "__main__":
+    main()
