@@ -8,7 +8,9 @@ Methods:
   player force a win?") with repetitions on the path counted as failures and
   only path-independent results in the TT: the textbook approach.
 * ``id+closure``: what ``kozyri solve`` does: iterative deepening for wins,
-  closed defender strategies for "no win".
+  closed defender strategies for "no win", positions identified up to the
+  exchange of the two suits that are nobody's trump;
+* ``id+closure-nosym``: the same without that symmetry.
 * ``retrograde``: the full table of every reachable state (decks of at most
   12 cards; no time cap, it cannot stop half-way).
 """
@@ -43,8 +45,8 @@ def repetition_dfs(pos: Position, cap: float) -> tuple[str, int]:
     return "unknown", search.nodes
 
 
-def id_closure(pos: Position, cap: float) -> tuple[str, int]:
-    search = ProofSearch(pos, memory_mb=2048)
+def id_closure(pos: Position, cap: float, symmetry: bool = True) -> tuple[str, int]:
+    search = ProofSearch(pos, memory_mb=2048, symmetry=symmetry)
     value, _ = _decide(search, pos, time.monotonic() + cap)
     return value, search.nodes
 
@@ -59,10 +61,11 @@ def retrograde(pos: Position, cap: float) -> tuple[str, int]:
 @click.option("--deals", default=10, show_default=True)
 @click.option("--cap", default=30.0, show_default=True, help="Seconds per deal and method.")
 @click.option("--must-beat/--no-must-beat", default=True, show_default=True)
-@click.option("--methods", default="repetition-dfs,id+closure,retrograde", show_default=True)
+@click.option("--methods", default="repetition-dfs,id+closure-nosym,id+closure,retrograde", show_default=True)
 def main(shape: str, deals: int, cap: float, must_beat: bool, methods: str):
     """Solve the same deals with each method; print solved counts and times."""
-    runners = {"repetition-dfs": repetition_dfs, "id+closure": id_closure, "retrograde": retrograde}
+    runners = {"repetition-dfs": repetition_dfs, "id+closure": id_closure, "retrograde": retrograde,
+               "id+closure-nosym": lambda pos, cap: id_closure(pos, cap, symmetry=False)}
     chosen = [m for m in methods.split(",") if m]
     rows = {m: [] for m in chosen}
     for seed in range(deals):

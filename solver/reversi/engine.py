@@ -22,7 +22,9 @@ MAX_DEPTH = 60
 class EngineResult:
     """The engine's choice. ``exact`` means ``score`` is the proven final disc
     difference; otherwise ``evaluation`` is a heuristic in discs (positive is good
-    for the side to move) from a ``depth``-ply search."""
+    for the side to move) from a ``depth``-ply search, or, when that search
+    already sees a forced end of the game, the disc difference it can force
+    at least (or at most, if negative)."""
 
     move: str | None
     exact: bool
@@ -102,6 +104,9 @@ def _iterative_deepening(board: Board, time_limit: float, max_depth: int, starte
         if time.perf_counter() - started > time_limit * 0.5:
             break  # the next iteration would not finish
     evaluation = None if value is None else round(value / 100, 2)
+    if value is not None and abs(value) >= sk.WIN_SCALE:
+        # The search sees a forced end of the game: at least this many discs.
+        evaluation = float(value // sk.WIN_SCALE)
     exact = value is not None and reached >= board.empties
     score = value // sk.WIN_SCALE if exact else None
     if exact:

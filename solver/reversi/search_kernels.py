@@ -89,9 +89,10 @@ C_SQUARES = np.uint64(0x4281000000008142)
 NOT_A_FILE = np.uint64(0xFEFEFEFEFEFEFEFE)
 NOT_H_FILE = np.uint64(0x7F7F7F7F7F7F7F7F)
 
-#: Midgame scores are in 1/100 disc; a finished game is worth WIN_SCALE per disc.
-WIN_SCALE = 1000
-MIDGAME_INFINITY = 1_000_000
+#: Midgame scores are in 1/100 disc; a finished game is worth WIN_SCALE per
+#: disc, far above any evaluation, so a proven win always beats a good position.
+WIN_SCALE = 100_000
+MIDGAME_INFINITY = 100_000_000
 
 
 def new_tables(bits: int):
@@ -519,7 +520,7 @@ def _midgame(mover, opponent, depth, alpha, beta, keys, bounds, stats, deadline,
         remaining &= remaining - ONE
         squares[count] = square
         if square == hinted:
-            order[count] = -100000
+            order[count] = -(1 << 40)
         elif depth >= 3:
             turned = flips(mover, opponent, square)
             order[count] = evaluate(opponent ^ turned, mover | turned | (ONE << np.uint64(square)))

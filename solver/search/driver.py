@@ -40,7 +40,8 @@ class Answer:
 class ProofSearch:
     """The proof search for positions sharing a deck, trumps and rules."""
 
-    def __init__(self, position: Position, memory_mb: float = 1024, seed: int = 20261122):
+    def __init__(self, position: Position, memory_mb: float = 1024, seed: int = 20261122,
+                 symmetry: bool = True):
         if position.n_players != 2:
             raise ValueError("the exact solver is for two players")
         self.deck, self.rules, self.trumps = position.deck, position.rules, position.trumps
@@ -52,6 +53,8 @@ class ProofSearch:
         self.strength = bits.sum(axis=2).astype(np.int32)
         rng = np.random.default_rng(seed)
         self.z_pile = rng.integers(1, 2**63, size=(size, size), dtype=np.int64).astype(np.uint64)
+        self.sym, swap = suit_symmetry(position) if symmetry else (np.zeros(3, dtype=np.uint64), np.arange(size))
+        self.z_pile_sw = self.z_pile[:, swap]
         self.z_side = np.uint64(rng.integers(1, 2**63, dtype=np.int64))
         fixed = 2 * STACK_ENTRIES * 4 + MAX_PLY * (24 + 8 * K.FRAME_COLUMNS)
         max_entries = max(K.BUCKET * 64, int((memory_mb * 2**20 - fixed) // TT_ENTRY_BYTES))
@@ -123,8 +126,8 @@ class ProofSearch:
             stats[K.ST_NODE_LIMIT] = limit
             out["code"] = K.prove(hands, pile, pile_len, self.pile_hash(position.pile), position.to_move,
                                   attacker, depth_left, self.beat_mask, self.take_n, self.strength, self.z_pile,
-                                  self.z_side, self.rules.must_beat, self.keys, self.info, self.stack,
-                                  self.scores, self.path, self.frames, stats, MAX_PLY)
+                                  self.z_side, self.rules.must_beat, self.sym, self.z_pile_sw, self.keys,
+                                  self.info, self.stack, self.scores, self.path, self.frames, stats, MAX_PLY)
 
         self._run(run, deadline)
         res, _dep, depth = K.unpack(out["code"])
@@ -162,7 +165,7 @@ class ProofSearch:
         size = max(position.deck.size, 1)
         q_hands = np.zeros((capacity, 2), dtype=np.uint64)
         q_pile = np.zeros((capacity, size), dtype=np.int8)
-        q_meta = np.zeros((capacity, 3), dtype=np.int64)
+        q_meta = np.zeros((capacity, K.Q_COLUMNS), dtype=np.int64)
         set_keys = np.zeros((2 * capacity, 3), dtype=np.uint64)
         stats = self.stats
         out = {}
@@ -171,11 +174,29 @@ class ProofSearch:
             stats[K.ST_NODE_LIMIT] = np.iinfo(np.int64).max
             out["code"] = K.prove_no_win_closure(
                 hands, pile, pile_len, position.to_move, attacker, oracle_depth, self.beat_mask, self.take_n,
-                self.strength, self.z_pile, self.z_side, self.rules.must_beat, self.keys, self.info, self.stack,
+                self.strength, self.z_pile, self.z_side, self.rules.must_beat, self.sym, self.z_pile_sw, self.keys, self.info, self.stack,
                 self.scores, self.path, self.frames, stats, MAX_PLY, q_hands, q_pile, q_meta, set_keys)
 
         self._run(run, deadline)
         return Answer(False if out["code"] == 1 else None), out["code"] == 3
+
+
+def suit_symmetry(position: Position) -> tuple[np.ndarray, np.ndarray]:
+    """``(sym, swap)``: with exactly two suits of the deck that are nobody's
+    trump, they are interchangeable; ``sym`` holds their card masks and the
+    shift between them, ``swap[c]`` the card ``c`` becomes. Otherwise ``sym``
+    is all zeros and ``swap`` the identity."""
+    deck = position.deck
+    r, size = deck.n_ranks, deck.size
+    free = [i for i, s in enumerate(deck.suits) if s not in position.trumps]
+    swap = np.arange(size)
+    if len(free) != 2:
+        return np.zeros(3, dtype=np.uint64), swap
+    a, b = free
+    block = (1 << r) - 1
+    for k in range(r):
+        swap[a * r + k], swap[b * r + k] = b * r + k, a * r + k
+    return np.array([block << (a * r), block << (b * r), (b - a) * r], dtype=np.uint64), swap
 
 
 def _run_with_deadline(fn, stats: np.ndarray, deadline: float | None) -> None:

@@ -43,8 +43,8 @@ NO_DEP = 1 << 30
 S_UNKNOWN, S_WIN, S_FAIL = 0, 1, 2
 BUCKET = 4
 #: ``info`` columns of a TT entry; I_NOWIN + seat: no win for seat within so many plies.
-I_STATUS, I_PATH, I_BEST, I_DEPTH, I_WORK, I_NOWIN = 0, 1, 2, 3, 4, 5
-INFO_COLUMNS = 7
+I_STATUS, I_PATH, I_DEPTH, I_WORK, I_NOWIN = 0, 1, 2, 3, 4
+INFO_COLUMNS = 6
 #: ``stats`` slots shared with Python.
 ST_NODES, ST_STOP, ST_TRUNCATED, ST_MAX_PLY, ST_TT_FULL, ST_NODE_LIMIT, ST_TT_USED = 0, 1, 2, 3, 4, 5, 6
 #: ``depth_left`` of the unbounded search (the one that detects repetitions).
@@ -105,7 +105,6 @@ def tt_insert(keys, info, h0, h1, key, stats):
         keys[victim, 2] = key
         info[victim, I_STATUS] = 0
         info[victim, I_PATH] = -1
-        info[victim, I_BEST] = -1
         info[victim, I_DEPTH] = 0
         info[victim, I_WORK] = 0
         info[victim, I_NOWIN] = 0
@@ -116,6 +115,32 @@ def tt_insert(keys, info, h0, h1, key, stats):
 @njit(cache=True, inline="always")
 def side_key(ph, mover, z_side):
     return ph ^ z_side if mover == 1 else ph
+
+
+@njit(cache=True, inline="always")
+def _swap_suits(h, sym):
+    """``h`` with the two interchangeable suits' cards exchanged."""
+    a, b, shift = sym[0], sym[1], sym[2]
+    return (h & ~(a | b)) | ((h & a) << shift) | ((h & b) >> shift)
+
+
+@njit(cache=True)
+def canonical(h0, h1, ph, pile, pile_len, mover, z_side, sym, z_pile_sw):
+    """The TT key ``(h0, h1, key)`` of a position, the same for a position and
+    its mirror image when two suits are nobody's trump (``sym[2] != 0``):
+    such suits are interchangeable, so both have the same value."""
+    if sym[2] == 0:
+        return h0, h1, side_key(ph, mover, z_side)
+    s0 = _swap_suits(h0, sym)
+    s1 = _swap_suits(h1, sym)
+    if s0 > h0 or (s0 == h0 and s1 > h1):
+        return h0, h1, side_key(ph, mover, z_side)
+    ph_sw = np.uint64(0)
+    for i in range(pile_len):
+        ph_sw ^= z_pile_sw[i, pile[i]]
+    if s0 == h0 and s1 == h1 and ph <= ph_sw:
+        return h0, h1, side_key(ph, mover, z_side)
+    return s0, s1, side_key(ph_sw, mover, z_side)
 
 
 @njit(cache=True)
@@ -171,14 +196,14 @@ def tt_rehash(keys, info, new_keys, new_info):
 #: Columns of the per-ply frames of :func:`prove` (an explicit stack: Numba's
 #: cache mishandles callers of recursive functions, and deep recursion needs
 #: a big C stack).
-F_SLOT, F_N, F_I, F_PILE_LEN, F_PH, F_DEP, F_DEPTH, F_BEST, F_NODES, F_SP, F_MOVE, F_RES = range(12)
-FRAME_COLUMNS = 12
+F_SLOT, F_N, F_I, F_PILE_LEN, F_PH, F_DEP, F_DEPTH, F_NODES, F_SP, F_MOVE, F_RES = range(11)
+FRAME_COLUMNS = 11
 _ENTER, _RESUME, _NEXT, _FINISH = 0, 1, 2, 3
 
 
 @njit(cache=True, nogil=True)
 def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
-          beat_mask, take_n, strength, z_pile, z_side, must_beat,
+          beat_mask, take_n, strength, z_pile, z_side, must_beat, sym, z_pile_sw,
           keys, info, stack, scores, path, frames, stats, max_ply):
     """Can ``attacker`` force a win from this position? (packed result)
 
@@ -202,9 +227,7 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
             dl = root_depth - ply if bounded else UNBOUNDED
             code = np.int64(-1)
             stats[ST_NODES] += 1
-            h0 = hands[0]
-            h1 = hands[1]
-            key = side_key(ph, mover, z_side)
+            h0, h1, key = canonical(hands[0], hands[1], ph, pile, pile_len, mover, z_side, sym, z_pile_sw)
             slot = -1
             if (stats[ST_NODES] & 1023) == 0 and (stats[ST_STOP] != 0 or stats[ST_NODES] > stats[ST_NODE_LIMIT]):
                 code = pack(ABORT, NO_DEP, 0)
@@ -262,7 +285,6 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
             frames[ply, F_PH] = np.int64(ph)
             frames[ply, F_DEP] = NO_DEP
             frames[ply, F_DEPTH] = 0
-            frames[ply, F_BEST] = -1
             frames[ply, F_NODES] = stats[ST_NODES]
             frames[ply, F_SP] = sp
             frames[ply, F_RES] = FAIL if is_or else WIN
@@ -287,7 +309,6 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
             if is_or:
                 if c_res == WIN:
                     frames[ply, F_RES] = WIN
-                    frames[ply, F_BEST] = frames[ply, F_MOVE]
                     frames[ply, F_DEPTH] = c_depth + 1
                     action = _FINISH
                 elif c_dep < frames[ply, F_DEP]:
@@ -331,7 +352,6 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
                 unmake_move(hands, pile, pile_len, mover, move, stack, save_at)
                 if is_or and mover_wins:
                     frames[ply, F_RES] = WIN
-                    frames[ply, F_BEST] = move
                     frames[ply, F_DEPTH] = 1
                     break
                 if not is_or:
@@ -360,8 +380,6 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
                 known = ((info[slot, I_STATUS] >> (2 * attacker)) & 3) == S_WIN
                 if not known or depth_out < info[slot, I_DEPTH]:
                     info[slot, I_DEPTH] = depth_out
-                    if is_or:
-                        info[slot, I_BEST] = frames[ply, F_BEST]
                 info[slot, I_STATUS] |= S_WIN << (2 * attacker)
         elif bounded:
             dl = root_depth - ply
@@ -425,9 +443,28 @@ def _set_contains(set_keys, h0, h1, key):
     return False
 
 
+#: ``q_meta`` columns of the closure: pile length, mover, pile hash, canonical key.
+Q_LEN, Q_MOVER, Q_PH, Q_H0, Q_H1, Q_KEY = range(6)
+Q_COLUMNS = 6
+
+
+@njit(cache=True)
+def _enqueue(q_hands, q_pile, q_meta, count, hands, pile, pile_len, mover, ph, h0, h1, key):
+    q_hands[count, 0] = hands[0]
+    q_hands[count, 1] = hands[1]
+    for k in range(pile_len):
+        q_pile[count, k] = pile[k]
+    q_meta[count, Q_LEN] = pile_len
+    q_meta[count, Q_MOVER] = mover
+    q_meta[count, Q_PH] = np.int64(ph)
+    q_meta[count, Q_H0] = np.int64(h0)
+    q_meta[count, Q_H1] = np.int64(h1)
+    q_meta[count, Q_KEY] = np.int64(key)
+
+
 @njit(cache=True, nogil=True)
 def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_depth,
-                         beat_mask, take_n, strength, z_pile, z_side, must_beat,
+                         beat_mask, take_n, strength, z_pile, z_side, must_beat, sym, z_pile_sw,
                          keys, info, stack, scores, path, frames, stats, max_ply,
                          q_hands, q_pile, q_meta, set_keys):
     """Try to prove that ``attacker`` cannot force a win, by building a
@@ -445,23 +482,15 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
     Returns 1 (proven), 0 (the strategy hit a win: no proof), 2 (stopped by
     time or node limit), 3 (out of room).
     """
-    n_cards = pile0.shape[0]
     hands = hands0.copy()
     pile = pile0.copy()
     capacity = q_hands.shape[0]
-    # q_meta columns: pile length, mover, pile hash (as int64 bits)
-    count = 0
     ph0 = np.uint64(0)
     for i in range(pile_len0):
         ph0 ^= z_pile[i, pile0[i]]
-    _set_insert(set_keys, hands0[0], hands0[1], side_key(ph0, mover0, z_side))
-    q_hands[0, 0] = hands0[0]
-    q_hands[0, 1] = hands0[1]
-    for i in range(pile_len0):
-        q_pile[0, i] = pile0[i]
-    q_meta[0, 0] = pile_len0
-    q_meta[0, 1] = mover0
-    q_meta[0, 2] = np.int64(ph0)
+    h0, h1, key = canonical(hands[0], hands[1], ph0, pile, pile_len0, mover0, z_side, sym, z_pile_sw)
+    _set_insert(set_keys, h0, h1, key)
+    _enqueue(q_hands, q_pile, q_meta, 0, hands, pile, pile_len0, mover0, ph0, h0, h1, key)
     count = 1
     head = 0
     moves = np.empty(MAX_MOVES, dtype=np.int32)
@@ -472,47 +501,44 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
             return 2
         hands[0] = q_hands[head, 0]
         hands[1] = q_hands[head, 1]
-        pile_len = q_meta[head, 0]
-        mover = q_meta[head, 1]
-        ph = np.uint64(q_meta[head, 2])
+        pile_len = q_meta[head, Q_LEN]
+        mover = q_meta[head, Q_MOVER]
+        ph = np.uint64(q_meta[head, Q_PH])
         for i in range(pile_len):
             pile[i] = q_pile[head, i]
         head += 1
         stats[ST_NODES] += 1
         n = gen_moves(hands, pile, pile_len, mover, beat_mask, take_n, must_beat, moves, 0)
-        chosen = False
         if mover == attacker:
+            # Every attacker move must stay out of the attacker's wins.
             for i in range(n):
                 move = moves[i]
                 new_len = make_move(hands, pile, pile_len, mover, move, save, 0)
-                verdict = 0  # 0 fine, 1 attacker wins, 2 new position to follow
+                verdict = 0  # 0 fine, 1 attacker wins, 3 out of room
                 if hands[mover] == 0:
                     if end_value_two_players(hands, pile, new_len, mover, beat_mask) == 1:
                         verdict = 1
                 else:
                     cph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
-                    ck = side_key(cph, 1 - mover, z_side)
-                    if _proven_win(keys, info, hands[0], hands[1], ck, attacker):
+                    c0, c1, ck = canonical(hands[0], hands[1], cph, pile, new_len, 1 - mover, z_side, sym, z_pile_sw)
+                    if _proven_win(keys, info, c0, c1, ck, attacker):
                         verdict = 1
-                    elif not _proven_fail(keys, info, hands[0], hands[1], ck, attacker):
-                        added = _set_insert(set_keys, hands[0], hands[1], ck)
+                    elif not _proven_fail(keys, info, c0, c1, ck, attacker):
+                        added = _set_insert(set_keys, c0, c1, ck)
                         if added < 0 or (added == 1 and count >= capacity):
-                            unmake_move(hands, pile, pile_len, mover, move, save, 0)
-                            return 3
-                        if added == 1:
-                            q_hands[count, 0] = hands[0]
-                            q_hands[count, 1] = hands[1]
-                            for k in range(new_len):
-                                q_pile[count, k] = pile[k]
-                            q_meta[count, 0] = new_len
-                            q_meta[count, 1] = 1 - mover
-                            q_meta[count, 2] = np.int64(cph)
+                            verdict = 3
+                        elif added == 1:
+                            _enqueue(q_hands, q_pile, q_meta, count, hands, pile, new_len, 1 - mover, cph, c0, c1, ck)
                             count += 1
                 unmake_move(hands, pile, pile_len, mover, move, save, 0)
                 if verdict == 1:
                     return 0
+                if verdict == 3:
+                    return 3
             continue
-        # The defender: order moves, then two passes (cheap choices, then the oracle).
+        # The defender: moves in heuristic order; first a move that needs no
+        # search (the game ends, or a position proven or already in the
+        # strategy), then the first move the bounded search finds no win after.
         for i in range(n):
             scores[i] = move_score(moves[i], hands, mover, beat_mask, strength)
             order[i] = i
@@ -521,48 +547,40 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
             while j > 0 and scores[order[j]] > scores[order[j - 1]]:
                 order[j], order[j - 1] = order[j - 1], order[j]
                 j -= 1
+        chosen = False
         for use_oracle in range(2):
             for i in range(n):
                 move = moves[order[i]]
                 new_len = make_move(hands, pile, pile_len, mover, move, save, 0)
-                take_it = False
-                follow = False
+                verdict = 0  # 0 no, 1 chosen, 2 chosen and followed, 3 out of room, 4 stopped
                 if hands[mover] == 0:
-                    take_it = True  # the defender goes out: a win or a draw for them
+                    verdict = 1  # the defender goes out: a win or a draw for them
                 else:
                     cph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
-                    ck = side_key(cph, 1 - mover, z_side)
-                    if _proven_fail(keys, info, hands[0], hands[1], ck, attacker):
-                        take_it = True
-                    elif _proven_win(keys, info, hands[0], hands[1], ck, attacker):
-                        take_it = False
-                    elif _set_contains(set_keys, hands[0], hands[1], ck):
-                        take_it = True
-                    elif use_oracle == 1:
+                    c0, c1, ck = canonical(hands[0], hands[1], cph, pile, new_len, 1 - mover, z_side, sym, z_pile_sw)
+                    if _proven_fail(keys, info, c0, c1, ck, attacker) or _set_contains(set_keys, c0, c1, ck):
+                        verdict = 1
+                    elif use_oracle == 1 and not _proven_win(keys, info, c0, c1, ck, attacker):
                         code = prove(hands, pile, new_len, cph, 1 - mover, attacker, oracle_depth,
-                                     beat_mask, take_n, strength, z_pile, z_side, must_beat,
+                                     beat_mask, take_n, strength, z_pile, z_side, must_beat, sym, z_pile_sw,
                                      keys, info, stack, scores, path, frames, stats, max_ply)
                         res = code & 3
                         if res == ABORT:
-                            unmake_move(hands, pile, pile_len, mover, move, save, 0)
-                            return 2
-                        if res == FAIL:
-                            take_it = True
-                            follow = True
-                    if follow:
-                        if count >= capacity or _set_insert(set_keys, hands[0], hands[1], ck) < 0:
-                            unmake_move(hands, pile, pile_len, mover, move, save, 0)
-                            return 3
-                        q_hands[count, 0] = hands[0]
-                        q_hands[count, 1] = hands[1]
-                        for k in range(new_len):
-                            q_pile[count, k] = pile[k]
-                        q_meta[count, 0] = new_len
-                        q_meta[count, 1] = 1 - mover
-                        q_meta[count, 2] = np.int64(cph)
-                        count += 1
+                            verdict = 4
+                        elif res == FAIL:
+                            if count >= capacity or _set_insert(set_keys, c0, c1, ck) < 0:
+                                verdict = 3
+                            else:
+                                _enqueue(q_hands, q_pile, q_meta, count, hands, pile, new_len, 1 - mover, cph,
+                                         c0, c1, ck)
+                                count += 1
+                                verdict = 2
                 unmake_move(hands, pile, pile_len, mover, move, save, 0)
-                if take_it:
+                if verdict == 4:
+                    return 2
+                if verdict == 3:
+                    return 3
+                if verdict != 0:
                     chosen = True
                     break
             if chosen:
@@ -571,9 +589,9 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
             return 0
     # Closed: every position of the strategy is proven no win for the attacker.
     for i in range(count):
-        h0 = q_hands[i, 0]
-        h1 = q_hands[i, 1]
-        key = side_key(np.uint64(q_meta[i, 2]), q_meta[i, 1], z_side)
+        h0 = np.uint64(q_meta[i, Q_H0])
+        h1 = np.uint64(q_meta[i, Q_H1])
+        key = np.uint64(q_meta[i, Q_KEY])
         slot = tt_probe(keys, h0, h1, key)
         if slot < 0:
             slot = tt_insert(keys, info, h0, h1, key, stats)
