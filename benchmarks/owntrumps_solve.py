@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -71,7 +72,7 @@ def main(out: Path, sizes: str, deals: int, cap: float, memory: int, rule_set: s
                 done[(r["cards"], r["must_beat"], r["seed"], r["cap"])] = r
     settings = {"both": (True, False), "on": (True,), "off": (False,)}[rule_set]
     jobs = [(int(n), mb, seed) for n in sizes.split(",") for mb in settings for seed in range(deals)]
-    with out.open("a") as sink, click.progressbar(jobs, label="deals", file=click.get_text_stream("stderr")) as bar:
+    with out.open("a") as sink, click.progressbar(jobs, label="deals", file=sys.stderr) as bar:
         for cards, must_beat, seed in bar:
             if (cards, must_beat, seed, cap) in done:
                 continue

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import os
 import random
+import sys
 
 import click
 
@@ -106,7 +107,7 @@ def load_position(arg: str | None, example: bool, trumps: str | None = None, lea
         fail("no position given: pass a deal like \"QS KH AS | KS QH AH\" --trumps SH, "
              "a JSON file, - for standard input, or --example")
     if arg == "-":
-        content = click.get_text_stream("stdin").read()
+        content = sys.stdin.read()
         return _from_content(content, "standard input", trumps, leader, deck, must_beat, pass_sixes)
     if "|" in arg:
         return _from_text(arg, trumps, leader, deck, _rules_from_options(Rules(), must_beat, pass_sixes))

@@ -185,7 +185,5 @@ def gtp(think_time, as_json):
     """Speak the Go Text Protocol on stdin/stdout (for Othello GUIs)."""
     from kozyri.reversi.gtp import GtpEngine
 
-    stdin = click.get_text_stream("stdin")
-    stdout = click.get_text_stream("stdout")
-    GtpEngine(move_time=think_time).run(stdin, stdout)
+    GtpEngine(move_time=think_time).run(sys.stdin, sys.stdout)
     sys.stdout.flush()

@@ -65,7 +65,7 @@ def _read_deal(arg: str, deck: str | None, leader: int | None, must_beat: bool |
         return from_json(stripped, source)
 
     if arg == "-":
-        return from_content(click.get_text_stream("stdin").read(), "standard input")
+        return from_content(sys.stdin.read(), "standard input")
     if "|" in arg:
         return from_text(arg)
     if arg.lstrip().startswith("{"):
