@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -52,3 +53,22 @@ def fail(message: str) -> None:
 
 def stdout_is_terminal() -> bool:
     return sys.stdout.isatty()
+
+
+def read_input(arg: str, what: str = "position") -> tuple[str, str]:
+    """``(content, source)`` of ``-`` (standard input) or a file path, with a
+    one-line error for a missing, unreadable or non-text file."""
+    if arg == "-":
+        return sys.stdin.read(), "standard input"
+    if not os.path.exists(arg):
+        fail(f"no such file: {arg} ({what.upper()} is a deal like \"QS KH AS | KS QH AH\", a JSON file, "
+             "or - for standard input)")
+    if os.path.isdir(arg):
+        fail(f"{arg} is a directory, not a {what} file")
+    try:
+        with open(arg, encoding="utf-8") as fh:
+            return fh.read(), arg
+    except UnicodeDecodeError:
+        fail(f"{arg} is not a UTF-8 text file")
+    except OSError as exc:
+        fail(f"cannot read {arg}: {exc.strerror or exc}")

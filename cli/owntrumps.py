@@ -6,12 +6,11 @@ import dataclasses
 import json
 import os
 import random
-import sys
 
 import click
 
 from kozyri.cli import main
-from kozyri.cli.common import emit_json, fail
+from kozyri.cli.common import emit_json, fail, read_input
 from kozyri.errors import KozyriError
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.position import Position
@@ -106,28 +105,14 @@ def load_position(arg: str | None, example: bool, trumps: str | None = None, lea
     if arg is None:
         fail("no position given: pass a deal like \"QS KH AS | KS QH AH\" --trumps SH, "
              "a JSON file, - for standard input, or --example")
-    if arg == "-":
-        content = sys.stdin.read()
-        return _from_content(content, "standard input", trumps, leader, deck, must_beat, pass_sixes)
     if "|" in arg:
         return _from_text(arg, trumps, leader, deck, _rules_from_options(Rules(), must_beat, pass_sixes))
     if arg.lstrip().startswith("{"):
         return _from_json(arg, trumps, leader, deck, must_beat, pass_sixes)
-    if not os.path.exists(arg) and len(arg.split()) > 1:
+    if arg != "-" and not os.path.exists(arg) and len(arg.split()) > 1:
         fail(f"a deal needs at least two hands separated by '|', e.g. \"QS KH AS | KS QH AH\" (got {arg!r})")
-    if not os.path.exists(arg):
-        fail(f"no such file: {arg} (POSITION is a JSON file, - for standard input, "
-             "or a deal like \"QS KH AS | KS QH AH\")")
-    if os.path.isdir(arg):
-        fail(f"{arg} is a directory, not a position file")
-    try:
-        with open(arg, encoding="utf-8") as fh:
-            content = fh.read()
-    except UnicodeDecodeError:
-        fail(f"{arg} is not a UTF-8 text file")
-    except OSError as exc:
-        fail(f"cannot read {arg}: {exc.strerror or exc}")
-    return _from_content(content, arg, trumps, leader, deck, must_beat, pass_sixes)
+    content, source = read_input(arg)
+    return _from_content(content, source, trumps, leader, deck, must_beat, pass_sixes)
 
 
 # --- rendering ---------------------------------------------------------------

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 import sys
 
 import click
 
 from kozyri.cli import main
-from kozyri.cli.common import emit_json, fail
+from kozyri.cli.common import emit_json, fail, read_input
 from kozyri.errors import KozyriError
 from kozyri.owntrumps.cards import SUIT_SYMBOLS
 from kozyri.owntrumps.rules import Rules
@@ -64,25 +63,11 @@ def _read_deal(arg: str, deck: str | None, leader: int | None, must_beat: bool |
             return from_text(stripped)
         return from_json(stripped, source)
 
-    if arg == "-":
-        return from_content(sys.stdin.read(), "standard input")
     if "|" in arg:
         return from_text(arg)
     if arg.lstrip().startswith("{"):
         return from_json(arg, None)
-    if not os.path.exists(arg):
-        fail(f"no such file: {arg} (DEAL is a deal like \"QS KH AS | KS QH AH\", a JSON file, "
-             "or - for standard input)")
-    if os.path.isdir(arg):
-        fail(f"{arg} is a directory, not a deal file")
-    try:
-        with open(arg, encoding="utf-8") as fh:
-            content = fh.read()
-    except UnicodeDecodeError:
-        fail(f"{arg} is not a UTF-8 text file")
-    except OSError as exc:
-        fail(f"cannot read {arg}: {exc.strerror or exc}")
-    return from_content(content, arg)
+    return from_content(*read_input(arg, "deal"))
 
 
 @main.command("trumps", epilog=TRUMPS_EPILOG)

@@ -32,6 +32,16 @@ from kozyri.owntrumps.rules import Move, MoveKind, Outcome, Rules
 MAX_PLAYERS = 4
 
 
+def load_json(data):
+    """``data`` parsed if it is JSON text (a one-line error if malformed), else as it is."""
+    if isinstance(data, (str, bytes)):
+        try:
+            return json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise KozyriError(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    return data
+
+
 def parse_trumps(text, n_players: int | None = None) -> tuple[str, ...]:
     """Trump suits from ``"SH"``, ``"S,H"``, ``"♠♥"`` or a list of strings."""
     if isinstance(text, str):
@@ -198,11 +208,7 @@ class Position:
     @classmethod
     def from_json(cls, data) -> "Position":
         """A position from its JSON form (a dict or a JSON string)."""
-        if isinstance(data, (str, bytes)):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise KozyriError(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        data = load_json(data)
         if not isinstance(data, dict):
             raise KozyriError("a position must be a JSON object with \"hands\" and \"trumps\"")
         unknown = set(data) - {"deck", "hands", "pile", "trumps", "to_move", "rules"}

@@ -32,13 +32,12 @@ undetermined (``best`` holds the choices optimal in every case,
 from __future__ import annotations
 
 import itertools
-import json
 from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping
 
 from kozyri.errors import KozyriError
 from kozyri.owntrumps.cards import SUIT_SYMBOLS, SUITS, Deck
-from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.position import Position, load_json
 from kozyri.owntrumps.rules import Rules
 from kozyri.owntrumps.solve import SolveResult, solve
 
@@ -476,11 +475,7 @@ def deal_from_json(data, rules: Rules | None = None, leader: int | None = None) 
     """A two-player deal from the JSON form of a position (``trumps`` may be
     omitted and are ignored; ``pile`` must be empty). ``rules`` and ``leader``,
     when given, replace those of the JSON. The hands are taken as dealt."""
-    if isinstance(data, (str, bytes)):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise KozyriError(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    data = load_json(data)
     if not isinstance(data, dict):
         raise KozyriError('a deal must be a JSON object with "hands"')
     if data.get("pile"):

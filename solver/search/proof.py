@@ -414,12 +414,15 @@ def _proven_win(keys, info, h0, h1, key, attacker):
 
 
 @njit(cache=True)
-def _set_insert(set_keys, h0, h1, key):
-    """Insert into an open-addressing set; 1 added, 0 present, -1 full."""
+def _set_lookup(set_keys, h0, h1, key, insert):
+    """Open-addressing set of positions: 0 present, 1 added (with
+    ``insert``), -1 absent (or full)."""
     n = set_keys.shape[0]
     i = tt_index(set_keys, h0, h1, key) % n
     for _ in range(n):
         if set_keys[i, 0] == 0 and set_keys[i, 1] == 0:
+            if not insert:
+                return -1
             set_keys[i, 0] = h0
             set_keys[i, 1] = h1
             set_keys[i, 2] = key
@@ -428,19 +431,6 @@ def _set_insert(set_keys, h0, h1, key):
             return 0
         i = i + 1 if i + 1 < n else 0
     return -1
-
-
-@njit(cache=True)
-def _set_contains(set_keys, h0, h1, key):
-    n = set_keys.shape[0]
-    i = tt_index(set_keys, h0, h1, key) % n
-    for _ in range(n):
-        if set_keys[i, 0] == 0 and set_keys[i, 1] == 0:
-            return False
-        if set_keys[i, 0] == h0 and set_keys[i, 1] == h1 and set_keys[i, 2] == key:
-            return True
-        i = i + 1 if i + 1 < n else 0
-    return False
 
 
 #: ``q_meta`` columns of the closure: pile length, mover, pile hash, canonical key.
@@ -489,7 +479,7 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
     for i in range(pile_len0):
         ph0 ^= z_pile[i, pile0[i]]
     h0, h1, key = canonical(hands[0], hands[1], ph0, pile, pile_len0, mover0, z_side, sym, z_pile_sw)
-    _set_insert(set_keys, h0, h1, key)
+    _set_lookup(set_keys, h0, h1, key, True)
     _enqueue(q_hands, q_pile, q_meta, 0, hands, pile, pile_len0, mover0, ph0, h0, h1, key)
     count = 1
     head = 0
@@ -524,7 +514,7 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
                     if _proven_win(keys, info, c0, c1, ck, attacker):
                         verdict = 1
                     elif not _proven_fail(keys, info, c0, c1, ck, attacker):
-                        added = _set_insert(set_keys, c0, c1, ck)
+                        added = _set_lookup(set_keys, c0, c1, ck, True)
                         if added < 0 or (added == 1 and count >= capacity):
                             verdict = 3
                         elif added == 1:
@@ -558,7 +548,7 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
                 else:
                     cph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
                     c0, c1, ck = canonical(hands[0], hands[1], cph, pile, new_len, 1 - mover, z_side, sym, z_pile_sw)
-                    if _proven_fail(keys, info, c0, c1, ck, attacker) or _set_contains(set_keys, c0, c1, ck):
+                    if _proven_fail(keys, info, c0, c1, ck, attacker) or _set_lookup(set_keys, c0, c1, ck, False) == 0:
                         verdict = 1
                     elif use_oracle == 1 and not _proven_win(keys, info, c0, c1, ck, attacker):
                         code = prove(hands, pile, new_len, cph, 1 - mover, attacker, oracle_depth,
@@ -568,7 +558,7 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
                         if res == ABORT:
                             verdict = 4
                         elif res == FAIL:
-                            if count >= capacity or _set_insert(set_keys, c0, c1, ck) < 0:
+                            if count >= capacity or _set_lookup(set_keys, c0, c1, ck, True) < 0:
                                 verdict = 3
                             else:
                                 _enqueue(q_hands, q_pile, q_meta, count, hands, pile, new_len, 1 - mover, cph,
