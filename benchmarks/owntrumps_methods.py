@@ -78,6 +78,7 @@ def main(shape: str, deals: int, cap: float, must_beat: bool, methods: str):
             value, work = runners[m](pos, cap)
             rows[m].append((value, time.perf_counter() - t0, work))
             values[m] = value
+            click.echo(f"seed {seed} {m}: {value} in {rows[m][-1][1]:.2f} s, {work:,} nodes", err=True)
         proven = {v for v in values.values() if v != "unknown"}
         assert len(proven) <= 1, f"methods disagree on seed {seed}: {values}"
     click.echo(f"{deals} deals of {shape}, must_beat {'on' if must_beat else 'off'}, cap {cap:g} s per deal\n")

@@ -25,7 +25,9 @@ result depended on (``NO_DEP`` for none, -1 for a cut-off by the ply limit).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from kozyri.owntrumps.kernels import (
     NO_FOLLOW,
@@ -52,6 +54,27 @@ UNBOUNDED = 1 << 29
 #: Room on the move stack reserved per node: moves, then saved pile cards.
 SAVE_ROOM = 64
 MAX_MOVES = 64 * 64
+
+
+@intrinsic
+def _load_flag(typingctx, flags, index):
+    """``flags[index]`` read atomically, so that a loop polling a flag that
+    another thread sets cannot have the read hoisted out of it."""
+    sig = types.int64(flags, index)
+
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, array_type, array, [args[1]])
+        return builder.load_atomic(ptr, "monotonic", 8)
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def must_stop(stats):
+    """Has Python asked the kernel to stop, or is the node budget spent?"""
+    return _load_flag(stats, ST_STOP) != 0 or stats[ST_NODES] > stats[ST_NODE_LIMIT]
 
 
 @njit(cache=True, inline="always")
@@ -229,7 +252,7 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
             stats[ST_NODES] += 1
             h0, h1, key = canonical(hands[0], hands[1], ph, pile, pile_len, mover, z_side, sym, z_pile_sw)
             slot = -1
-            if (stats[ST_NODES] & 1023) == 0 and (stats[ST_STOP] != 0 or stats[ST_NODES] > stats[ST_NODE_LIMIT]):
+            if (stats[ST_NODES] & 1023) == 0 and must_stop(stats):
                 code = pack(ABORT, NO_DEP, 0)
             else:
                 slot = tt_probe(keys, h0, h1, key)
@@ -299,12 +322,13 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
             unmake_move(hands, pile, pile_len, mover, frames[ply, F_MOVE], stack, sp + n)
             action = _NEXT
             c_res, c_dep, c_depth = unpack(child)
-            if c_res == ABORT:
+            if c_res == ABORT:  # unwind: every frame undoes its move and clears its path mark
                 if frames[ply, F_SLOT] >= 0 and not bounded:
                     info[frames[ply, F_SLOT], I_PATH] = -1
                 if ply == 0:
                     return child
                 ply -= 1
+                action = _RESUME
                 continue
             if is_or:
                 if c_res == WIN:
@@ -487,7 +511,7 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
     order = np.empty(MAX_MOVES, dtype=np.int32)
     save = np.empty(SAVE_ROOM, dtype=np.int32)
     while head < count:
-        if stats[ST_STOP] != 0 or stats[ST_NODES] > stats[ST_NODE_LIMIT]:
+        if must_stop(stats):
             return 2
         hands[0] = q_hands[head, 0]
         hands[1] = q_hands[head, 1]

@@ -138,3 +138,38 @@ def test_values_stay_exact_when_the_tables_overflow():
         tally["overflow"] += search.tt_used >= 256 or search.out_of_room
         assert value in (reference_value(pos), "unknown"), pos.to_json()
     assert tally["overflow"] >= 5 and tally["unknown"] < 100, tally
+
+
+def test_stopped_searches_leave_no_trace():
+    # A search stopped by its node budget unwinds completely: the position's
+    # arrays are restored, nothing false is stored, and later answers from the
+    # same tables are still exact.
+    for pos in sweep(120, seed=11):
+        search = ProofSearch(pos, memory_mb=16)
+        for limit in (3000, 700):
+            for seat in (0, 1):
+                for depth in (None, 12):
+                    answer = search.ask(pos, seat, depth=depth, node_limit=limit)
+                    if answer.proved is not None and depth is None:
+                        assert answer.proved == (reference(pos).value(pos) == (1 if seat == pos.to_move else -1))
+        assert _decide(search, pos, None)[0] == reference_value(pos), pos.to_json()
+
+
+def test_kernel_restores_the_position_after_a_stop():
+    from kozyri.owntrumps.kernels import state_arrays
+    from kozyri.search import proof as K
+
+    pos = Position.deal("4x3", trumps="SH", seed=0)
+    search = ProofSearch(pos, memory_mb=64)
+    hands, pile, pile_len = state_arrays(pos)
+    before = (hands.copy(), pile[:pile_len].copy())
+    search.stats[:] = 0
+    search.stats[K.ST_NODE_LIMIT] = 5000
+    code = K.prove(hands, pile, pile_len, search.pile_hash(pos.pile), pos.to_move, pos.to_move, K.UNBOUNDED,
+                   search.beat_mask, search.take_n, search.strength, search.z_pile, search.z_side, True,
+                   search.sym, search.z_pile_sw, search.keys, search.info, search.stack, search.scores,
+                   search.path, search.frames, search.stats, 40_000)
+    assert K.unpack(code)[0] == K.ABORT
+    assert (hands == before[0]).all() and (pile[:pile_len] == before[1]).all()
+    used = (search.keys[:, 0] | search.keys[:, 1]) != 0
+    assert used.any() and (search.info[used, K.I_PATH] == -1).all()  # no position left marked on the path
