@@ -18,7 +18,7 @@ from kozyri.owntrumps.kernels import build_tables, state_arrays
 from kozyri.owntrumps.position import Position
 from kozyri.search import proof as K
 
-#: Bytes per TT entry: three uint64 keys and five int32 fields.
+#: Bytes per TT entry: three uint64 keys and the int32 fields.
 TT_ENTRY_BYTES = 3 * 8 + K.INFO_COLUMNS * 4
 MAX_PLY = 40_000
 STACK_ENTRIES = 4 * 1024 * 1024
@@ -56,8 +56,10 @@ class ProofSearch:
         self.sym, swap = suit_symmetry(position) if symmetry else (np.zeros(3, dtype=np.uint64), np.arange(size))
         self.z_pile_sw = self.z_pile[:, swap]
         self.z_side = np.uint64(rng.integers(1, 2**63, dtype=np.int64))
-        fixed = 2 * STACK_ENTRIES * 4 + MAX_PLY * (24 + 8 * K.FRAME_COLUMNS)
-        max_entries = max(K.BUCKET * 64, int((memory_mb * 2**20 - fixed) // TT_ENTRY_BYTES))
+        # The memory bound: fixed stacks, 70% of the rest for the TT, 25% for
+        # the positions of one closure proof (~150 bytes each with their set).
+        budget = memory_mb * 2**20 - (2 * STACK_ENTRIES * 4 + MAX_PLY * (24 + 8 * K.FRAME_COLUMNS))
+        max_entries = max(K.BUCKET * 64, int(0.7 * budget // TT_ENTRY_BYTES))
         #: The TT starts small and doubles while it is over half full, up to the memory bound
         #: (a huge fresh table costs page faults on every new entry).
         self.max_tt_entries = max_entries - max_entries % K.BUCKET
@@ -70,8 +72,8 @@ class ProofSearch:
         self.path = np.zeros((MAX_PLY, 3), dtype=np.uint64)
         self.frames = np.zeros((MAX_PLY, K.FRAME_COLUMNS), dtype=np.int64)
         self.stats = np.zeros(8, dtype=np.int64)
-        #: Positions one closure proof may hold (about 100 bytes each, a quarter of the memory).
-        self.closure_capacity = max(64, int(memory_mb * 2**20 / 4 / (100 + size)))
+        #: Positions one closure proof may hold.
+        self.closure_capacity = max(64, int(0.25 * budget / (112 + size)))
         #: Set when a closure proof needed more room than the memory bound allows.
         self.out_of_room = False
         self.nodes = 0
