@@ -56,9 +56,10 @@ class ProofSearch:
         self.sym, swap = suit_symmetry(position) if symmetry else (np.zeros(3, dtype=np.uint64), np.arange(size))
         self.z_pile_sw = self.z_pile[:, swap]
         self.z_side = np.uint64(rng.integers(1, 2**63, dtype=np.int64))
-        # The memory bound: fixed stacks, 70% of the rest for the TT, 25% for
-        # the positions of one closure proof (~150 bytes each with their set).
-        budget = memory_mb * 2**20 - (2 * STACK_ENTRIES * 4 + MAX_PLY * (24 + 8 * K.FRAME_COLUMNS))
+        # The memory bound: 70% for the TT, 25% for the positions of one
+        # closure proof (~150 bytes each with their set). The stacks are
+        # touched only as deep as the search goes (a few MB in practice).
+        budget = memory_mb * 2**20
         max_entries = max(K.BUCKET * 64, int(0.7 * budget // TT_ENTRY_BYTES))
         #: The TT starts small and doubles while it is over half full, up to the memory bound
         #: (a huge fresh table costs page faults on every new entry).
