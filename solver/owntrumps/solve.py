@@ -22,8 +22,6 @@ from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.rules import Move
 from kozyri.search.driver import ProofSearch
 
-VALUES = ("win", "draw", "loss", "unknown")
-
 
 @dataclass
 class SolveResult:

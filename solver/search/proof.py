@@ -407,7 +407,9 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
                 info[slot, I_STATUS] |= S_WIN << (2 * attacker)
         elif bounded:
             dl = root_depth - ply
-            if slot >= 0 and dl > info[slot, I_NOWIN + attacker]:
+            # (a cut-off by the ply or stack limit proves nothing; never the case
+            # at the depths iterative deepening reaches, but never stored either)
+            if slot >= 0 and dl > info[slot, I_NOWIN + attacker] and stats[ST_TRUNCATED] == 0:
                 info[slot, I_NOWIN + attacker] = dl
         elif dep_out >= ply:
             dep_out = NO_DEP
