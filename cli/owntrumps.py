@@ -142,7 +142,7 @@ def render_result(result, with_position: bool = True) -> str:
     if result.value in _VALUE_WORDS:
         lines.append(f"{me} {_VALUE_WORDS[result.value]} under perfect play.")
     else:
-        stopped = {"time limit": "time limit reached",
+        stopped = {"time limit": "time limit reached", "interrupted": "interrupted",
                    "memory bound": "memory bound reached; try a larger --memory"}.get(
                        result.reason, "search stopped before the end")
         lines.append(f"{me}: unknown ({stopped}); proven: {result.proven or 'nothing yet'}.")
@@ -151,6 +151,8 @@ def render_result(result, with_position: bool = True) -> str:
         if result.value == "loss":
             label = "Every move loses; moves" if len(result.best_moves) > 1 else "Every move loses; move"
         lines.append(f"{label}: " + ", ".join(m.text(d, True) for m in result.best_moves))
+    if result.value in _VALUE_WORDS and not result.best_moves_complete:
+        lines.append("(stopped before every move was settled: best moves and main line may be incomplete)")
     if result.pv:
         lines.append("Main line:")
         p = pos

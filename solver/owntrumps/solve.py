@@ -35,7 +35,7 @@ class SolveResult:
     seconds: float = 0.0
     #: With value "unknown": "at least a draw", "at most a draw" or None.
     proven: str | None = None
-    #: With value "unknown": "time limit" or "memory bound".
+    #: With value "unknown": "time limit", "memory bound" or "interrupted".
     reason: str | None = None
     #: The principal variation ends in a repetition (a drawn line goes on forever).
     pv_repeats: bool = False
@@ -67,8 +67,8 @@ def solve(position: Position, time_limit: float | None = None, memory_mb: float 
 
     ``time_limit`` (seconds) bounds the whole call; ``memory_mb`` bounds the
     transposition table. The value is proven or ``"unknown"``; when time runs
-    out after the value is proven, ``best_moves_complete`` is False and the
-    main line may be cut short. ``value_only`` skips the best moves and the
+    out (or Ctrl-C comes) after the value is proven, ``best_moves_complete``
+    is False and the main line may be cut short. ``value_only`` skips the best moves and the
     main line (settling every move costs more than the value itself).
     """
     if position.n_players != 2:
@@ -78,13 +78,22 @@ def solve(position: Position, time_limit: float | None = None, memory_mb: float 
     t0 = time.monotonic()
     deadline = None if time_limit is None else t0 + time_limit
     search = ProofSearch(position, memory_mb)
-    value, proven = _decide(search, position, deadline)
+    # Ctrl-C stops the search but keeps what is proven (reason "interrupted").
+    try:
+        value, proven = _decide(search, position, deadline)
+    except KeyboardInterrupt:
+        value, proven = "unknown", None
+        search.interrupted = True
     result = SolveResult(position, value, proven=proven)
     if value == "unknown":
-        result.reason = "memory bound" if search.out_of_room else "time limit"
+        result.reason = ("interrupted" if search.interrupted else
+                         "memory bound" if search.out_of_room else "time limit")
     if value != "unknown" and not value_only:
-        result.best_moves, result.best_moves_complete = _best_moves(search, position, value, deadline)
-        result.pv, result.pv_repeats = _principal_variation(search, position, value, deadline)
+        try:
+            result.best_moves, result.best_moves_complete = _best_moves(search, position, value, deadline)
+            result.pv, result.pv_repeats = _principal_variation(search, position, value, deadline)
+        except KeyboardInterrupt:
+            result.best_moves, result.best_moves_complete = [], False
     result.nodes = search.nodes
     result.seconds = time.monotonic() - t0
     return result

@@ -77,6 +77,8 @@ class ProofSearch:
         self.closure_capacity = max(64, int(0.25 * budget / (112 + size)))
         #: Set when a closure proof needed more room than the memory bound allows.
         self.out_of_room = False
+        #: Set when Ctrl-C stopped a search.
+        self.interrupted = False
         self.nodes = 0
 
     def _grow_tt(self) -> None:

@@ -263,6 +263,8 @@ def test_render_values():
     assert "unknown (time limit reached); proven: at least a draw" in text
     assert "proven: nothing yet" in render_result(_result("unknown"))
     assert "try a larger --memory" in render_result(_result("unknown", reason="memory bound"))
+    assert "may be incomplete" in render_result(_result("win", best=["QS"], best_moves_complete=False))
+    assert "may be incomplete" not in render_result(_result("win", best=["QS"]))
     assert "Nodes: 1,234,567" in text
 
 

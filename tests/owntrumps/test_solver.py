@@ -173,3 +173,21 @@ def test_kernel_restores_the_position_after_a_stop():
     assert (hands == before[0]).all() and (pile[:pile_len] == before[1]).all()
     used = (search.keys[:, 0] | search.keys[:, 1]) != 0
     assert used.any() and (search.info[used, K.I_PATH] == -1).all()  # no position left marked on the path
+
+
+def test_ctrl_c_keeps_what_is_proven(monkeypatch):
+    import importlib
+
+    S = importlib.import_module("kozyri.owntrumps.solve")  # the module, not the function it exports
+
+    pos = Position.from_text("QS KH AS | KS QH AH", trumps="SH")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(S, "_best_moves", interrupted)
+    result = solve(pos)
+    assert result.value == reference_value(pos) and not result.best_moves_complete
+    monkeypatch.setattr(S, "_decide", interrupted)
+    result = solve(pos)
+    assert result.value == "unknown" and result.reason == "interrupted"
