@@ -18,6 +18,7 @@ import time
 import click
 
 from kozyri.owntrumps import Position, Rules
+from kozyri.owntrumps.position import random_playout
 from kozyri.owntrumps.solve import _decide
 from kozyri.search.driver import ProofSearch
 from kozyri.search.retrograde_table import RetrogradeTable
@@ -42,15 +43,7 @@ def main(shape: str, deals: int, walks: int, must_beat: bool, max_states: int):
         t0 = time.perf_counter()
         table = RetrogradeTable(deal, max_states=max_states)
         table_s = time.perf_counter() - t0
-        positions = [deal]
-        while len(positions) < walks + 1:
-            pos = deal
-            for _ in range(rng.randrange(1, 40)):
-                nxt = pos.play(rng.choice(pos.legal_moves()))
-                if nxt.is_over:
-                    break
-                pos = nxt
-            positions.append(pos)
+        positions = [deal] + [random_playout(deal, rng, rng.randrange(1, 40)) for _ in range(walks)]
         tally = {"win": 0, "draw": 0, "loss": 0}
         bad = 0
         t0 = time.perf_counter()

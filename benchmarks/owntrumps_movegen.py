@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from kozyri.owntrumps import Position, Rules
+from kozyri.owntrumps.position import random_playout
 from kozyri.owntrumps.kernels import build_tables, gen_moves, make_move, state_arrays, unmake_move
 
 
@@ -26,12 +27,7 @@ def sample_states(n_states: int, deck: str, seed: int) -> list[Position]:
     states = []
     while len(states) < n_states:
         pos = Position.deal(deck, trumps="SH", seed=rng.randrange(2**32), rules=Rules(must_beat=rng.random() < 0.5))
-        for _ in range(rng.randrange(0, 200)):
-            nxt = pos.play(rng.choice(pos.legal_moves()))
-            if nxt.is_over:
-                break
-            pos = nxt
-        states.append(pos)
+        states.append(random_playout(pos, rng, rng.randrange(0, 200)))
     return states
 
 

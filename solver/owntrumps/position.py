@@ -332,6 +332,17 @@ class Position:
         return "\n".join(lines)
 
 
+def random_playout(position: Position, rng: random.Random, moves: int) -> Position:
+    """``position`` after up to ``moves`` uniformly random legal moves; it
+    stops before a move that would end the game, so the result is in play."""
+    for _ in range(moves):
+        nxt = position.play(rng.choice(position.legal_moves()))
+        if nxt.is_over:
+            break
+        position = nxt
+    return position
+
+
 def _symbol(suit: str) -> str:
     from kozyri.owntrumps.cards import SUIT_SYMBOLS
     return SUIT_SYMBOLS[suit]

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from kozyri.owntrumps import Position, Rules
 from kozyri.owntrumps.cards import SUITS
+from kozyri.owntrumps.position import random_playout
 
 #: Small decks (suits x top ranks) that the brute-force reference solves quickly.
 TINY_SHAPES = ("2x3", "3x2", "2x4", "4x2", "3x3", "1x5")
@@ -18,14 +19,8 @@ def random_position(shape: str, trumps: tuple[str, str], must_beat: bool, seed: 
                     walk: int, leader: int = 0) -> Position:
     """A deal of ``shape`` after up to ``walk`` random legal moves (never a
     finished game: the walk stops before a move that would end it)."""
-    rng = random.Random(seed)
     pos = Position.deal(shape, trumps=trumps, leader=leader, seed=seed, rules=Rules(must_beat=must_beat))
-    for _ in range(walk):
-        nxt = pos.play(rng.choice(pos.legal_moves()))
-        if nxt.is_over:
-            break
-        pos = nxt
-    return pos
+    return random_playout(pos, random.Random(seed), walk)
 
 
 @st.composite
