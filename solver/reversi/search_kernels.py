@@ -229,6 +229,17 @@ def _find_entry(keys, mover, opponent, slot):
 
 
 @njit(cache=True)
+def _store_entry(keys, bounds, row, mover, opponent, lower, upper, square, draft):
+    """Write one table row: the position, its value bounds, best square and draft."""
+    keys[row, 0] = mover
+    keys[row, 1] = opponent
+    bounds[row, 0] = lower
+    bounds[row, 1] = upper
+    bounds[row, 2] = square
+    bounds[row, 3] = draft
+
+
+@njit(cache=True)
 def _solve_last_empty(mover, opponent, square, stats):
     """Exact value with one empty square: only flips need counting."""
     stats[NODES] += 1
@@ -471,12 +482,7 @@ def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, stats, dead
     else:
         known_lower = best
         known_upper = best
-    keys[target, 0] = mover
-    keys[target, 1] = opponent
-    bounds[target, 0] = known_lower
-    bounds[target, 1] = known_upper
-    bounds[target, 2] = best_square
-    bounds[target, 3] = empties
+    _store_entry(keys, bounds, target, mover, opponent, known_lower, known_upper, best_square, empties)
     return best
 
 
@@ -574,12 +580,7 @@ def _midgame(mover, opponent, depth, alpha, beta, keys, bounds, stats, deadline,
         lower = best
         upper = best
     if not (keys[slot, 0] == mover and keys[slot, 1] == opponent) or bounds[slot, 3] <= depth:
-        keys[slot, 0] = mover
-        keys[slot, 1] = opponent
-        bounds[slot, 0] = lower
-        bounds[slot, 1] = upper
-        bounds[slot, 2] = best_square
-        bounds[slot, 3] = depth
+        _store_entry(keys, bounds, slot, mover, opponent, lower, upper, best_square, depth)
     return best
 
 
