@@ -22,6 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kozyri.bits import lowest_bit as lowest_card
+
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.position import Position
 
@@ -54,21 +56,6 @@ def state_arrays(position: Position) -> tuple[np.ndarray, np.ndarray, int]:
     pile = np.zeros(max(position.deck.size, 1), dtype=np.int32)
     pile[: len(position.pile)] = position.pile
     return hands, pile, len(position.pile)
-
-
-@njit(cache=True, inline="always")
-def popcount(x):
-    x = np.uint64(x)
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@njit(cache=True, inline="always")
-def lowest_card(x):
-    """Index of the lowest set bit of a non-zero mask."""
-    return popcount((x & (~x + np.uint64(1))) - np.uint64(1))
 
 
 @njit(cache=True)

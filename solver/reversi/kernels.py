@@ -16,9 +16,11 @@ into floating point.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
 from numba import njit, types
-from numba.extending import intrinsic
+
+from kozyri.bits import highest_bit as highest_square
+from kozyri.bits import lowest_bit as lowest_square
+from kozyri.bits import popcount
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -40,44 +42,6 @@ START_BLACK = np.uint64((1 << 28) | (1 << 35))  # e4, d5
 START_WHITE = np.uint64((1 << 27) | (1 << 36))  # d4, e5
 
 
-@intrinsic
-def popcount(typingctx, bits):
-    """Number of set bits (one CPU instruction via LLVM's ctpop)."""
-    if not isinstance(bits, types.Integer) or bits.bitwidth != 64:
-        return None
-    signature = types.int64(bits)
-
-    def codegen(context, builder, sig, args):
-        return builder.ctpop(args[0])
-
-    return signature, codegen
-
-
-@intrinsic
-def lowest_square(typingctx, bits):
-    """Index of the lowest set bit (undefined for 0; callers never pass 0)."""
-    if not isinstance(bits, types.Integer) or bits.bitwidth != 64:
-        return None
-    signature = types.int64(bits)
-
-    def codegen(context, builder, sig, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return signature, codegen
-
-
-@intrinsic
-def highest_square(typingctx, bits):
-    """Index of the highest set bit (undefined for 0)."""
-    if not isinstance(bits, types.Integer) or bits.bitwidth != 64:
-        return None
-    signature = types.int64(bits)
-
-    def codegen(context, builder, sig, args):
-        leading = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
-        return builder.sub(ir.Constant(ir.IntType(64), 63), leading)
-
-    return signature, codegen
 
 
 def _rays():

@@ -29,13 +29,13 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from kozyri.bits import popcount
 from kozyri.owntrumps.kernels import (
     NO_FOLLOW,
     TAKE,
     end_value_two_players,
     gen_moves,
     make_move,
-    popcount,
     unmake_move,
 )
 
