@@ -18,12 +18,11 @@ import time
 import click
 
 from kozyri.owntrumps import Position, Rules
+from kozyri.owntrumps.rules import VALUE_NAMES
 from kozyri.owntrumps.position import random_playout
 from kozyri.owntrumps.solve import _decide
 from kozyri.search.driver import ProofSearch
 from kozyri.search.retrograde_table import RetrogradeTable
-
-NAMES = {1: "win", 0: "draw", -1: "loss"}
 
 
 @click.command()
@@ -49,7 +48,7 @@ def main(shape: str, deals: int, walks: int, must_beat: bool, max_states: int):
         t0 = time.perf_counter()
         for pos in positions:
             value, _ = _decide(ProofSearch(pos, memory_mb=512), pos, None)
-            expected = NAMES[table.value(pos)]
+            expected = VALUE_NAMES[table.value(pos)]
             tally[expected] += 1
             if value != expected:
                 bad += 1

@@ -23,11 +23,10 @@ import time
 import click
 
 from kozyri.owntrumps import Position, Rules
+from kozyri.owntrumps.rules import VALUE_NAMES
 from kozyri.owntrumps.solve import _decide
 from kozyri.search.driver import ProofSearch
 from kozyri.search.retrograde_table import MAX_CARDS, RetrogradeTable
-
-NAMES = {1: "win", 0: "draw", -1: "loss"}
 
 
 def repetition_dfs(pos: Position, cap: float) -> tuple[str, int]:
@@ -53,7 +52,7 @@ def id_closure(pos: Position, cap: float, symmetry: bool = True) -> tuple[str, i
 
 def retrograde(pos: Position, cap: float) -> tuple[str, int]:
     table = RetrogradeTable(pos)
-    return NAMES[table.value(pos)], table.n_states
+    return VALUE_NAMES[table.value(pos)], table.n_states
 
 
 @click.command()

@@ -11,7 +11,6 @@ from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.position import Position
 from kozyri.search.retrograde import RetrogradeTable
 
-VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
 
 
 class ReferenceSolver:

@@ -102,6 +102,10 @@ class Move:
         return cls(kind, low, NO_CARD if follow == 0xFF else follow)
 
 
+#: A value for the player concerned (+1 / 0 / -1) by name.
+VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The end of a game: who lost, or a draw (``loser is None``)."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from kozyri.errors import KozyriError
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.rules import Move
+from kozyri.owntrumps.rules import VALUE_NAMES, Move
 from kozyri.search.driver import ProofSearch
 
 
@@ -102,7 +102,7 @@ def solve(position: Position, time_limit: float | None = None, memory_mb: float 
 def _decide(search: ProofSearch, position: Position, deadline) -> tuple[str, str | None]:
     """("win"/"draw"/"loss", None) or ("unknown", what was proven)."""
     if position.is_over:
-        return {1: "win", 0: "draw", -1: "loss"}[position.outcome.value_for(position.to_move)], None
+        return VALUE_NAMES[position.outcome.value_for(position.to_move)], None
     me, opp = position.to_move, 1 - position.to_move
     # Iterative deepening proves wins ("a win within d plies?" has a
     # path-independent answer, so the TT keeps every result); from time to time
@@ -150,7 +150,7 @@ def _move_value(search: ProofSearch, position: Position, move: Move, deadline) -
     """The value of ``move`` for the player making it."""
     child = position.play(move)
     if child.is_over:
-        return {1: "win", 0: "draw", -1: "loss"}[child.outcome.value_for(position.to_move)]
+        return VALUE_NAMES[child.outcome.value_for(position.to_move)]
     return _OPPOSITE[_decide(search, child, deadline)[0]]
 
 

@@ -4,6 +4,7 @@ reach exactly the number of states measured independently (FACTS.md)."""
 from __future__ import annotations
 
 from kozyri.owntrumps import Position
+from kozyri.owntrumps.rules import VALUE_NAMES
 from kozyri.search.retrograde_table import RetrogradeTable
 from tests.owntrumps.test_solver import reference, sweep
 
@@ -39,7 +40,7 @@ def test_solver_agrees_with_a_2x5_table_on_many_deals():
         for _ in range(60):
             pos = random_position("2x5", ("S", "H"), must_beat, rng.randrange(2**32), rng.randrange(0, 30),
                                   rng.randrange(2))
-            expected = {1: "win", 0: "draw", -1: "loss"}[table.value(pos)]
+            expected = VALUE_NAMES[table.value(pos)]
             assert _decide(ProofSearch(pos, memory_mb=64), pos, None)[0] == expected, pos.to_json()
             tally[expected] += 1
     assert len(tally) == 3, tally

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 
 from kozyri.owntrumps import Position, solve
-from kozyri.owntrumps.reference import VALUE_NAMES, ReferenceSolver
+from kozyri.owntrumps.reference import ReferenceSolver
+from kozyri.owntrumps.rules import VALUE_NAMES
 from kozyri.owntrumps.solve import _decide
 from kozyri.search.driver import ProofSearch
 from tests.owntrumps.strategies import TINY_SHAPES, positions, random_position

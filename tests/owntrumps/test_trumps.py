@@ -14,7 +14,8 @@ from kozyri.cli import main
 from kozyri.errors import KozyriError
 from kozyri.owntrumps import Position, Rules
 from kozyri.owntrumps import trumps as T
-from kozyri.owntrumps.reference import VALUE_NAMES, ReferenceSolver
+from kozyri.owntrumps.reference import ReferenceSolver
+from kozyri.owntrumps.rules import VALUE_NAMES
 from kozyri.owntrumps.trumps import PAIRS, SUITS, analyse, deal_from_json, deal_from_text, trump_grid
 
 W, D, L = 1, 0, -1
