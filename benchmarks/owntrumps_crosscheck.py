@@ -4,7 +4,7 @@ where the plain-Python reference is too slow, and the cost of each method.
     python benchmarks/owntrumps_crosscheck.py --shape 2x5 --deals 5 --walks 40
 
 For each seeded deal it builds the retrograde table of every reachable state
-(:mod:`kozyri.search.retrograde_table`), then solves the deal and random
+(:mod:`kozyri.owntrumps.tables`), then solves the deal and random
 mid-game positions of it with the proof search and compares the values. Any
 disagreement is printed and makes the exit code 1.
 """
@@ -18,11 +18,11 @@ import time
 import click
 
 from kozyri.owntrumps import Position, Rules
-from kozyri.owntrumps.rules import VALUE_NAMES
 from kozyri.owntrumps.position import random_playout
-from kozyri.owntrumps.solve import _decide
-from kozyri.search.driver import ProofSearch
-from kozyri.search.retrograde_table import RetrogradeTable
+from kozyri.owntrumps.prover import ProofSearch
+from kozyri.owntrumps.solver import decide
+from kozyri.owntrumps.tables import RetrogradeTable
+from kozyri.search.control import SearchControl
 
 
 @click.command()
@@ -47,9 +47,9 @@ def main(shape: str, deals: int, walks: int, must_beat: bool, max_states: int):
         bad = 0
         t0 = time.perf_counter()
         for pos in positions:
-            value, _ = _decide(ProofSearch(pos, memory_mb=512), pos, None)
-            expected = VALUE_NAMES[table.value(pos)]
-            tally[expected] += 1
+            value = decide(ProofSearch(pos, memory_mb=512), pos, SearchControl())
+            expected = table.value(pos)
+            tally[expected.name] += 1
             if value != expected:
                 bad += 1
                 click.echo(f"MISMATCH solver={value} table={expected} {pos.to_json()}", err=True)

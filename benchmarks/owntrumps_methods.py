@@ -22,21 +22,22 @@ import time
 
 import click
 
+from kozyri.core import Limit
 from kozyri.owntrumps import Position, Rules
-from kozyri.owntrumps.rules import VALUE_NAMES
-from kozyri.owntrumps.solve import _decide
-from kozyri.search.driver import ProofSearch
-from kozyri.search.retrograde_table import MAX_CARDS, RetrogradeTable
+from kozyri.owntrumps.prover import ProofSearch
+from kozyri.owntrumps.solver import decide, load_kernels
+from kozyri.owntrumps.tables import MAX_CARDS, RetrogradeTable
+from kozyri.search.control import SearchControl
 
 
 def repetition_dfs(pos: Position, cap: float) -> tuple[str, int]:
     search = ProofSearch(pos, memory_mb=2048)
-    deadline = time.monotonic() + cap
+    control = SearchControl(Limit(time=cap))
     me, opp = pos.to_move, 1 - pos.to_move
-    mine = search.ask(pos, me, deadline)
+    mine = search.ask(pos, me, control)
     if mine.proved:
         return "win", search.nodes
-    theirs = search.ask(pos, opp, deadline)
+    theirs = search.ask(pos, opp, control)
     if theirs.proved:
         return "loss", search.nodes
     if mine.proved is False and theirs.proved is False:
@@ -46,13 +47,13 @@ def repetition_dfs(pos: Position, cap: float) -> tuple[str, int]:
 
 def id_closure(pos: Position, cap: float, symmetry: bool = True) -> tuple[str, int]:
     search = ProofSearch(pos, memory_mb=2048, symmetry=symmetry)
-    value, _ = _decide(search, pos, time.monotonic() + cap)
-    return value, search.nodes
+    value = decide(search, pos, SearchControl(Limit(time=cap)))
+    return value.name, search.nodes
 
 
 def retrograde(pos: Position, cap: float) -> tuple[str, int]:
     table = RetrogradeTable(pos)
-    return VALUE_NAMES[table.value(pos)], table.n_states
+    return table.value(pos).name, table.n_states
 
 
 @click.command()
@@ -67,6 +68,7 @@ def main(shape: str, deals: int, cap: float, must_beat: bool, methods: str):
                "id+closure-nosym": lambda pos, cap: id_closure(pos, cap, symmetry=False)}
     chosen = [m for m in methods.split(",") if m]
     rows = {m: [] for m in chosen}
+    load_kernels()
     for seed in range(deals):
         pos = Position.deal(shape, trumps="SH", seed=seed, rules=Rules(must_beat=must_beat))
         values = {}

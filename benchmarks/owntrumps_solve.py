@@ -22,6 +22,7 @@ from pathlib import Path
 
 import click
 
+from kozyri.core import Limit
 from kozyri.owntrumps import Position, Rules, solve
 
 SHAPES = {8: "4x2", 10: "2x5", 12: "4x3", 14: "2x7", 16: "4x4", 20: "4x5", 24: "4x6"}
@@ -78,9 +79,9 @@ def main(out: Path, sizes: str, deals: int, cap: float, memory: int, rule_set: s
                 continue
             pos = Position.deal(SHAPES[cards], trumps="SH", seed=seed, rules=Rules(must_beat=must_beat))
             t0 = time.perf_counter()
-            result = solve(pos, time_limit=cap, memory_mb=memory, value_only=True)
-            row = {"cards": cards, "must_beat": must_beat, "seed": seed, "cap": cap, "value": result.value,
-                   "proven": result.proven, "nodes": result.nodes,
+            result = solve(pos, Limit(time=cap, memory=memory), value_only=True)
+            row = {"cards": cards, "must_beat": must_beat, "seed": seed, "cap": cap, "value": result.value.name,
+                   "proven": result.value.proven, "nodes": result.nodes,
                    "seconds": round(time.perf_counter() - t0, 3)}
             sink.write(json.dumps(row) + "\n")
             sink.flush()

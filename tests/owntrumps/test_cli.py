@@ -1,40 +1,25 @@
-"""``kozyri solve`` and ``kozyri deal``: output, JSON, and one-line errors for bad input."""
+"""``kozyri solve``, ``kozyri deal`` and ``kozyri trumps``: output, JSON,
+and one-line errors for bad input."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import shlex
 
 import pytest
-from click.testing import CliRunner
 
-from kozyri.cli import main
-from kozyri.cli.owntrumps import render_result
+from kozyri.core import DRAW, Value
+from kozyri.owntrumps import solver as solver_module
 from kozyri.owntrumps.examples import EXAMPLE_DEAL, example_position
 from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.render import render_result
 from kozyri.owntrumps.rules import Move, Rules
-from kozyri.owntrumps.solve import SolveResult
+from kozyri.owntrumps.solver import SolveResult
+from tests.conftest import check_bad_input as assert_bad_input
+from tests.conftest import run_cli as run
+from tests.support.owntrumps import reference_value
 
-solve_module = importlib.import_module("kozyri.owntrumps.solve")
 DRAWN = "QS KH AS | KS QH AH"  # 2x3 deck, trumps SH: a draw (QS, KS+QH, AS+KH, AH)
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(main, list(args), input=input)
-
-
-def assert_bad_input(result, *fragments):
-    """Exit code 2, one line 'error: ...' on stderr naming the problem, no traceback."""
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    for fragment in fragments:
-        assert fragment in lines[0], (fragment, lines[0])
-    assert "Traceback" not in result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
 @pytest.fixture
@@ -42,11 +27,12 @@ def fake_solve(monkeypatch):
     """Replace the solver by a recorder: tests of option handling need no search."""
     seen = []
 
-    def fake(position, time_limit=None, memory_mb=1024):
-        seen.append((position, time_limit, memory_mb))
-        return SolveResult(position, "draw", position.legal_moves()[:1], [], nodes=1, seconds=0.001)
+    def fake(position, limit=None, *, control=None, value_only=False):
+        seen.append((position, limit.time, limit.memory))
+        return SolveResult(value=DRAW, position=position, best_moves=position.legal_moves()[:1], nodes=1,
+                           seconds=0.001)
 
-    monkeypatch.setattr(solve_module, "solve", fake)
+    monkeypatch.setattr(solver_module, "solve", fake)
     return seen
 
 
@@ -61,12 +47,18 @@ def fake_solve(monkeypatch):
     ([DRAWN, "--trumps", "SS"], ["trump suits must be distinct"]),
     ([DRAWN, "--trumps", "S"], ["1 trump suits for 2 players"]),
     ([DRAWN, "--trumps", "SZ"], ["unknown suit 'Z'"]),
-    ([DRAWN], ["needs --trumps"]),
+    ([DRAWN], ["needs its trump suits", "--trumps SH"]),
+    (["QS KH AX | KS QH AH"], ["unknown card 'AX'"]),  # a bad card is reported before missing trumps
     ([DRAWN, "--trumps", "SH", "--leader", "2"], ["to_move must be a seat number 0..1"]),
     ([DRAWN, "--trumps", "SH", "--deck", "12"], ["no standard 12-card deck", "4x3"]),
     (["QS KH AS KS QH AH |", "--trumps", "SH"], ["hand 1 is empty"]),
     (["QS AS | KS KD / AD QD", "--trumps", "SH"], ["the pile cannot arise", "QD", "AD"]),
     (["QS KH AS | KS QH AH | QD KD AD", "--trumps", "SHD"], ["two players", "3"]),
+    ([DRAWN, "--trumps", "SH", "--time-limit", "nan"], ["--time-limit", "'nan' is not a positive, finite number"]),
+    ([DRAWN, "--trumps", "SH", "--time-limit", "inf"], ["'inf' is not a positive, finite number"]),
+    ([DRAWN, "--trumps", "SH", "--time-limit", "-1"], ["'-1' is not a positive, finite number"]),
+    ([DRAWN, "--trumps", "SH", "--memory", "0"], ["--memory", "0"]),
+    ([DRAWN, "--trumps", "SH", "--bogus"], ["No such option", "--bogus", "(see 'kozyri solve --help')"]),
     (["no-such-file.json"], ["no such file: no-such-file.json"]),
     (["QS KH AS KS QH AH", "--trumps", "SH"], ["at least two hands separated by '|'"]),
     ([], ["no position given"]),
@@ -116,6 +108,9 @@ def test_solve_directory_and_binary(tmp_path, fake_solve):
     binary = tmp_path / "x.json"
     binary.write_bytes(b"\xff\xfe\x00\x81")
     assert_bad_input(run("solve", str(binary)), "not a UTF-8 text file")
+    # Garbage on standard input: not UTF-8, or UTF-8 with control characters (even with a '|').
+    assert_bad_input(run("solve", "-", input=b"\xff\x00|\x81"), "standard input is not UTF-8 text")
+    assert_bad_input(run("solve", "-", input=b"\x00\x01 | \x02"), "standard input is not text")
 
 
 def test_pass_sixes_on_a_position_in_play(fake_solve):
@@ -126,7 +121,7 @@ def test_pass_sixes_on_a_position_in_play(fake_solve):
 @pytest.mark.parametrize("args", [["--memory", "0"], ["--time-limit", "0"], ["--time-limit", "x"]])
 def test_bad_option_values_are_usage_errors(args, fake_solve):
     result = run("solve", DRAWN, "--trumps", "SH", *args)
-    assert result.exit_code == 2 and "Traceback" not in result.output and "Invalid value" in result.output
+    assert_bad_input(result, "Invalid value")
 
 
 @pytest.mark.parametrize("args,fragments", [
@@ -145,10 +140,22 @@ def test_ctrl_c_prints_no_traceback(monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(solve_module, "solve", interrupted)
+    monkeypatch.setattr(solver_module, "solve", interrupted)
     result = run("solve", DRAWN, "--trumps", "SH")
     assert result.exit_code == 130
-    assert "interrupted" in result.stderr and "Traceback" not in result.output
+    assert result.stderr.strip() == "interrupted" and "Traceback" not in result.output
+
+
+def test_an_interrupted_solve_prints_what_it_proved_and_exits_130(monkeypatch):
+    def interrupted(position, limit=None, *, control=None, value_only=False):
+        return SolveResult(value=Value.unknown("interrupted", lower=0), position=position, stopped="interrupted")
+
+    monkeypatch.setattr(solver_module, "solve", interrupted)
+    result = run("solve", DRAWN, "--trumps", "SH")
+    assert result.exit_code == 130
+    assert "unknown (interrupted); proven: at least a draw" in result.stdout
+    data = json.loads(run("solve", DRAWN, "--trumps", "SH", "--json").stdout)
+    assert data["value"] == "unknown" and data["reason"] == "interrupted"
 
 
 # --- solving -------------------------------------------------------------------------
@@ -170,7 +177,7 @@ def test_solve_json_output_real_solver():
     assert len(lines) == 1
     obj = json.loads(lines[0])
     assert {"value", "best_moves", "pv", "nodes", "seconds"} <= set(obj)
-    assert obj["value"] == "draw"
+    assert obj["value"] == "draw" == reference_value(Position.from_text(DRAWN, "SH")).name
     pos = Position.from_text(DRAWN, "SH")
     for text in obj["best_moves"]:
         pos.parse_move(text)  # legal moves in plain text
@@ -240,9 +247,10 @@ def test_rule_options_text_and_example(fake_solve):
 
 
 # --- rendering -------------------------------------------------------------------------
-def _result(value, pv=(), best=(), **kw):
+def _result(value, pv=(), best=(), proven=None, reason=None, **kw):
     pos = Position.from_text(DRAWN, "SH")
-    return SolveResult(pos, value, [pos.parse_move(m) for m in best], _moves(pos, pv), nodes=1234567,
+    return SolveResult(value=Value.parse(value, proven, reason), position=pos,
+                       best_moves=[pos.parse_move(m) for m in best], pv=_moves(pos, pv), nodes=1234567,
                        seconds=1.5, **kw)
 
 
@@ -285,7 +293,8 @@ def test_render_repeating_line():
 def test_render_takes_and_loss_end():
     pos = Position.from_text("QS AS JH AH | JS KS QH KH", "SH")
     pv = _moves(pos, ["QS", "KS+JS", "AS+AH", "take5", "JH"])
-    text = render_result(SolveResult(pos, "win", pv[:1], pv, nodes=5, seconds=0.1))
+    text = render_result(SolveResult(value=Value.parse("win"), position=pos, best_moves=pv[:1], pv=pv, nodes=5,
+                                     seconds=0.1))
     assert "takes 5 (the whole pile)" in text
     assert "game over: player 1 is left holding cards and LOSES" in text
 
@@ -342,7 +351,7 @@ def test_deal_json_random_seed_on_stderr():
 def test_deal_players():
     out = run("deal", "--players", "4", "--seed", "3").stdout
     pos = Position.deal(36, "SHDC", 0, 3, n_players=4)
-    assert pos.pretty() in out and "two players only" in out
+    assert pos.pretty() in out and "two players only" in out and "kozyri solve" not in out
     assert [len(h) for h in pos.to_json()["hands"]] == [9, 9, 9, 9]
 
 
@@ -358,5 +367,75 @@ def test_help_teaches(command):
 
 def test_moves_in_json_are_plain_text():
     pos = Position.from_text(DRAWN, "SH")
-    res = SolveResult(pos, "draw", [Move.lead(pos.deck.parse_card("QS"))], [], nodes=1, seconds=0.0)
+    res = SolveResult(value=DRAW, position=pos, best_moves=[Move.lead(pos.deck.parse_card("QS"))])
     assert res.to_json()["best_moves"] == ["QS"]
+
+
+# --- trumps ---------------------------------------------------------------------------
+def run_trumps(*args, input=None):
+    return run("trumps", "--memory", "8", *args, input=input)
+
+
+def test_trumps_text():
+    result = run_trumps("QS KH AS | KS QH AH")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "       \u2660  \u2665  \u2666  \u2663" in out
+    assert "    \u2660  -  D  W  W" in out
+    assert "Player 0 chooses first" in out and "Player 1 chooses first" in out
+    assert "player 0 should choose \u2660; result: a draw." in out
+    assert "Both choose at once" in out
+
+
+def test_trumps_json_and_stdin():
+    result = run_trumps("QS KH AS | KS QH AH", "--json", "--leader", "1", "--no-must-beat")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["deal"]["to_move"] == 1 and data["deal"]["rules"]["must_beat"] is False
+    assert len(data["cells"]) == 12 and len(data["grid"]) == 4
+    assert {"sequential", "simultaneous"} <= set(data)
+    for a, b in [("S", "H"), ("H", "D")]:
+        cell = next(c for c in data["cells"] if c["trumps"] == [a, b])
+        pos = Position.from_text("QS KH AS | KS QH AH", a + b, leader=1, rules=Rules(must_beat=False))
+        assert cell["value"] == reference_value(pos).flipped().name
+    # The same deal as JSON on standard input (trumps omitted).
+    deal = json.dumps({"deck": "2x3", "hands": [["QS", "AS", "KH"], ["KS", "QH", "AH"]], "to_move": 1,
+                       "rules": {"must_beat": False, "pass_sixes": False}})
+    again = run_trumps("-", "--json", input=deal)
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.output)["grid"] == data["grid"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["QS KH | KS QH AH / AS"], "before play"),
+    (["QS KH AS | KS QH"], "missing card"),
+    (["no-such-file.json"], "no such file"),
+    (["-"], "empty"),
+    (["QS KH AS | KS QH AH", "--deck", "7"], "no standard 7-card deck"),
+    (["QS KH AS | KS QH AH", "--time-limit", "nan"], "not a positive, finite number"),
+    (['{"hands": [["AS"], ["KS"]], "pile": ["QS"]}'], "before play"),
+])
+def test_trumps_bad_input(args, message):
+    assert_bad_input(run("trumps", *args, input=""), message)
+
+
+def test_trumps_help():
+    result = run_trumps("--help")
+    assert result.exit_code == 0
+    assert "kozyri trumps \"QS KH AS | KS QH AH\"" in result.output and "--time-limit" in result.output
+
+
+def test_an_interrupted_grid_prints_what_it_has_and_exits_130(monkeypatch):
+    from kozyri.owntrumps import grid as grid_module
+
+    real = grid_module.solve
+
+    def interrupted_at_the_third_cell(pos, limit=None, *, control=None, value_only=False):
+        if pos.trumps == ("S", "C"):
+            control.root.stop("interrupted")  # as Ctrl-C does
+        return real(pos, limit, control=control, value_only=value_only)
+
+    monkeypatch.setattr(grid_module, "solve", interrupted_at_the_third_cell)
+    result = run_trumps("AS AH KD AC | KS KH AD KC")
+    assert result.exit_code == 130
+    assert "stopped early: interrupted" in result.stdout and "?" in result.stdout

@@ -16,7 +16,7 @@ from kozyri.owntrumps.kernels import (
     state_arrays,
     unmake_move,
 )
-from tests.owntrumps.strategies import positions
+from tests.support.owntrumps import positions
 
 SHAPES = ("2x3", "3x3", "4x3", "2x6", "4x4", "3x5", "4x6", "36", "52")
 

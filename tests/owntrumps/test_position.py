@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kozyri.errors import KozyriError
+from kozyri.core import GameOver, IllegalMove, InvalidInput, KozyriError
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.position import Position
@@ -224,8 +224,10 @@ class TestPositionPlay:
         assert pos.to_move == 1 and pos.top == c("QS", pos.deck)
         assert {mv.text(pos.deck) for mv in pos.legal_moves()} == {"KS+QH", "KS+AH", "QH+KS", "QH+AH",
                                                                    "AH+KS", "AH+QH"}
-        with pytest.raises(KozyriError, match="illegal move"):
+        with pytest.raises(IllegalMove, match=r"illegal move 'take': you must beat the top card \(legal: KS\+QH"):
             pos.play("take")
+        with pytest.raises(IllegalMove, match=r"illegal move KH \(legal: KS\+QH KS\+AH"):
+            pos.play(Move.lead(c("KH", pos.deck)))
         pos = pos.play("ks+qh")
         assert pos.to_move == 0 and len(pos.pile) == 3
 
@@ -234,13 +236,15 @@ class TestPositionPlay:
         for mv in ["QS", "KS+QH", "AS+KH"]:
             pos = pos.play(mv)
         assert pos.is_over and pos.outcome.is_draw and pos.legal_moves() == []
-        with pytest.raises(KozyriError, match="over"):
+        with pytest.raises(GameOver, match="over"):
             pos.parse_move("take")
+        with pytest.raises(GameOver, match="over"):
+            pos.play(Move.take(3))
 
     @pytest.mark.parametrize("bad", ["AS+", "QS+KS+AS", "1Z", "take3"])
     def test_bad_move_texts(self, bad):
         pos = Position.from_text("QS KH AS | KS QH AH", trumps="SH")
-        with pytest.raises(KozyriError):
+        with pytest.raises(InvalidInput):
             pos.parse_move(bad)
 
 

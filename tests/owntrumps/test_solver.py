@@ -8,56 +8,32 @@ rules (which the kernels are tested against in test_kernels.py).
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
 from hypothesis import given, settings
 
+from kozyri.core import DRAW, LOSS, NODE_LIMIT, WIN, Limit, Value
 from kozyri.owntrumps import Position, solve
-from kozyri.owntrumps.reference import ReferenceSolver
-from kozyri.owntrumps.rules import VALUE_NAMES
-from kozyri.owntrumps.solve import _decide
-from kozyri.search.driver import ProofSearch
-from tests.owntrumps.strategies import TINY_SHAPES, positions, random_position
-
-_REFERENCES: dict = {}
+from kozyri.owntrumps import solver as solver_module
+from kozyri.owntrumps.prover import ProofSearch
+from kozyri.owntrumps.solver import decide
+from kozyri.search.control import SearchControl
+from tests.support.owntrumps import positions, reference, reference_value, sweep
 
 
-def reference(pos: Position) -> ReferenceSolver:
-    """One reference table per deck, trumps and rules, shared by all tests."""
-    key = (pos.deck, pos.trumps, pos.rules)
-    if key not in _REFERENCES:
-        _REFERENCES[key] = ReferenceSolver(pos)
-    return _REFERENCES[key]
+def exact_value(pos: Position, memory_mb: float = 64) -> Value:
+    """The solver's value of ``pos`` with fresh tables and no limit."""
+    return decide(ProofSearch(pos, memory_mb=memory_mb), pos, SearchControl())
 
 
-def reference_value(pos: Position) -> str:
-    return VALUE_NAMES[reference(pos).value(pos)]
-
-
-# Trump pairs per shape: both trumps in the deck, and one trump outside it.
-TRUMP_PAIRS = {"2x3": ("SH", "SD"), "3x2": ("HD", "SC"), "2x4": ("HS", "DH"), "4x2": ("CS", "DH"),
-               "3x3": ("SH", "CD"), "1x5": ("SH", "HS")}
-
-
-def sweep(n: int, seed: int):
-    """``n`` random deals and mid-game positions over the tiny shapes."""
-    rng = random.Random(seed)
-    for _ in range(n):
-        shape = rng.choice(TINY_SHAPES)
-        trumps = tuple(rng.choice(TRUMP_PAIRS[shape]))
-        walk = 0 if rng.random() < 0.3 else rng.randrange(1, 25)
-        yield random_position(shape, trumps, rng.random() < 0.5, rng.randrange(2**32), walk, rng.randrange(2))
-
-
+@pytest.mark.slow
 def test_values_agree_with_reference_on_1200_positions():
     tally = Counter()
     for pos in sweep(1200, seed=2026):
         expected = reference_value(pos)
-        value, proven = _decide(ProofSearch(pos, memory_mb=64), pos, None)
-        assert value == expected, pos.to_json()
-        tally[(expected, pos.rules.must_beat)] += 1
+        assert exact_value(pos) == expected, pos.to_json()
+        tally[(expected.name, pos.rules.must_beat)] += 1
     # Every outcome under both rule settings, and no outcome is a rarity.
     for value in ("win", "draw", "loss"):
         for must_beat in (True, False):
@@ -84,37 +60,45 @@ def test_principal_variation_is_legal_and_keeps_the_value(pos):
     line = pos
     for move in result.pv:
         # Every position on the line keeps the root's value for the root's mover.
-        sign = 1 if line.to_move == pos.to_move else -1
-        assert sign * ref.value(line) == ref.value(pos)
+        here = ref.value(line)
+        assert (here if line.to_move == pos.to_move else here.flipped()) == ref.value(pos)
         line = line.play(move)  # raises on an illegal move
-    if result.value == "draw":
+    if result.value == DRAW:
         assert result.pv_repeats or (line.is_over and line.outcome.is_draw)
     else:
         assert line.is_over
-        winner = pos.to_move if result.value == "win" else 1 - pos.to_move
+        winner = pos.to_move if result.value == WIN else 1 - pos.to_move
         assert line.outcome.value_for(winner) == 1
 
 
+@pytest.mark.slow
 def test_twelve_card_deals_are_solved():
     # No reference at this size: the values must be proven (not "unknown") and
     # consistent with their best moves.
     for seed in range(3):
         pos = Position.deal("4x3", trumps="SH", seed=seed)
-        result = solve(pos, time_limit=60)
-        assert result.value in ("win", "draw", "loss")
+        result = solve(pos, Limit(time=60))
+        assert result.value.known
         for move in result.best_moves:
-            child = solve(pos.play(move), time_limit=60) if not pos.play(move).is_over else None
+            child = solve(pos.play(move), Limit(time=60)) if not pos.play(move).is_over else None
             if child is not None:
-                assert child.value == {"win": "loss", "loss": "win", "draw": "draw"}[result.value]
+                assert child.value == result.value.flipped()
 
 
 def test_time_limit_gives_unknown_not_a_guess():
     pos = Position.deal("4x5", trumps="SH", seed=11)
-    result = solve(pos, time_limit=0.2)
-    if result.value == "unknown":
+    result = solve(pos, Limit(time=0.2))
+    if not result.value.known:
         assert result.best_moves == [] and result.pv == []
-        assert result.to_json()["value"] == "unknown" and "proven" in result.to_json()
+        assert result.to_json()["value"] == "unknown" and result.to_json()["reason"] == "time limit"
     assert result.seconds < 5
+
+
+def test_node_limit_gives_unknown_with_its_reason():
+    pos = Position.deal("4x4", trumps="SH", seed=3)
+    result = solve(pos, Limit(nodes=20_000))
+    assert result.value.name == "unknown" and result.value.reason == NODE_LIMIT == result.stopped
+    assert 20_000 <= result.nodes < 20_000 + 5_000
 
 
 @pytest.mark.parametrize("text,trumps,value", [
@@ -123,8 +107,8 @@ def test_time_limit_gives_unknown_not_a_guess():
 ])
 def test_small_hand_made_positions(text, trumps, value):
     pos = Position.from_text(text, trumps=trumps)
-    assert reference_value(pos) == value
-    assert solve(pos).value == value
+    assert reference_value(pos).name == value
+    assert solve(pos).value.name == value
 
 
 def test_values_stay_exact_when_the_tables_overflow():
@@ -133,11 +117,11 @@ def test_values_stay_exact_when_the_tables_overflow():
     tally = Counter()
     for pos in sweep(150, seed=7):
         search = ProofSearch(pos, memory_mb=0.001)
-        assert search.max_tt_entries == 256 and search.closure_capacity == 64
-        value, _proven = _decide(search, pos, None)
-        tally[value] += 1
-        tally["overflow"] += search.tt_used >= 256 or search.out_of_room
-        assert value in (reference_value(pos), "unknown"), pos.to_json()
+        assert search.table.max_rows == 256 and search.closure_capacity == 64
+        value = decide(search, pos, SearchControl())
+        tally[value.name] += 1
+        tally["overflow"] += search.table.used >= 256 or search.out_of_room
+        assert value == reference_value(pos) or not value.known, pos.to_json()
     assert tally["overflow"] >= 5 and tally["unknown"] < 100, tally
 
 
@@ -150,45 +134,46 @@ def test_stopped_searches_leave_no_trace():
         for limit in (3000, 700):
             for seat in (0, 1):
                 for depth in (None, 12):
-                    answer = search.ask(pos, seat, depth=depth, node_limit=limit)
+                    answer = search.ask(pos, seat, SearchControl(Limit(nodes=limit)), depth=depth)
                     if answer.proved is not None and depth is None:
-                        assert answer.proved == (reference(pos).value(pos) == (1 if seat == pos.to_move else -1))
-        assert _decide(search, pos, None)[0] == reference_value(pos), pos.to_json()
+                        assert answer.proved == (reference_value(pos) == (WIN if seat == pos.to_move else LOSS))
+        assert decide(search, pos, SearchControl()) == reference_value(pos), pos.to_json()
 
 
 def test_kernel_restores_the_position_after_a_stop():
+    from kozyri.owntrumps import proof_kernels as K
     from kozyri.owntrumps.kernels import state_arrays
-    from kozyri.search import proof as K
 
     pos = Position.deal("4x3", trumps="SH", seed=0)
     search = ProofSearch(pos, memory_mb=64)
     hands, pile, pile_len = state_arrays(pos)
     before = (hands.copy(), pile[:pile_len].copy())
-    search.stats[:] = 0
-    search.stats[K.ST_NODE_LIMIT] = 5000
+    control = SearchControl(Limit(nodes=5000))
+    table = search.table
     code = K.prove(hands, pile, pile_len, search.pile_hash(pos.pile), pos.to_move, pos.to_move, K.UNBOUNDED,
                    search.beat_mask, search.take_n, search.strength, search.z_pile, search.z_side, True,
-                   search.sym, search.z_pile_sw, search.keys, search.info, search.stack, search.scores,
-                   search.path, search.frames, search.stats, 40_000)
+                   search.sym, search.z_pile_sw, table.keys, table.payload, search.stack, search.scores,
+                   search.path, search.frames, control.ctl, 40_000)
     assert K.unpack(code)[0] == K.ABORT
     assert (hands == before[0]).all() and (pile[:pile_len] == before[1]).all()
-    used = (search.keys[:, 0] | search.keys[:, 1]) != 0
-    assert used.any() and (search.info[used, K.I_PATH] == -1).all()  # no position left marked on the path
+    used = (table.keys[:, 0] | table.keys[:, 1]) != 0
+    assert used.any() and (table.payload[used, K.I_PATH] == -1).all()  # no position left marked on the path
 
 
-def test_ctrl_c_keeps_what_is_proven(monkeypatch):
-    import importlib
-
-    S = importlib.import_module("kozyri.owntrumps.solve")  # the module, not the function it exports
-
+def test_a_stop_keeps_what_is_proven(monkeypatch):
     pos = Position.from_text("QS KH AS | KS QH AH", trumps="SH")
+    real_move_value = solver_module.move_value
 
-    def interrupted(*args, **kwargs):
-        raise KeyboardInterrupt
+    def cancelled_during_best_moves(search, position, move, control):
+        control.root.cancel()  # as a caller's cancel, or Ctrl-C, would
+        return real_move_value(search, position, move, control)
 
-    monkeypatch.setattr(S, "_best_moves", interrupted)
+    monkeypatch.setattr(solver_module, "move_value", cancelled_during_best_moves)
     result = solve(pos)
     assert result.value == reference_value(pos) and not result.best_moves_complete
-    monkeypatch.setattr(S, "_decide", interrupted)
-    result = solve(pos)
-    assert result.value == "unknown" and result.reason == "interrupted"
+    assert result.stopped == "cancelled"
+    control = SearchControl()
+    control.cancel()
+    result = solve(pos, control=control)
+    assert result.value == Value.unknown("cancelled") and result.stopped == "cancelled"
+    assert result.to_json()["reason"] == "cancelled"

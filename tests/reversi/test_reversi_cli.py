@@ -7,10 +7,10 @@ import subprocess
 import sys
 
 from click.testing import CliRunner
-from reversi_positions import FFO
 
-from kozyri.cli.reversi import reversi
+from kozyri_cli.reversi import reversi
 from kozyri.reversi import Board
+from tests.support.reversi import FFO
 
 FFO_1 = FFO[1][0]
 
@@ -144,7 +144,7 @@ def test_gtp_session():
 
 def test_gtp_ends_cleanly_at_end_of_input():
     process = subprocess.run(
-        [sys.executable, "-c", "from kozyri.cli.reversi import reversi; reversi(['gtp'])"],
+        [sys.executable, "-c", "from kozyri_cli.reversi import reversi; reversi(['gtp'])"],
         input="name\nlist_commands\n",
         capture_output=True,
         text=True,
@@ -156,7 +156,7 @@ def test_gtp_ends_cleanly_at_end_of_input():
 
 
 def test_gtp_passes():
-    from reversi_positions import random_position
+    from tests.support.reversi import random_position
 
     for seed in range(3000):
         game = random_position(seed, 2 + seed % 12)

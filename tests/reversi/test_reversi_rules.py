@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reversi_positions import random_position
 
-from kozyri.errors import KozyriError
+from kozyri.core import InvalidInput, KozyriError
 from kozyri.reversi import Board, perft, reference, split_moves
 from kozyri.reversi import kernels
+from tests.support.reversi import random_position
 
 PUBLISHED_PERFT = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284]
 
@@ -187,10 +187,17 @@ def test_stable_discs_never_flip(board, seed):
 
 def test_stable_discs_examples():
     # Black owns the full first row and h2; white's a2..g2 can still be flipped.
-    board = Board("XXXXXXXX" + "OOOOOOOX" + "-" * 48 + " X")
-    stable = int(kernels.stable_discs(np.uint64(board.black), np.uint64(board.white)))
+    # (Bitboards only: with its centre empty this cannot be a Board.)
+    black, white = 0xFF | (1 << 15), 0x7F00
+    stable = int(kernels.stable_discs(np.uint64(black), np.uint64(white)))
     assert stable == 0xFF | (1 << 15)
-    assert int(kernels.stable_discs(np.uint64(board.white), np.uint64(board.black))) == 0
+    assert int(kernels.stable_discs(np.uint64(white), np.uint64(black))) == 0
     # A full board: everything is stable.
     full = Board("XO" * 32 + " X")
     assert int(kernels.stable_discs(np.uint64(full.black), np.uint64(full.white))) == full.black
+
+
+@pytest.mark.parametrize("cells", ["-" * 64, "X" * 27 + "--" + "X" * 35, "-" * 35 + "O" * 29])
+def test_positions_with_an_empty_centre_cannot_arise(cells):
+    with pytest.raises(InvalidInput, match="the position cannot arise: the centre squares"):
+        Board(cells + " X")

@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reversi_positions import FFO, FFO_1_MOVE_SCORES, random_position
 
-from kozyri.errors import KozyriError
-from kozyri.reversi import PASS, Board, best_move, reference, solve
+from kozyri.core import DRAW, LOSS, WIN, KozyriError, Limit, LimitReached, Value
+from kozyri.reversi import PASS, Board, best_move, perft, reference, solve
 from kozyri.reversi.kernels import full_width_negamax
+from kozyri.search.control import SearchControl
+from tests.support.reversi import FFO, FFO_1_MOVE_SCORES, random_position
 
 
 def brute_force(board: Board) -> int:
@@ -126,11 +127,31 @@ def test_ffo_20_to_23_empty_positions(number):
 
 
 def test_time_limit_reports_unknown():
-    result = solve(Board(FFO[41][0]), time_limit=0.05)
-    assert not result.complete
-    assert result.score is None
+    result = solve(Board(FFO[41][0]), Limit(time=0.05))
+    assert not result.complete and result.stopped == "time limit"
+    assert result.score is None and result.value == Value.unknown("time limit")
     assert result.best_moves == []
-    assert result.to_json()["result"] == "unknown"
+    assert result.to_json()["result"] == "unknown" and result.to_json()["reason"] == "time limit"
+
+
+def test_node_limit_and_cancel_report_unknown():
+    result = solve(Board(FFO[41][0]), Limit(nodes=50_000))
+    assert result.stopped == "node limit" and result.score is None
+    assert 50_000 <= result.nodes < 100_000
+    control = SearchControl()
+    control.cancel()
+    assert solve(Board(FFO[41][0]), control=control).stopped == "cancelled"
+    with pytest.raises(LimitReached, match="cancelled"):
+        perft(Board(), 9, control=control)
+
+
+def test_values_follow_the_proven_bounds():
+    assert solve(Board(FFO[1][0])).value == WIN
+    assert solve(Board(FFO[41][0]), mode="wld").value == DRAW
+    assert solve(Board(FFO[43][0]), mode="wld").value == LOSS
+    at_least_a_draw = solve(Board(FFO[1][0]), mode="window", window=(-10, 0))  # score 18: fails high at 0
+    assert at_least_a_draw.lower == 0 and at_least_a_draw.value == Value(0, 1)
+    assert solve(Board(FFO[1][0]), mode="window", window=(-10, 5)).value == WIN  # fails high at 5
 
 
 def test_solve_rejects_bad_arguments():
@@ -140,7 +161,7 @@ def test_solve_rejects_bad_arguments():
     with pytest.raises(KozyriError):
         solve(board, mode="nonsense")
     with pytest.raises(KozyriError):
-        solve(board, time_limit=0)
+        solve(board, Limit(time=0))
 
 
 def test_finished_game_is_scored_with_empties_to_the_winner():
@@ -154,20 +175,20 @@ def test_finished_game_is_scored_with_empties_to_the_winner():
 
 def test_engine_plays_legal_moves_and_solves_near_the_end():
     board = Board()
-    result = best_move(board, 0.2)
+    result = best_move(board, Limit(time=0.2))
     assert result.move in board.legal_moves()
     assert result.depth >= 1
-    solved = best_move(Board(FFO[1][0]), 2.0)
+    solved = best_move(Board(FFO[1][0]), Limit(time=2.0))
     assert solved.exact and solved.score == 18 and solved.move == "g8"
 
 
 def test_engine_passes_and_stops():
     board = Board("X" * 59 + "-----" + " O")
-    assert best_move(board, 0.1).move is None
+    assert best_move(board, Limit(time=0.1)).move is None
     for seed in range(3000):
         board = random_position(seed, 12)
         if board is not None and board.must_pass():
-            assert best_move(board, 0.1).move == PASS
+            assert best_move(board, Limit(time=0.1)).move == PASS
             return
     pytest.fail("no position with a forced pass found")
 
@@ -175,7 +196,7 @@ def test_engine_passes_and_stops():
 @settings(max_examples=20, deadline=None)
 @given(endgame_positions(range(6, 30)))
 def test_engine_move_is_legal(board):
-    result = best_move(board, 0.05, exact_empties=8)
+    result = best_move(board, Limit(time=0.05), exact_empties=8)
     legal = board.legal_moves()
     if legal:
         assert result.move in legal
@@ -196,7 +217,7 @@ def test_engine_beats_a_random_player():
             if board.must_pass():
                 board.push(PASS)
             elif board.turn == engine_colour:
-                board.push(best_move(board, 0.02).move)
+                board.push(best_move(board, Limit(time=0.02)).move)
             else:
                 board.push(rng.choice(board.legal_moves()))
         black, white = board.disc_counts()

@@ -1,0 +1,32 @@
+"""The ``kozyri`` command line: thin doors over the :mod:`kozyri` API.
+
+Each game's commands live in their own module and register on :func:`main`;
+every error leaves through :class:`kozyri_cli.common.KozyriGroup`.
+"""
+
+from __future__ import annotations
+
+import click
+
+from kozyri_cli.common import KozyriGroup
+
+
+@click.group(cls=KozyriGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="kozyri")
+def main():
+    """Exact analysis of Own Trumps (Svoi Kozyri) and Reversi.
+
+    \b
+    Own Trumps:
+      kozyri deal --deck 4x3 --seed 1    a random deal to look at
+      kozyri solve --example             solve a built-in deal exactly
+      kozyri trumps DEAL                 how the choice of trumps changes a deal
+    \b
+    Reversi:
+      kozyri reversi --help
+    \b
+    Ctrl-C stops a long computation and prints what it proved so far.
+    """
+
+
+from kozyri_cli import owntrumps, reversi, trumps  # noqa: E402,F401  (register the commands)

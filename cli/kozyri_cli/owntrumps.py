@@ -1,0 +1,184 @@
+"""``kozyri solve`` and ``kozyri deal``: the Own Trumps commands."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import click
+
+from kozyri.core import Limit
+from kozyri.owntrumps import solver
+from kozyri.owntrumps.cards import SUITS, Deck
+from kozyri.owntrumps.examples import example_position
+from kozyri.owntrumps.inputs import read_position, with_rules
+from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.render import render_result
+from kozyri.owntrumps.rules import Rules
+from kozyri.search.control import SearchControl
+from kozyri_cli import main
+from kozyri_cli.common import SECONDS, emit_json, exit_interrupted_if, fail, position_text, progress_line
+
+_TEXT_FORM = """  "QS KH AS | KS QH AH"   a deal in text form: the hands, seat 0 first,
+                          separated by '|', optionally '/ PILE' (bottom to
+                          top). Cards: AS 10H TH 6c Q\u2666."""
+_JSON_FORM = """\b
+JSON position ("deck", "pile", "to_move", "rules" optional):
+  {"deck": "2x3", "hands": [["QS","AS","KH"], ["KS","QH","AH"]],
+   "pile": [], "trumps": ["S","H"], "to_move": 0,
+   "rules": {"must_beat": true, "pass_sixes": false}}"""
+_DECKS = """Decks: 36 (default), 52, 32, 24; SUITSxRANKS such as 2x3 (spades and
+hearts, Q K A) or 4x3 (Q K A of all four suits); RANKS/SUITS such as
+Q,K,A/S,H."""
+
+SOLVE_EPILOG = f"""\b
+POSITION is one of
+{_TEXT_FORM}
+                          Needs --trumps. Without --deck the deck is
+                          the ranks and suits used; every card must be dealt.
+  pos.json                a JSON file with a position (as printed by
+                          `kozyri deal --json`)
+  -                       standard input (JSON or text form)
+{_JSON_FORM}
+\b
+{_DECKS}"""
+
+DEAL_EPILOG = f"""\b
+The deal is printed in two forms:
+{_TEXT_FORM}
+{_JSON_FORM}
+\b
+{_DECKS}"""
+
+
+# --- reading positions -------------------------------------------------------
+def load_position(arg: str | None, example: bool, trumps: str | None = None, leader: int | None = None,
+                  deck: str | None = None, must_beat: bool | None = None,
+                  pass_sixes: bool | None = None) -> Position:
+    """The position named on the command line (see ``kozyri solve --help``)."""
+    if example:
+        if arg is not None:
+            fail("give either a POSITION or --example, not both")
+        if deck is not None:
+            fail("--deck does not apply to --example (its deck is fixed)")
+        return example_position(with_rules(Rules(), must_beat, pass_sixes), trumps, leader)
+    if arg is None:
+        fail("no position given: pass a deal like \"QS KH AS | KS QH AH\" --trumps SH, "
+             "a JSON file, - for standard input, or --example")
+    content, source = position_text(arg)
+    return read_position(content, source=source, trumps=trumps, leader=leader, deck=deck,
+                         must_beat=must_beat, pass_sixes=pass_sixes)
+
+
+#: Decks bigger than this are beyond exact solving today (benchmarks/RESULTS.md).
+SOLVABLE_CARDS = 24
+
+
+# --- commands ------------------------------------------------------------------
+@main.command(epilog=SOLVE_EPILOG)
+@click.argument("position", required=False, metavar="[POSITION]")
+@click.option("--trumps", metavar="SUITS", help="Trump suits in seat order, e.g. SH (text form only).")
+@click.option("--leader", type=int, metavar="N", help="Seat that moves first (text form; default 0).")
+@click.option("--deck", metavar="SPEC", help="36, 52, 32, 24, 2x3 or Q,K,A/S,H (text form; default: "
+              "the ranks and suits the deal uses).")
+@click.option("--example", is_flag=True, help="Solve a small built-in deal.")
+@click.option("--must-beat/--no-must-beat", default=None,
+              help="Whoever can beat must beat (default on). Overrides a JSON position's rules.")
+@click.option("--pass-sixes/--no-pass-sixes", default=None,
+              help="Pass the sixes of the trump suits to their owners at the deal (default off). "
+                   "Overrides a JSON position's rules; on a JSON position without it, the sixes "
+                   "are passed now (its pile must be empty).")
+@click.option("--time-limit", type=SECONDS, metavar="SECONDS",
+              help="Stop after this long; the value may then be unknown. Ctrl-C stops too, keeping what "
+                   "is proven.")
+@click.option("--memory", type=click.IntRange(min=1), default=1024, show_default=True, metavar="MB",
+              help="Memory for the solver's tables.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: value, best_moves, pv, nodes, seconds.")
+def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_limit, memory, as_json):
+    """Solve a two-player Own Trumps position exactly.
+
+    Prints the value for the player to move under perfect play (WINS, DRAWS
+    or LOSES; a game that never ends is a draw), the best moves and the main
+    line. Moves: AS leads (or beats with) A♠; KH+9S beats with K♥ then plays
+    9♠; take3 takes three cards.
+
+    \b
+    Examples:
+      kozyri solve --example
+      kozyri solve "QS KH AS | KS QH AH" --trumps SH
+      kozyri solve "QS AS | KS QH AH / KH" --trumps SH --leader 1
+      kozyri deal --deck 2x4 --seed 1 --json | kozyri solve - --json
+
+    On a terminal a progress line on standard error shows the time, the
+    nodes searched and what is proven so far. Ctrl-C stops the search,
+    prints what was proven and exits with code 130.
+    """
+    pos = load_position(position, example, trumps, leader, deck, must_beat, pass_sixes)
+    if pos.n_players != 2:
+        fail(f"the solver is for two players; this position has {pos.n_players}")
+    if not as_json:  # show the position while the solver works
+        click.echo(pos.pretty() + "\n")
+    if pos.deck.size > SOLVABLE_CARDS and time_limit is None:
+        click.echo(f"note: exact solving of a {pos.deck.size}-card deck is far beyond reach today; it runs "
+                   "until Ctrl-C (give --time-limit to bound it).", err=True)
+    with progress_line() as line:
+        result = solver.solve(pos, Limit(time=time_limit, memory=memory), control=SearchControl(progress=line))
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        click.echo(render_result(result, with_position=False))
+    exit_interrupted_if(result)
+
+
+@main.command(epilog=DEAL_EPILOG)
+@click.option("--deck", default="36", show_default=True, metavar="SPEC", help="36, 52, 32, 24, 2x3 or Q,K,A/S,H.")
+@click.option("--seed", type=int, metavar="N", help="Seed of the shuffle (default: a random one, printed).")
+@click.option("--players", type=int, default=2, show_default=True, metavar="N", help="2, 3 or 4 players.")
+@click.option("--trumps", metavar="SUITS", help="Trump suits in seat order [default: SH, SHD or SHDC].")
+@click.option("--leader", type=int, default=0, show_default=True, metavar="N", help="Seat that moves first.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print only the JSON position (one line; pipe it into `kozyri solve -`).")
+def deal(deck, seed, players, trumps, leader, as_json):
+    """Deal a random Own Trumps position.
+
+    The whole deck is dealt evenly. Prints the deal in text form with the
+    `kozyri solve` command line that solves it, and as a JSON position. The
+    same --seed (and options) always gives the same deal; without --seed a
+    random seed is chosen and printed (on standard error with --json).
+
+    \b
+    Examples:
+      kozyri deal --deck 2x4 --seed 1
+      kozyri deal --players 3 --trumps SHD
+      kozyri deal --deck 2x4 --seed 1 --json | kozyri solve -
+    """
+    if not 2 <= players <= 4:
+        fail(f"--players must be 2, 3 or 4, not {players}")
+    deck_obj = Deck.parse(deck)
+    if trumps is None:
+        trumps = "".join(SUITS[:players])
+    chosen = seed is None
+    if chosen:
+        seed = random.SystemRandom().randrange(1_000_000)
+    pos = Position.deal(deck_obj, trumps, leader, seed, n_players=players)
+    if as_json:
+        if chosen:
+            click.echo(f"seed {seed}", err=True)
+        emit_json(pos.to_json())
+        return
+    text = pos.text()
+    click.echo(f"Seed {seed}" + (" (chosen at random; --seed {} deals it again)".format(seed) if chosen else ""))
+    click.echo(pos.pretty())
+    click.echo("")
+    click.echo("Text form:")
+    click.echo(f"  {text}")
+    if players == 2:
+        command = f'kozyri solve "{text}" --trumps {"".join(pos.trumps)} --deck {deck_obj.spec()}'
+        if leader:
+            command += f" --leader {leader}"
+        click.echo("Solve it with:")
+        click.echo(f"  {command}")
+    else:
+        click.echo("(no solve command: the exact solver takes two players only)")
+    click.echo("JSON:")
+    click.echo("  " + json.dumps(pos.to_json(), ensure_ascii=False))

@@ -1,0 +1,225 @@
+"""``kozyri reversi ...``: the Reversi commands."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+
+from kozyri.core import InvalidInput, Limit, LimitReached
+from kozyri.reversi import PASS, Board, best_move, solve as solve_board
+from kozyri.reversi import perft as count_leaves
+from kozyri.search.control import SearchControl
+from kozyri_cli import main
+from kozyri_cli.common import (
+    EXIT_INTERRUPTED,
+    SECONDS,
+    KozyriGroup,
+    emit_json,
+    exit_interrupted_if,
+    fail,
+    progress_line,
+)
+
+
+@main.group(cls=KozyriGroup)
+def reversi():
+    """Reversi: perft, exact endgame solving and a playing engine.
+
+    \b
+    Positions are 64 characters a1..h1, a2..h2, ..., h8 (X black, O white,
+    - or . empty), a space and the side to move, e.g.
+      --XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X
+    Move lists from the start position look like f5d6c3 (pass or PS for a pass).
+    Ctrl-C stops a search and prints what it found so far (exit code 130).
+    """
+
+
+#: A position may start with "--", which click would otherwise take for an option.
+POSITION_ARGUMENTS = {"ignore_unknown_options": True}
+
+
+def _board_from(position_words: tuple[str, ...], moves: str | None) -> Board:
+    position = " ".join(position_words) if position_words else None
+    if moves is not None:
+        return Board.from_moves(moves, position)
+    if position is None:
+        fail("give a POSITION (64 squares and the side to move) or --moves")
+    return Board(position)
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+@reversi.command()
+@click.argument("depth", type=click.IntRange(min=0))
+@click.option("--board", "position", metavar="POS", help="Start from this position instead of the initial one.")
+@click.option("--moves", metavar="LIST", help="Start after these moves from the initial position (e.g. f5d6).")
+@click.option("--json", "as_json", is_flag=True, help="One line of JSON.")
+def perft(depth, position, moves, as_json):
+    """Count the leaves DEPTH plies deep (a pass is a move, a finished game a leaf)."""
+    if position is not None and moves is not None:
+        fail("give --board or --moves, not both")
+    board = Board.from_moves(moves) if moves is not None else Board(position)
+    count_leaves(board, 1)  # load the compiled kernel before the clock starts
+    started = time.perf_counter()
+    with progress_line() as line:
+        control = SearchControl(progress=line)
+        try:
+            nodes = count_leaves(board, depth, control=control)
+        except LimitReached:
+            if not control.interrupted:
+                raise
+            click.echo(f"perft {depth}: interrupted after {time.perf_counter() - started:.1f} s "
+                       f"({control.nodes:,} leaves counted so far)", err=True)
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+    seconds = time.perf_counter() - started
+    rate = nodes / seconds if seconds > 0 else 0.0
+    if as_json:
+        emit_json({"depth": depth, "nodes": nodes, "seconds": round(seconds, 4), "nodes_per_second": round(rate)})
+    else:
+        click.echo(f"perft {depth}: {nodes} nodes in {seconds:.3f} s ({rate / 1e6:.1f} M nodes/s)")
+
+
+@reversi.command(context_settings=POSITION_ARGUMENTS)
+@click.argument("position", nargs=-1)
+@click.option("--moves", metavar="LIST", help="Solve the position after these moves (from POSITION or the start).")
+@click.option("--wld", is_flag=True, help="Only win/draw/loss (a null window around 0; faster).")
+@click.option("--window", nargs=2, type=int, metavar="LOW HIGH",
+              help="Exact only inside LOW < score < HIGH, a bound outside (faster).")
+@click.option("--time-limit", type=SECONDS, metavar="S", help="Give up after S seconds and report unknown.")
+@click.option("--json", "as_json", is_flag=True, help="One line of JSON.")
+def solve(position, moves, wld, window, time_limit, as_json):
+    """Solve POSITION exactly: final disc difference under perfect play and every best move.
+
+    Ctrl-C stops the search and reports it unknown (exit code 130).
+
+    The score is for the side to move, with empty squares going to the winner.
+    """
+    if wld and window:
+        fail("give --wld or --window, not both")
+    board = _board_from(position, moves)
+    mode = "wld" if wld else "window" if window else "exact"
+    with progress_line() as line:
+        result = solve_board(board, Limit(time=time_limit), mode=mode, window=window or None,
+                             control=SearchControl(progress=line))
+    if as_json:
+        emit_json(result.to_json())
+        exit_interrupted_if(result)
+        return
+    click.echo(f"position: {board}  ({board.empties} empties, {board.turn} to move)")
+    if not result.complete:
+        why = f"time limit of {time_limit:g} s reached" if result.stopped == "time limit" else result.stopped
+        click.echo(f"score: unknown ({why})")
+    elif result.score is not None:
+        click.echo(f"score: {_signed(result.score)}" + (f" ({result.outcome})" if mode == "wld" else ""))
+    elif mode == "wld":
+        click.echo(f"result: {result.outcome} (score between {_signed(result.lower)} and {_signed(result.upper)})")
+    else:
+        click.echo(f"score: between {_signed(result.lower)} and {_signed(result.upper)}")
+    if result.complete:
+        click.echo(f"best moves: {' '.join(result.best_moves) if result.best_moves else '(not determined)'}")
+    rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
+    click.echo(f"nodes: {result.nodes}  time: {result.seconds:.3f} s  ({rate / 1e6:.1f} M nodes/s)")
+    exit_interrupted_if(result)
+
+
+@reversi.command(context_settings=POSITION_ARGUMENTS)
+@click.argument("position", nargs=-1)
+@click.option("--moves", metavar="LIST", help="Think about the position after these moves.")
+@click.option("--time", "think_time", type=SECONDS, default=1.0, show_default=True, metavar="S",
+              help="Thinking time in seconds.")
+@click.option("--json", "as_json", is_flag=True, help="One line of JSON.")
+def bestmove(position, moves, think_time, as_json):
+    """The engine's move for POSITION (exact when few squares are empty).
+
+    Ctrl-C stops the thinking: the best move found so far is printed and
+    the command exits with code 130.
+    """
+    board = _board_from(position, moves)
+    with progress_line() as line:
+        result = best_move(board, Limit(time=think_time), control=SearchControl(progress=line))
+    if as_json:
+        emit_json(result.to_json())
+        exit_interrupted_if(result)
+        return
+    if result.move is None:
+        click.echo(f"game over: {_signed(result.score)} for {board.turn}")
+        return
+    if result.exact:
+        detail = f"exact score {_signed(result.score)}"
+    elif result.evaluation is not None:
+        detail = f"evaluation {result.evaluation:+.2f} at depth {result.depth}"
+    else:
+        detail = "forced"
+    stopped = "; interrupted: best so far" if result.stopped else ""
+    click.echo(f"best move: {result.move} ({detail}; {result.nodes} nodes, {result.seconds:.2f} s{stopped})")
+    exit_interrupted_if(result)
+
+
+@reversi.command()
+@click.option("--color", type=click.Choice(["X", "O", "x", "o"]), default="X", show_default=True,
+              help="Your colour (X moves first).")
+@click.option("--time", "think_time", type=SECONDS, default=1.0, show_default=True, metavar="S",
+              help="Engine thinking time per move.")
+@click.option("--json", "as_json", is_flag=True, help="Print the final result as JSON when the game ends.")
+def play(color, think_time, as_json):
+    """Play against the engine in the terminal (type moves like d3, or quit).
+
+    End of input quits too; Ctrl-C ends the game with exit code 130.
+    """
+    human = color.upper()
+    board = Board()
+    click.echo("You are " + ("X (black, first)" if human == "X" else "O (white)") + ". Type a move like d3, or quit.")
+    shown = None
+    while not board.is_game_over():
+        if shown != board.moves_played():
+            click.echo(board.pretty())
+            shown = board.moves_played()
+        if board.must_pass():
+            click.echo(f"{board.turn} has no legal move and passes.")
+            board.push(PASS)
+            continue
+        if board.turn == human:
+            click.echo("your move: ", nl=False)
+            line = sys.stdin.readline()
+            if not line:  # end of input
+                click.echo("")
+            if not line or line.strip().lower() in ("quit", "exit", "q"):
+                click.echo("bye")
+                return
+            try:
+                board.push(line.strip())
+            except InvalidInput as exc:
+                click.echo(str(exc))
+            continue
+        choice = best_move(board, Limit(time=think_time))
+        exit_interrupted_if(choice)
+        click.echo(f"engine plays {choice.move}")
+        board.push(choice.move)
+    click.echo(board.pretty(show_moves=False))
+    black, white = board.disc_counts()
+    mine = black if human == "X" else white
+    theirs = white if human == "X" else black
+    verdict = "you win" if mine > theirs else "you lose" if mine < theirs else "draw"
+    click.echo(f"game over: X {black} - O {white}, {verdict}")
+    if as_json:
+        emit_json({"black": black, "white": white, "result": verdict, "moves": "".join(board.moves_played())})
+
+
+@reversi.command()
+@click.option("--time", "think_time", type=SECONDS, default=1.0, show_default=True, metavar="S",
+              help="Thinking time per genmove unless time_settings says otherwise.")
+@click.option("--json", "as_json", is_flag=True, help="Accepted for uniformity; GTP replies are text.")
+def gtp(think_time, as_json):
+    """Speak the Go Text Protocol on stdin/stdout (for Othello GUIs).
+
+    Malformed or unknown commands get a '?' reply and the session goes on;
+    end of input or 'quit' ends it, Ctrl-C too (exit code 130).
+    """
+    from kozyri.protocols.gtp import GtpEngine
+
+    GtpEngine(move_time=think_time).run(sys.stdin, sys.stdout)
+    sys.stdout.flush()

@@ -1,0 +1,228 @@
+"""The vocabulary every game shares: values, limits, results and errors.
+
+* :class:`Value`: win, draw or loss for one player, or unknown between two
+  proven bounds, with the reason the computation stopped;
+* :class:`Limit`: what a computation may spend (seconds, nodes, megabytes);
+* :class:`SearchResult`: the base of every game's solve result (value,
+  effort, why it stopped early);
+* :class:`KozyriError` and its subclasses: every error meant for a user.
+
+Plain Python with no imports beyond the standard library: importing it (or
+cards, rules and positions, which build on it) does not load Numba.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+# --- errors -------------------------------------------------------------------
+class KozyriError(Exception):
+    """An error with a message for the user (the command line prints it on
+    one line, without a traceback)."""
+
+
+class InvalidInput(KozyriError, ValueError):
+    """Malformed text or JSON, an impossible position, a bad option value."""
+
+
+class IllegalMove(InvalidInput):
+    """A move that the rules do not allow in the position."""
+
+
+class GameOver(InvalidInput):
+    """A question that needs a game in progress, asked of a finished one."""
+
+
+class LimitReached(KozyriError):
+    """A computation that cannot answer "unknown" ran past a limit (for
+    instance a retrograde table that needs more states than allowed)."""
+
+
+class ProtocolError(KozyriError):
+    """A malformed or out-of-place message on an engine protocol."""
+
+
+# --- why a computation stopped early ------------------------------------------
+TIME_LIMIT = "time limit"
+NODE_LIMIT = "node limit"
+MEMORY_BOUND = "memory bound"
+INTERRUPTED = "interrupted"  # Ctrl-C
+CANCELLED = "cancelled"  # a caller's cancel()
+STOP_REASONS = (TIME_LIMIT, NODE_LIMIT, MEMORY_BOUND, INTERRUPTED, CANCELLED)
+
+
+# --- values -------------------------------------------------------------------
+_NAMES = {1: "win", 0: "draw", -1: "loss"}
+_NUMBERS = {name: number for number, name in _NAMES.items()}
+_PROVEN = {(0, 1): "at least a draw", (-1, 0): "at most a draw"}
+
+
+@dataclass(frozen=True)
+class Value:
+    """The value of a game for one player: the interval ``[lower, upper]``
+    of what is proven, with -1 loss, 0 draw, +1 win.
+
+    A known value has ``lower == upper``; an unknown one carries the
+    ``reason`` its computation stopped (``"time limit"``, ...), if any.
+
+    >>> WIN, Value.unknown("time limit", lower=0)
+    (Value('win'), Value('unknown', proven='at least a draw', reason='time limit'))
+    >>> str(LOSS), LOSS.flipped() == WIN
+    ('loss', True)
+    """
+
+    lower: int = -1
+    upper: int = 1
+    reason: str | None = None
+
+    def __post_init__(self):
+        if not -1 <= self.lower <= self.upper <= 1:
+            raise InvalidInput(f"a value lies between loss and win, not [{self.lower}, {self.upper}]")
+        if self.lower == self.upper and self.reason is not None:
+            object.__setattr__(self, "reason", None)
+
+    # --- construction ---------------------------------------------------------
+    @classmethod
+    def exact(cls, number: int) -> Value:
+        """+1 win, 0 draw, -1 loss."""
+        return cls(number, number)
+
+    @classmethod
+    def unknown(cls, reason: str | None = None, lower: int = -1, upper: int = 1) -> Value:
+        return cls(lower, upper, reason)
+
+    @classmethod
+    def parse(cls, name: str, proven: str | None = None, reason: str | None = None) -> Value:
+        """From ``"win"``/``"draw"``/``"loss"``, or ``"unknown"`` with what
+        was ``proven`` (``"at least a draw"``, ``"at most a draw"`` or None)."""
+        if name in _NUMBERS:
+            return cls.exact(_NUMBERS[name])
+        if name != "unknown":
+            raise InvalidInput(f"unknown value {name!r} (use win, draw, loss or unknown)")
+        if proven is None:
+            return cls.unknown(reason)
+        bounds = {text: bounds for bounds, text in _PROVEN.items()}.get(proven)
+        if bounds is None:
+            raise InvalidInput(f"unknown proof {proven!r} (use 'at least a draw' or 'at most a draw')")
+        return cls(*bounds, reason)
+
+    # --- reading ----------------------------------------------------------------
+    @property
+    def known(self) -> bool:
+        return self.lower == self.upper
+
+    @property
+    def number(self) -> int | None:
+        """+1 / 0 / -1, or None while unknown."""
+        return self.lower if self.known else None
+
+    @property
+    def name(self) -> str:
+        """``"win"``, ``"draw"``, ``"loss"`` or ``"unknown"``."""
+        return _NAMES[self.lower] if self.known else "unknown"
+
+    @property
+    def proven(self) -> str | None:
+        """For an unknown value: ``"at least a draw"``, ``"at most a draw"`` or None."""
+        return None if self.known else _PROVEN.get((self.lower, self.upper))
+
+    @property
+    def range_name(self) -> str:
+        """The name of a known value, else ``draw or win``, ``loss or draw`` or ``unknown``."""
+        if self.known:
+            return self.name
+        return {(0, 1): "draw or win", (-1, 0): "loss or draw"}.get((self.lower, self.upper), "unknown")
+
+    @property
+    def letter(self) -> str:
+        """W, D, L, or ? while unknown."""
+        return {1: "W", 0: "D", -1: "L"}[self.lower] if self.known else "?"
+
+    def flipped(self) -> Value:
+        """The same outcome seen by the opponent (two players, zero-sum)."""
+        return Value(-self.upper, -self.lower, self.reason)
+
+    def to_json(self) -> dict:
+        """``{"value": name}``, with ``proven`` and ``reason`` when unknown."""
+        out = {"value": self.name}
+        if not self.known:
+            out["proven"] = self.proven
+            out["reason"] = self.reason
+        return out
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        extra = "".join(f", {key}={value!r}" for key, value in (("proven", self.proven), ("reason", self.reason))
+                        if value is not None)
+        return f"Value({self.name!r}{extra})"
+
+
+WIN, DRAW, LOSS = Value.exact(1), Value.exact(0), Value.exact(-1)
+
+
+# --- limits -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Limit:
+    """What a computation may spend; None is no bound.
+
+    ``time`` in seconds (wall clock), ``nodes`` searched, ``memory`` in MB
+    for the search's tables. A computation that reaches a limit stops and
+    says so; a solver then answers "unknown" with what it proved.
+
+    >>> Limit(time=2.5)
+    Limit(time=2.5, nodes=None, memory=None)
+    """
+
+    time: float | None = None
+    nodes: int | None = None
+    memory: float | None = None
+
+    def __post_init__(self):
+        for name in ("time", "memory"):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise InvalidInput(f"the {name} limit must be a number, not {value!r}")
+            if not math.isfinite(value) or value <= 0:
+                raise InvalidInput(f"the {name} limit must be a positive finite number, not {value!r}")
+        if self.nodes is not None and (isinstance(self.nodes, bool) or not isinstance(self.nodes, int)
+                                       or self.nodes <= 0):
+            raise InvalidInput(f"the node limit must be a positive whole number, not {self.nodes!r}")
+
+    def merged(self, other: Limit | None) -> Limit:
+        """The tighter of the two limits, bound by bound."""
+        if other is None:
+            return self
+
+        def tighter(a, b):
+            return b if a is None else a if b is None else min(a, b)
+
+        return Limit(tighter(self.time, other.time), tighter(self.nodes, other.nodes),
+                     tighter(self.memory, other.memory))
+
+
+# --- results ------------------------------------------------------------------
+@dataclass
+class SearchResult:
+    """What a computation established, and what it cost.
+
+    ``value`` is for the player to move. ``stopped`` says why the
+    computation ended before doing everything it was asked (one of
+    :data:`STOP_REASONS`), or is None when it finished; a stopped result
+    still holds everything proven before the stop.
+    """
+
+    value: Value
+    nodes: int = 0
+    seconds: float = 0.0
+    stopped: str | None = None
+
+    @property
+    def interrupted(self) -> bool:
+        """Stopped by Ctrl-C (the command line then exits with code 130)."""
+        return self.stopped == INTERRUPTED

@@ -1,0 +1,39 @@
+"""Own Trumps (Svoi Kozyri): rules, positions and exact analysis.
+
+>>> from kozyri.owntrumps import Position, solve
+>>> solve(Position.from_text("QS KH AS | KS QH AH", trumps="SH")).value
+Value('draw')
+
+Cards, rules, positions and input reading are plain Python; the solver and
+the trump grid (which load Numba) are imported on first use.
+"""
+
+from kozyri.owntrumps.cards import Deck
+from kozyri.owntrumps.inputs import read_deal, read_position
+from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.rules import Move, MoveKind, Outcome, Rules
+
+#: Names loaded on first use, and the module each comes from.
+_LAZY = {
+    "SolveResult": "kozyri.owntrumps.solver",
+    "solve": "kozyri.owntrumps.solver",
+    "TrumpGrid": "kozyri.owntrumps.grid",
+    "trump_grid": "kozyri.owntrumps.grid",
+}
+
+__all__ = ["Deck", "Move", "MoveKind", "Outcome", "Position", "Rules", "SolveResult", "TrumpGrid", "read_deal",
+           "read_position", "solve", "trump_grid"]
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

@@ -1,0 +1,148 @@
+"""Reading positions and deals from what users type or send: one place for
+every command and front end.
+
+A position arrives as text in one of two forms, told apart by their first
+character: a JSON position (``{...}``, see :meth:`Position.from_json`) or
+the text form of a deal (``"QS KH AS | KS QH AH"``, see
+:meth:`Position.from_text`). Options that a user may add (trumps, leader,
+deck for the text form; rule overrides for both) are applied here with the
+same meaning everywhere:
+
+* the text form is a deal: it needs ``trumps``; ``leader`` and ``deck`` are
+  optional; ``pass_sixes`` passes the sixes at the deal;
+* a JSON position names its own deck, trumps and player to move, so those
+  options are refused; ``must_beat`` and ``pass_sixes`` override its rules,
+  and turning ``pass_sixes`` on for a JSON deal that had it off passes the
+  sixes now (its pile must be empty).
+
+>>> read_position("QS KH AS | KS QH AH", trumps="SH").to_move
+0
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from kozyri.core import GameOver, InvalidInput
+from kozyri.owntrumps.position import Position, load_json
+from kozyri.owntrumps.rules import Rules
+
+#: What every reader says a position may look like.
+FORMS = 'a JSON position or a deal like "QS KH AS | KS QH AH"'
+#: Trumps for a deal whose trumps are not chosen yet (the trump grid's deals).
+_PLACEHOLDER_TRUMPS = ("S", "H")
+
+
+def check_deal(deal: Position) -> Position:
+    """``deal`` if it can be a trump grid's deal: two players, empty pile, in play."""
+    if deal.n_players != 2:
+        raise InvalidInput(f"the trump grid is for two players, not {deal.n_players}")
+    if deal.pile:
+        raise InvalidInput("a trump choice is made before play: the deal's pile must be empty")
+    if deal.is_over:
+        raise GameOver("the game is over")
+    return deal
+
+
+def check_text(content: str, source: str) -> str:
+    """``content`` stripped, with a one-line error when it is empty or not
+    text (control characters: a binary file or garbage on a pipe)."""
+    stripped = content.strip()
+    if not stripped:
+        raise InvalidInput(f"{source} is empty (expected {FORMS})")
+    if any(ord(ch) < 32 and ch not in "\t\r\n" for ch in stripped) or "\x7f" in stripped:
+        raise InvalidInput(f"{source} is not text (expected {FORMS})")
+    return stripped
+
+
+def is_text_form(content: str) -> bool:
+    """Is this the text form of a deal (rather than JSON)?"""
+    return "|" in content and not content.lstrip().startswith(("{", "["))
+
+
+def with_rules(base: Rules, must_beat: bool | None = None, pass_sixes: bool | None = None) -> Rules:
+    """``base`` with the options that were given (None: keep)."""
+    return Rules(must_beat=base.must_beat if must_beat is None else must_beat,
+                 pass_sixes=base.pass_sixes if pass_sixes is None else pass_sixes)
+
+
+def _from_source(source: str | None, read):
+    """``read()``, its errors prefixed with where the text came from."""
+    try:
+        return read()
+    except InvalidInput as exc:
+        if source is None:
+            raise
+        raise InvalidInput(f"{source}: {exc}") from None
+
+
+def read_position(content: str, *, source: str | None = None, trumps=None, leader: int | None = None,
+                  deck: str | None = None, must_beat: bool | None = None,
+                  pass_sixes: bool | None = None) -> Position:
+    """A position from the text form or JSON (see the module's docstring).
+
+    ``source`` names where ``content`` came from (a file name, "standard
+    input") in error messages.
+    """
+    content = check_text(content, source or "the position")
+    if is_text_form(content):
+        return Position.from_text(content, trumps, 0 if leader is None else leader, deck,
+                                  with_rules(Rules(), must_beat, pass_sixes))
+    given = [name for name, value in (("trumps", trumps), ("leader", leader), ("deck", deck)) if value is not None]
+    if given:
+        raise InvalidInput(f"--{given[0]} is for a deal in text form; a JSON position names its own "
+                           "deck, trumps and player to move")
+    pos = _from_source(source, lambda: Position.from_json(content))
+    rules = with_rules(pos.rules, must_beat, pass_sixes)
+    passing = rules.pass_sixes and not pos.rules.pass_sixes
+    pos = dataclasses.replace(pos, rules=rules)
+    if passing:
+        # The JSON said the sixes were not passed: pass them now, at the deal.
+        if pos.pile:
+            raise InvalidInput("--pass-sixes applies to a deal; this position has cards on the pile")
+        pos = pos.pass_sixes()
+    return pos
+
+
+def read_deal(content: str, *, source: str | None = None, deck: str | None = None, leader: int | None = None,
+              must_beat: bool | None = None, pass_sixes: bool | None = None) -> Position:
+    """A two-player deal for the trump grid, from the text form ``HAND |
+    HAND`` or a JSON position whose ``trumps`` may be omitted (they are
+    ignored) and whose pile must be empty.
+
+    The hands are kept as dealt, even with ``pass_sixes`` on (the grid
+    passes the sixes cell by cell). ``leader`` and the rule options replace
+    those of a JSON deal.
+    """
+    content = check_text(content, source or "the deal")
+    if is_text_form(content):
+        if "/" in content:
+            raise InvalidInput("a trump choice is made before play: give a deal without a pile")
+        n = len(content.split("|"))
+        if n > 2:
+            raise InvalidInput(f"the trump grid is for two players, not {n} (give two hands separated by '|')")
+        rules = with_rules(Rules(), must_beat, pass_sixes)
+        pos = Position.from_text(content, _PLACEHOLDER_TRUMPS, 0 if leader is None else leader, deck,
+                                 dataclasses.replace(rules, pass_sixes=False))
+        return check_deal(dataclasses.replace(pos, rules=rules))
+    if deck is not None:
+        raise InvalidInput("--deck is for a deal in text form; a JSON deal names its own deck")
+    return _from_source(source, lambda: _deal_from_json(content, leader, must_beat, pass_sixes))
+
+
+def _deal_from_json(content: str, leader, must_beat, pass_sixes) -> Position:
+    data = load_json(content)
+    if not isinstance(data, dict):
+        raise InvalidInput('a deal must be a JSON object with "hands"')
+    if data.get("pile"):
+        raise InvalidInput("a trump choice is made before play: the deal's pile must be empty")
+    hands = data.get("hands")
+    if isinstance(hands, list) and len(hands) != 2:
+        raise InvalidInput(f"the trump grid is for two players, not {len(hands)}")
+    pos = Position.from_json({**data, "trumps": _PLACEHOLDER_TRUMPS})
+    pos = dataclasses.replace(pos, rules=with_rules(pos.rules, must_beat, pass_sixes))
+    if leader is not None:
+        if leader not in (0, 1):
+            raise InvalidInput("the leader must be player 0 or 1")
+        pos = dataclasses.replace(pos, to_move=leader)
+    return check_deal(pos)

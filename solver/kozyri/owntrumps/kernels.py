@@ -1,0 +1,157 @@
+"""Numba kernels for Own Trumps: move generation and make/unmake on bit masks.
+
+The state of a game in the kernels:
+
+* ``hands``: uint64 array, one card mask per seat;
+* ``pile``: int32 array (capacity = deck size) holding cards bottom to top,
+  with its length kept by the caller;
+* tables built once per deck, trump assignment and rule set by
+  :func:`build_tables` (``beat_mask[seat, top]`` = the cards that beat ``top``
+  for ``seat``; ``take_n[seat, top]`` = how many cards ``seat`` takes when
+  ``top`` is on top, ``TAKE_ALL`` for the whole pile).
+
+A move is one int32, the same code as :meth:`kozyri.owntrumps.rules.Move.encode`:
+``card | follow << 8 | kind << 16`` (``follow`` 255 when none; for a take the
+low byte is the number of cards taken). The plain-Python rules in
+:mod:`kozyri.owntrumps.rules` are the reference these kernels are tested
+against.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from kozyri.search.bits import lowest_bit as lowest_card
+
+from kozyri.owntrumps import rules as R
+from kozyri.owntrumps.position import Position
+
+LEAD, BEAT, TAKE = 0, 1, 2
+NO_FOLLOW = 255
+TAKE_ALL = 255
+
+
+def build_tables(position: Position) -> tuple[np.ndarray, np.ndarray]:
+    """``(beat_mask, take_n)`` for the deck, trumps and seats of ``position``."""
+    deck, trumps = position.deck, position.trump_indices
+    n, size = position.n_players, deck.size
+    beat_mask = np.zeros((n, size), dtype=np.uint64)
+    take_n = np.zeros((n, size), dtype=np.int32)
+    for seat in range(n):
+        for top in range(size):
+            m = 0
+            for c in range(size):
+                if R.beats(deck, c, top, trumps[seat]):
+                    m |= 1 << c
+            beat_mask[seat, top] = np.uint64(m)
+            full = R.take_count(deck, top, trumps[seat], 64)
+            take_n[seat, top] = TAKE_ALL if full == 64 else full
+    return beat_mask, take_n
+
+
+def state_arrays(position: Position) -> tuple[np.ndarray, np.ndarray, int]:
+    """``(hands, pile, pile_len)`` arrays of a position for the kernels."""
+    hands = np.array(position.hands, dtype=np.uint64)
+    pile = np.zeros(max(position.deck.size, 1), dtype=np.int32)
+    pile[: len(position.pile)] = position.pile
+    return hands, pile, len(position.pile)
+
+
+@njit(cache=True)
+def gen_moves(hands, pile, pile_len, seat, beat_mask, take_n, must_beat, out, start):
+    """Write the legal moves of ``seat`` into ``out[start:]``; return their number.
+
+    Order: leads or beats by card index (beating card, then follow card), the
+    take last, as in :func:`kozyri.owntrumps.rules.legal_moves`.
+    """
+    hand = hands[seat]
+    n = start
+    one = np.uint64(1)
+    if pile_len == 0:
+        h = hand
+        while h:
+            c = lowest_card(h)
+            h &= h - one
+            out[n] = c | (NO_FOLLOW << 8) | (LEAD << 16)
+            n += 1
+        return n - start
+    top = pile[pile_len - 1]
+    bs = hand & beat_mask[seat, top]
+    while bs:
+        b = lowest_card(bs)
+        bs &= bs - one
+        rest = hand & ~(one << np.uint64(b))
+        if rest == 0:
+            out[n] = b | (NO_FOLLOW << 8) | (BEAT << 16)
+            n += 1
+        while rest:
+            c = lowest_card(rest)
+            rest &= rest - one
+            out[n] = b | (c << 8) | (BEAT << 16)
+            n += 1
+    if n == start or not must_beat:
+        k = take_n[seat, top]
+        if k > pile_len:
+            k = pile_len
+        out[n] = k | (TAKE << 16)
+        n += 1
+    return n - start
+
+
+@njit(cache=True, inline="always")
+def make_move(hands, pile, pile_len, seat, move, save, save_at):
+    """Play ``move`` for ``seat``; return the new pile length.
+
+    A take copies the taken cards to ``save[save_at:]`` (later moves overwrite
+    the pile above the new top); :func:`unmake_move` puts them back.
+    """
+    kind = move >> 16
+    one = np.uint64(1)
+    if kind == TAKE:
+        k = move & 0xFF
+        for i in range(k):
+            c = pile[pile_len - k + i]
+            save[save_at + i] = c
+            hands[seat] |= one << np.uint64(c)
+        return pile_len - k
+    card = move & 0xFF
+    hands[seat] &= ~(one << np.uint64(card))
+    pile[pile_len] = card
+    pile_len += 1
+    follow = (move >> 8) & 0xFF
+    if follow != NO_FOLLOW:
+        hands[seat] &= ~(one << np.uint64(follow))
+        pile[pile_len] = follow
+        pile_len += 1
+    return pile_len
+
+
+@njit(cache=True, inline="always")
+def unmake_move(hands, pile, pile_len_before, seat, move, save, save_at):
+    """Undo :func:`make_move` (given the pile length before the move)."""
+    kind = move >> 16
+    one = np.uint64(1)
+    if kind == TAKE:
+        k = move & 0xFF
+        for i in range(k):
+            c = save[save_at + i]
+            pile[pile_len_before - k + i] = c
+            hands[seat] &= ~(one << np.uint64(c))
+        return
+    hands[seat] |= one << np.uint64(move & 0xFF)
+    follow = (move >> 8) & 0xFF
+    if follow != NO_FOLLOW:
+        hands[seat] |= one << np.uint64(follow)
+
+
+@njit(cache=True, inline="always")
+def end_value_two_players(hands, pile, pile_len, mover, beat_mask):
+    """After ``mover`` emptied their hand (two players): +1 if the mover wins,
+    0 for the one-card draw (the last card beats the top card)."""
+    last = 1 - mover
+    h = hands[last]
+    if h & (h - np.uint64(1)) == 0:
+        if (beat_mask[last, pile[pile_len - 1]] >> np.uint64(lowest_card(h))) & np.uint64(1):
+            return 0
+    return 1

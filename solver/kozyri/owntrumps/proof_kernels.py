@@ -1,0 +1,563 @@
+"""AND/OR proof search for two-player Own Trumps, as Numba kernels.
+
+One search answers one yes/no question: *can the attacker force a win?*
+(a game that never ends is not a win). The exact three-valued answer asks it
+twice, once for each player: a win for the player to move, else a loss if the
+opponent can force a win, else a draw.
+
+Taking puts cards back into hands, so positions repeat. A repetition on the
+current path counts as a failure for the attacker. That gives the right value
+at the root of the search (a forced win never needs to repeat a position,
+and a defender who can always steer back into the path never loses), but a
+failure found through a repetition depends on the path, so the transposition
+table (TT) must not keep it. Each failure carries the lowest ply of the path
+that it depended on; a failure whose dependencies all lie at or below the
+node itself holds whatever the path above, and is stored. Proven wins are
+always stored. The TT also marks the positions on the current path, which is
+how repetitions are detected in O(1).
+
+Results are packed into one int64: ``res | depth << 2 | (dep + 1) << 22``
+where ``res`` is WIN / FAIL / ABORT, ``depth`` the length of the proof (plies
+to the end along the proof, for wins) and ``dep`` the lowest path ply the
+result depended on (``NO_DEP`` for none, -1 for a cut-off by the ply limit).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from kozyri.owntrumps.kernels import (
+    NO_FOLLOW,
+    TAKE,
+    end_value_two_players,
+    gen_moves,
+    make_move,
+    unmake_move,
+)
+from kozyri.search import ttable
+from kozyri.search.bits import popcount
+from kozyri.search.control import CTL_FREE, CTL_NODES, stop_requested
+
+FAIL, WIN, ABORT = 0, 1, 2
+NO_DEP = 1 << 30
+#: Per-question status stored in the TT (2 bits per attacker seat).
+S_UNKNOWN, S_WIN, S_FAIL = 0, 1, 2
+BUCKET = 4
+#: ``info`` columns of a TT entry; I_NOWIN + seat: no win for seat within so many plies.
+I_STATUS, I_PATH, I_DEPTH, I_WORK, I_NOWIN = 0, 1, 2, 3, 4
+INFO_COLUMNS = 6
+#: Counters of the proof search in the control array (after the control's own slots):
+#: a cut-off by the ply or stack limit happened; the deepest ply; positions that
+#: found no TT row; TT rows claimed.
+ST_TRUNCATED, ST_MAX_PLY, ST_TT_FULL, ST_TT_USED = CTL_FREE, CTL_FREE + 1, CTL_FREE + 2, CTL_FREE + 3
+#: ``depth_left`` of the unbounded search (the one that detects repetitions).
+UNBOUNDED = 1 << 29
+#: Room on the move stack reserved per node: moves, then saved pile cards.
+SAVE_ROOM = 64
+MAX_MOVES = 64 * 64
+
+
+@njit(cache=True, inline="always")
+def pack(res, dep, depth):
+    if depth > 0xFFFFF:
+        depth = 0xFFFFF
+    return np.int64(res) | (np.int64(depth) << 2) | (np.int64(dep + 1) << 22)
+
+
+@njit(cache=True, inline="always")
+def unpack(code):
+    return code & 3, (code >> 22) - 1, (code >> 2) & 0xFFFFF
+
+
+@njit(cache=True)
+def tt_probe(keys, h0, h1, key):
+    """Row of a position in the TT, or -1."""
+    return ttable.find(keys, ttable.bucket_of(keys, BUCKET, h0, h1, key), BUCKET, h0, h1, key)
+
+
+@njit(cache=True)
+def tt_insert(keys, info, h0, h1, key, ctl):
+    """A row for a new position: an empty one, else the least worked-on entry
+    that is not on the current path; -1 when every row is on the path."""
+    base = ttable.bucket_of(keys, BUCKET, h0, h1, key)
+    victim = -1
+    for i in range(base, base + BUCKET):
+        if ttable.is_empty(keys, i):
+            victim = i
+            ctl[ST_TT_USED] += 1
+            break
+        if info[i, I_PATH] < 0 and (victim < 0 or info[i, I_WORK] < info[victim, I_WORK]):
+            victim = i
+    if victim >= 0:
+        ttable.write_key(keys, victim, h0, h1, key)
+        info[victim, I_STATUS] = 0
+        info[victim, I_PATH] = -1
+        info[victim, I_DEPTH] = 0
+        info[victim, I_WORK] = 0
+        info[victim, I_NOWIN] = 0
+        info[victim, I_NOWIN + 1] = 0
+    return victim
+
+
+@njit(cache=True, inline="always")
+def side_key(ph, mover, z_side):
+    return ph ^ z_side if mover == 1 else ph
+
+
+@njit(cache=True, inline="always")
+def _swap_suits(h, sym):
+    """``h`` with the two interchangeable suits' cards exchanged."""
+    a, b, shift = sym[0], sym[1], sym[2]
+    return (h & ~(a | b)) | ((h & a) << shift) | ((h & b) >> shift)
+
+
+@njit(cache=True)
+def canonical(h0, h1, ph, pile, pile_len, mover, z_side, sym, z_pile_sw):
+    """The TT key ``(h0, h1, key)`` of a position, the same for a position and
+    its mirror image when two suits are nobody's trump (``sym[2] != 0``):
+    such suits are interchangeable, so both have the same value."""
+    if sym[2] == 0:
+        return h0, h1, side_key(ph, mover, z_side)
+    s0 = _swap_suits(h0, sym)
+    s1 = _swap_suits(h1, sym)
+    if s0 > h0 or (s0 == h0 and s1 > h1):
+        return h0, h1, side_key(ph, mover, z_side)
+    ph_sw = np.uint64(0)
+    for i in range(pile_len):
+        ph_sw ^= z_pile_sw[i, pile[i]]
+    if s0 == h0 and s1 == h1 and ph <= ph_sw:
+        return h0, h1, side_key(ph, mover, z_side)
+    return s0, s1, side_key(ph_sw, mover, z_side)
+
+
+@njit(cache=True)
+def move_score(move, hands, mover, beat_mask, strength):
+    """Heuristic order, best first for the mover: leave the opponent a card
+    they cannot beat, keep strong cards, shed the hand."""
+    kind = move >> 16
+    if kind == TAKE:
+        return -100000 - (move & 0xFF)
+    opp = 1 - mover
+    card = move & 0xFF
+    if kind == 0:
+        faced = card
+        spent = 0
+    else:
+        follow = (move >> 8) & 0xFF
+        if follow == NO_FOLLOW:
+            return 1000000
+        faced = follow
+        spent = strength[mover, card]
+    answers = popcount(hands[opp] & beat_mask[opp, faced])
+    score = -64 * answers - spent - strength[mover, faced] // 2
+    if answers == 0:
+        score += 10000
+    return score
+
+
+@njit(cache=True)
+def child_pile_hash(ph, pile, old_len, new_len, z_pile):
+    """Pile hash after the pile went from ``old_len`` to ``new_len`` cards
+    (the array holds both the kept and the removed or added cards)."""
+    lo, hi = (new_len, old_len) if new_len < old_len else (old_len, new_len)
+    for i in range(lo, hi):
+        ph ^= z_pile[i, pile[i]]
+    return ph
+
+
+@njit(cache=True)
+def tt_rehash(keys, info, new_keys, new_info):
+    """Copy every entry into a bigger table, evicting by :func:`tt_insert`'s
+    rule when a bucket is full (nothing may be on the path); returns the
+    rows placed in empty slots."""
+    counters = np.zeros(ST_TT_USED + 1, dtype=np.int64)
+    for i in range(keys.shape[0]):
+        if ttable.is_empty(keys, i):
+            continue
+        slot = tt_insert(new_keys, new_info, keys[i, 0], keys[i, 1], keys[i, 2], counters)
+        if slot >= 0:
+            for c in range(info.shape[1]):
+                new_info[slot, c] = info[i, c]
+            new_info[slot, I_PATH] = -1
+    return counters[ST_TT_USED]
+
+
+#: Columns of the per-ply frames of :func:`prove` (an explicit stack: Numba's
+#: cache mishandles callers of recursive functions, and deep recursion needs
+#: a big C stack).
+F_SLOT, F_N, F_I, F_PILE_LEN, F_PH, F_DEP, F_DEPTH, F_NODES, F_SP, F_MOVE, F_RES = range(11)
+FRAME_COLUMNS = 11
+_ENTER, _RESUME, _NEXT, _FINISH = 0, 1, 2, 3
+
+
+@njit(cache=True, nogil=True)
+def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
+          beat_mask, take_n, strength, z_pile, z_side, must_beat, sym, z_pile_sw,
+          keys, info, stack, scores, path, frames, ctl, max_ply):
+    """Can ``attacker`` force a win from this position? (packed result)
+
+    With ``depth_left == UNBOUNDED`` the search is complete and detects
+    repetitions. Otherwise it asks "a win within ``depth_left`` plies?": no
+    repetition check is needed (the depth bounds it), and every failure is
+    path-independent, so the TT keeps it as "no win within that many plies".
+    ``hands`` and ``pile`` are restored on return.
+    """
+    bounded = depth_left < UNBOUNDED
+    root_mover = mover
+    root_depth = depth_left
+    ply = 0
+    sp = 0
+    action = _ENTER
+    child = np.int64(0)
+    while True:
+        mover = root_mover if ply % 2 == 0 else 1 - root_mover
+        is_or = mover == attacker
+        if action == _ENTER:
+            dl = root_depth - ply if bounded else UNBOUNDED
+            code = np.int64(-1)
+            ctl[CTL_NODES] += 1
+            h0, h1, key = canonical(hands[0], hands[1], ph, pile, pile_len, mover, z_side, sym, z_pile_sw)
+            slot = -1
+            if (ctl[CTL_NODES] & 1023) == 0 and stop_requested(ctl):
+                code = pack(ABORT, NO_DEP, 0)
+            else:
+                slot = tt_probe(keys, h0, h1, key)
+                if slot >= 0:
+                    status = info[slot, I_STATUS]
+                    mine = (status >> (2 * attacker)) & 3
+                    if mine == S_WIN:
+                        # A bounded search takes a stored win only if its proof is short
+                        # enough: then "win within d" stays exact (and so do main lines).
+                        if not bounded or info[slot, I_DEPTH] <= dl:
+                            code = pack(WIN, NO_DEP, info[slot, I_DEPTH])
+                    elif mine == S_FAIL or ((status >> (2 * (1 - attacker))) & 3) == S_WIN:
+                        code = pack(FAIL, NO_DEP, 0)
+                    elif bounded:
+                        if info[slot, I_NOWIN + attacker] >= dl:
+                            code = pack(FAIL, NO_DEP, 0)
+                    elif info[slot, I_PATH] >= 0:
+                        code = pack(FAIL, info[slot, I_PATH], 0)
+            if code < 0 and bounded and dl <= 0:
+                code = pack(FAIL, NO_DEP, 0)
+            if code < 0 and (ply >= max_ply or sp + MAX_MOVES + SAVE_ROOM > stack.shape[0]):
+                ctl[ST_TRUNCATED] = 1
+                code = pack(FAIL, -1, 0)
+            if code < 0 and slot < 0:
+                slot = tt_insert(keys, info, h0, h1, key, ctl)
+                if slot < 0 and not bounded:
+                    ctl[ST_TT_FULL] += 1
+                    for i in range(ply):
+                        if path[i, 0] == h0 and path[i, 1] == h1 and path[i, 2] == key:
+                            code = pack(FAIL, i, 0)
+                            break
+            if code >= 0:
+                if ply == 0:
+                    return code
+                child = code
+                ply -= 1
+                action = _RESUME
+                continue
+            path[ply, 0] = h0
+            path[ply, 1] = h1
+            path[ply, 2] = key
+            if ply > ctl[ST_MAX_PLY]:
+                ctl[ST_MAX_PLY] = ply
+            if slot >= 0 and not bounded:
+                info[slot, I_PATH] = ply
+            n = gen_moves(hands, pile, pile_len, mover, beat_mask, take_n, must_beat, stack, sp)
+            for i in range(n):
+                scores[sp + i] = move_score(stack[sp + i], hands, mover, beat_mask, strength)
+            frames[ply, F_SLOT] = slot
+            frames[ply, F_N] = n
+            frames[ply, F_I] = 0
+            frames[ply, F_PILE_LEN] = pile_len
+            frames[ply, F_PH] = np.int64(ph)
+            frames[ply, F_DEP] = NO_DEP
+            frames[ply, F_DEPTH] = 0
+            frames[ply, F_NODES] = ctl[CTL_NODES]
+            frames[ply, F_SP] = sp
+            frames[ply, F_RES] = FAIL if is_or else WIN
+            action = _NEXT
+
+        if action == _RESUME:
+            # Back from the child of the move frames[ply, F_MOVE].
+            pile_len = frames[ply, F_PILE_LEN]
+            ph = np.uint64(frames[ply, F_PH])
+            sp = frames[ply, F_SP]
+            n = frames[ply, F_N]
+            unmake_move(hands, pile, pile_len, mover, frames[ply, F_MOVE], stack, sp + n)
+            action = _NEXT
+            c_res, c_dep, c_depth = unpack(child)
+            if c_res == ABORT:  # unwind: every frame undoes its move and clears its path mark
+                if frames[ply, F_SLOT] >= 0 and not bounded:
+                    info[frames[ply, F_SLOT], I_PATH] = -1
+                if ply == 0:
+                    return child
+                ply -= 1
+                action = _RESUME
+                continue
+            if is_or:
+                if c_res == WIN:
+                    frames[ply, F_RES] = WIN
+                    frames[ply, F_DEPTH] = c_depth + 1
+                    action = _FINISH
+                elif c_dep < frames[ply, F_DEP]:
+                    frames[ply, F_DEP] = c_dep
+            else:
+                if c_res == FAIL:
+                    frames[ply, F_RES] = FAIL
+                    frames[ply, F_DEP] = c_dep
+                    action = _FINISH
+                elif c_depth + 1 > frames[ply, F_DEPTH]:
+                    frames[ply, F_DEPTH] = c_depth + 1
+
+        if action == _NEXT:
+            n = frames[ply, F_N]
+            sp = frames[ply, F_SP]
+            save_at = sp + n
+            action = _FINISH
+            i = frames[ply, F_I]
+            while i < n:
+                j = i  # pick the best remaining move (selection order; cut-offs are frequent)
+                for k in range(i + 1, n):
+                    if scores[sp + k] > scores[sp + j]:
+                        j = k
+                if j != i:
+                    stack[sp + i], stack[sp + j] = stack[sp + j], stack[sp + i]
+                    scores[sp + i], scores[sp + j] = scores[sp + j], scores[sp + i]
+                move = stack[sp + i]
+                i += 1
+                new_len = make_move(hands, pile, pile_len, mover, move, stack, save_at)
+                if hands[mover] != 0:
+                    frames[ply, F_I] = i
+                    frames[ply, F_MOVE] = move
+                    ph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
+                    pile_len = new_len
+                    sp = save_at + SAVE_ROOM
+                    ply += 1
+                    action = _ENTER
+                    break
+                # The mover went out: the game is over.
+                mover_wins = end_value_two_players(hands, pile, new_len, mover, beat_mask) == 1
+                unmake_move(hands, pile, pile_len, mover, move, stack, save_at)
+                if is_or and mover_wins:
+                    frames[ply, F_RES] = WIN
+                    frames[ply, F_DEPTH] = 1
+                    break
+                if not is_or:
+                    frames[ply, F_RES] = FAIL
+                    frames[ply, F_DEP] = NO_DEP
+                    break
+            if action == _ENTER:
+                continue
+
+        # _FINISH: every move tried or a cut-off.
+        slot = frames[ply, F_SLOT]
+        res = frames[ply, F_RES]
+        dep_out = frames[ply, F_DEP]
+        depth_out = frames[ply, F_DEPTH]
+        if slot >= 0:
+            if not bounded:
+                info[slot, I_PATH] = -1
+            work = ctl[CTL_NODES] - frames[ply, F_NODES]
+            if work > 0x7FFFFFFF:
+                work = 0x7FFFFFFF
+            if work > info[slot, I_WORK]:
+                info[slot, I_WORK] = work
+        if res == WIN:
+            dep_out = NO_DEP
+            if slot >= 0:
+                known = ((info[slot, I_STATUS] >> (2 * attacker)) & 3) == S_WIN
+                if not known or depth_out < info[slot, I_DEPTH]:
+                    info[slot, I_DEPTH] = depth_out
+                info[slot, I_STATUS] |= S_WIN << (2 * attacker)
+        elif bounded:
+            dl = root_depth - ply
+            # (a cut-off by the ply or stack limit proves nothing; never the case
+            # at the depths iterative deepening reaches, but never stored either)
+            if slot >= 0 and dl > info[slot, I_NOWIN + attacker] and ctl[ST_TRUNCATED] == 0:
+                info[slot, I_NOWIN + attacker] = dl
+        elif dep_out >= ply:
+            dep_out = NO_DEP
+            if slot >= 0:
+                info[slot, I_STATUS] |= S_FAIL << (2 * attacker)
+        code = pack(res, dep_out, depth_out)
+        if ply == 0:
+            return code
+        child = code
+        ply -= 1
+        action = _RESUME
+
+
+@njit(cache=True, inline="always")
+def _proven_fail(keys, info, h0, h1, key, attacker):
+    """Is the position known (in the TT) to be no win for ``attacker``?"""
+    slot = tt_probe(keys, h0, h1, key)
+    if slot < 0:
+        return False
+    status = info[slot, I_STATUS]
+    return ((status >> (2 * attacker)) & 3) == S_FAIL or ((status >> (2 * (1 - attacker))) & 3) == S_WIN
+
+
+@njit(cache=True, inline="always")
+def _proven_win(keys, info, h0, h1, key, attacker):
+    slot = tt_probe(keys, h0, h1, key)
+    return slot >= 0 and ((info[slot, I_STATUS] >> (2 * attacker)) & 3) == S_WIN
+
+
+#: ``q_meta`` columns of the closure: pile length, mover, pile hash, canonical key.
+Q_LEN, Q_MOVER, Q_PH, Q_H0, Q_H1, Q_KEY = range(6)
+Q_COLUMNS = 6
+
+
+@njit(cache=True)
+def _enqueue(q_hands, q_pile, q_meta, count, hands, pile, pile_len, mover, ph, h0, h1, key):
+    q_hands[count, 0] = hands[0]
+    q_hands[count, 1] = hands[1]
+    for k in range(pile_len):
+        q_pile[count, k] = pile[k]
+    q_meta[count, Q_LEN] = pile_len
+    q_meta[count, Q_MOVER] = mover
+    q_meta[count, Q_PH] = np.int64(ph)
+    q_meta[count, Q_H0] = np.int64(h0)
+    q_meta[count, Q_H1] = np.int64(h1)
+    q_meta[count, Q_KEY] = np.int64(key)
+
+
+@njit(cache=True, nogil=True)
+def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_depth,
+                         beat_mask, take_n, strength, z_pile, z_side, must_beat, sym, z_pile_sw,
+                         keys, info, stack, scores, path, frames, ctl, max_ply,
+                         q_hands, q_pile, q_meta, set_keys):
+    """Try to prove that ``attacker`` cannot force a win, by building a
+    defender strategy and checking that it is closed.
+
+    The defender commits to one move per position (a move to a position
+    already in the strategy if there is one, else the first move after which
+    a bounded search finds no attacker win within ``oracle_depth`` plies);
+    every attacker move is followed. If the set of positions so reached never
+    contains an attacker win, the defender can stay in it forever (or end the
+    game without losing): every position in it is proven "no win" for the
+    attacker and is stored so in the TT. Unlike the search with repetitions,
+    this needs no path: the set is global.
+
+    Returns 1 (proven), 0 (the strategy hit a win: no proof), 2 (stopped by
+    time or node limit), 3 (out of room).
+    """
+    hands = hands0.copy()
+    pile = pile0.copy()
+    capacity = q_hands.shape[0]
+    ph0 = np.uint64(0)
+    for i in range(pile_len0):
+        ph0 ^= z_pile[i, pile0[i]]
+    h0, h1, key = canonical(hands[0], hands[1], ph0, pile, pile_len0, mover0, z_side, sym, z_pile_sw)
+    ttable.set_lookup(set_keys, h0, h1, key, True)
+    _enqueue(q_hands, q_pile, q_meta, 0, hands, pile, pile_len0, mover0, ph0, h0, h1, key)
+    count = 1
+    head = 0
+    moves = np.empty(MAX_MOVES, dtype=np.int32)
+    order = np.empty(MAX_MOVES, dtype=np.int32)
+    save = np.empty(SAVE_ROOM, dtype=np.int32)
+    while head < count:
+        if stop_requested(ctl):
+            return 2
+        hands[0] = q_hands[head, 0]
+        hands[1] = q_hands[head, 1]
+        pile_len = q_meta[head, Q_LEN]
+        mover = q_meta[head, Q_MOVER]
+        ph = np.uint64(q_meta[head, Q_PH])
+        for i in range(pile_len):
+            pile[i] = q_pile[head, i]
+        head += 1
+        ctl[CTL_NODES] += 1
+        n = gen_moves(hands, pile, pile_len, mover, beat_mask, take_n, must_beat, moves, 0)
+        if mover == attacker:
+            # Every attacker move must stay out of the attacker's wins.
+            for i in range(n):
+                move = moves[i]
+                new_len = make_move(hands, pile, pile_len, mover, move, save, 0)
+                verdict = 0  # 0 fine, 1 attacker wins, 3 out of room
+                if hands[mover] == 0:
+                    if end_value_two_players(hands, pile, new_len, mover, beat_mask) == 1:
+                        verdict = 1
+                else:
+                    cph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
+                    c0, c1, ck = canonical(hands[0], hands[1], cph, pile, new_len, 1 - mover, z_side, sym, z_pile_sw)
+                    if _proven_win(keys, info, c0, c1, ck, attacker):
+                        verdict = 1
+                    elif not _proven_fail(keys, info, c0, c1, ck, attacker):
+                        added = ttable.set_lookup(set_keys, c0, c1, ck, True)
+                        if added < 0 or (added == 1 and count >= capacity):
+                            verdict = 3
+                        elif added == 1:
+                            _enqueue(q_hands, q_pile, q_meta, count, hands, pile, new_len, 1 - mover, cph, c0, c1, ck)
+                            count += 1
+                unmake_move(hands, pile, pile_len, mover, move, save, 0)
+                if verdict == 1:
+                    return 0
+                if verdict == 3:
+                    return 3
+            continue
+        # The defender: moves in heuristic order; first a move that needs no
+        # search (the game ends, or a position proven or already in the
+        # strategy), then the first move the bounded search finds no win after.
+        for i in range(n):
+            scores[i] = move_score(moves[i], hands, mover, beat_mask, strength)
+            order[i] = i
+        for i in range(1, n):
+            j = i
+            while j > 0 and scores[order[j]] > scores[order[j - 1]]:
+                order[j], order[j - 1] = order[j - 1], order[j]
+                j -= 1
+        chosen = False
+        for use_oracle in range(2):
+            for i in range(n):
+                move = moves[order[i]]
+                new_len = make_move(hands, pile, pile_len, mover, move, save, 0)
+                verdict = 0  # 0 no, 1 chosen, 2 chosen and followed, 3 out of room, 4 stopped
+                if hands[mover] == 0:
+                    verdict = 1  # the defender goes out: a win or a draw for them
+                else:
+                    cph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
+                    c0, c1, ck = canonical(hands[0], hands[1], cph, pile, new_len, 1 - mover, z_side, sym, z_pile_sw)
+                    if _proven_fail(keys, info, c0, c1, ck, attacker) or ttable.set_lookup(set_keys, c0, c1, ck, False) == 0:
+                        verdict = 1
+                    elif use_oracle == 1 and not _proven_win(keys, info, c0, c1, ck, attacker):
+                        code = prove(hands, pile, new_len, cph, 1 - mover, attacker, oracle_depth,
+                                     beat_mask, take_n, strength, z_pile, z_side, must_beat, sym, z_pile_sw,
+                                     keys, info, stack, scores, path, frames, ctl, max_ply)
+                        res = code & 3
+                        if res == ABORT:
+                            verdict = 4
+                        elif res == FAIL:
+                            if count >= capacity or ttable.set_lookup(set_keys, c0, c1, ck, True) < 0:
+                                verdict = 3
+                            else:
+                                _enqueue(q_hands, q_pile, q_meta, count, hands, pile, new_len, 1 - mover, cph,
+                                         c0, c1, ck)
+                                count += 1
+                                verdict = 2
+                unmake_move(hands, pile, pile_len, mover, move, save, 0)
+                if verdict == 4:
+                    return 2
+                if verdict == 3:
+                    return 3
+                if verdict != 0:
+                    chosen = True
+                    break
+            if chosen:
+                break
+        if not chosen:
+            return 0
+    # Closed: every position of the strategy is proven no win for the attacker.
+    for i in range(count):
+        h0 = np.uint64(q_meta[i, Q_H0])
+        h1 = np.uint64(q_meta[i, Q_H1])
+        key = np.uint64(q_meta[i, Q_KEY])
+        slot = tt_probe(keys, h0, h1, key)
+        if slot < 0:
+            slot = tt_insert(keys, info, h0, h1, key, ctl)
+        if slot >= 0:
+            info[slot, I_STATUS] |= S_FAIL << (2 * attacker)
+    return 1

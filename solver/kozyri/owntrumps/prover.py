@@ -1,0 +1,184 @@
+"""Running the Numba proof search from Python: tables, TT, stopping.
+
+:class:`ProofSearch` owns everything the kernel needs for one deck, trump
+pair and rule set (move tables, Zobrist keys, the transposition table) and
+answers "can this seat force a win from this position?" under a
+:class:`~kozyri.search.control.SearchControl` (deadline, node budget,
+Ctrl-C). The TT is kept between questions, so asking about the children of
+a solved position is cheap.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kozyri.core import InvalidInput
+from kozyri.owntrumps import proof_kernels as K
+from kozyri.owntrumps.kernels import build_tables, state_arrays
+from kozyri.owntrumps.position import Position
+from kozyri.search.control import SearchControl
+from kozyri.search.ttable import HashTable
+
+MAX_PLY = 40_000
+STACK_ENTRIES = 4 * 1024 * 1024
+#: Rows the TT starts with (it doubles while over half full, up to the memory bound).
+INITIAL_TT_ROWS = K.BUCKET * 2**16
+
+
+class Answer:
+    """Result of one question: ``proved`` (True/False) or ``None`` if unknown."""
+
+    __slots__ = ("proved", "depth")
+
+    def __init__(self, proved: bool | None, depth: int = 0):
+        self.proved = proved
+        self.depth = depth
+
+    def __repr__(self):
+        return f"Answer({self.proved}, depth={self.depth})"
+
+
+class ProofSearch:
+    """The proof search for positions sharing a deck, trumps and rules."""
+
+    def __init__(self, position: Position, memory_mb: float = 1024, seed: int = 20261122,
+                 symmetry: bool = True):
+        if position.n_players != 2:
+            raise InvalidInput("the exact solver is for two players")
+        self.deck, self.rules, self.trumps = position.deck, position.rules, position.trumps
+        self.beat_mask, self.take_n = build_tables(position)
+        size = position.deck.size
+        # strength[seat, c]: how many cards c beats for seat (move ordering).
+        bits = np.array([[(int(self.beat_mask[s, t]) >> c) & 1 for t in range(size)]
+                         for s in range(2) for c in range(size)], dtype=np.int32).reshape(2, size, size)
+        self.strength = bits.sum(axis=2).astype(np.int32)
+        rng = np.random.default_rng(seed)
+        self.z_pile = rng.integers(1, 2**63, size=(size, size), dtype=np.int64).astype(np.uint64)
+        self.sym, swap = suit_symmetry(position) if symmetry else (np.zeros(3, dtype=np.uint64), np.arange(size))
+        self.z_pile_sw = self.z_pile[:, swap]
+        self.z_side = np.uint64(rng.integers(1, 2**63, dtype=np.int64))
+        # The memory bound: 70% for the TT, 25% for the positions of one
+        # closure proof (~150 bytes each with their set). The stacks are
+        # touched only as deep as the search goes (a few MB in practice).
+        budget = memory_mb * 2**20
+        self.table = HashTable(3, K.INFO_COLUMNS, np.int32, K.BUCKET, 0.7 * budget, INITIAL_TT_ROWS)
+        self.stack = np.zeros(STACK_ENTRIES, dtype=np.int32)
+        self.scores = np.zeros(STACK_ENTRIES, dtype=np.int32)
+        self.path = np.zeros((MAX_PLY, 3), dtype=np.uint64)
+        self.frames = np.zeros((MAX_PLY, K.FRAME_COLUMNS), dtype=np.int64)
+        #: Positions one closure proof may hold.
+        self.closure_capacity = max(64, int(0.25 * budget / (112 + size)))
+        #: Set when a closure proof needed more room than the memory bound allows.
+        self.out_of_room = False
+        #: Nodes searched by every question asked so far.
+        self.nodes = 0
+
+    def _tables(self) -> HashTable:
+        """The TT, grown first if it is over half full (before a kernel gets its arrays)."""
+        self.table.grow(K.tt_rehash)
+        return self.table
+
+    def _run(self, control: SearchControl, kernel, *args):
+        """Run a kernel under ``control`` with this search's counters
+        cleared; returns the kernel's result."""
+        ctl = control.ctl
+        ctl[K.CTL_FREE:] = 0
+        before = int(ctl[K.CTL_NODES])
+        result = control.run(kernel, *args)
+        self.table.claimed(ctl[K.ST_TT_USED])
+        self.nodes += int(ctl[K.CTL_NODES]) - before
+        return result
+
+    def _check(self, position: Position) -> None:
+        if (position.deck, position.rules, position.trumps) != (self.deck, self.rules, self.trumps):
+            raise InvalidInput("position of another deck, rule set or trump pair")
+
+    def pile_hash(self, pile) -> np.uint64:
+        ph = np.uint64(0)
+        for i, c in enumerate(pile):
+            ph ^= self.z_pile[i, c]
+        return ph
+
+    def ask(self, position: Position, attacker: int, control: SearchControl | None = None,
+            depth: int | None = None) -> Answer:
+        """Can ``attacker`` force a win from ``position``? ``None`` if the
+        control stopped the search (deadline, node budget, Ctrl-C) or the ply
+        limit cut it before a proof.
+
+        With ``depth`` the question is "a win within ``depth`` plies?", and
+        ``False`` means only that there is none that short.
+        """
+        self._check(position)
+        if position.is_over:
+            return Answer(position.outcome.value_for(attacker) == 1)
+        hands, pile, pile_len = state_arrays(position)
+        depth_left = K.UNBOUNDED if depth is None else depth
+        table = self._tables()
+        control = control or SearchControl()
+        ctl = control.ctl
+        code = self._run(control, K.prove, hands, pile, pile_len, self.pile_hash(position.pile), position.to_move,
+                         attacker, depth_left, self.beat_mask, self.take_n, self.strength, self.z_pile,
+                         self.z_side, self.rules.must_beat, self.sym, self.z_pile_sw, table.keys, table.payload,
+                         self.stack, self.scores, self.path, self.frames, ctl, MAX_PLY)
+        res, _dep, depth = K.unpack(code)
+        if res == K.WIN:
+            return Answer(True, int(depth))
+        if res == K.FAIL and not ctl[K.ST_TRUNCATED]:
+            return Answer(False)
+        return Answer(None)
+
+    def ask_closure(self, position: Position, attacker: int, oracle_depth: int,
+                    control: SearchControl | None = None, capacity: int | None = None) -> Answer:
+        """Try to prove that ``attacker`` cannot force a win by a closed
+        defender strategy (see :func:`kozyri.owntrumps.proof_kernels.prove_no_win_closure`).
+
+        ``Answer(False)`` is a proof of "no win"; ``Answer(None)`` means no
+        proof this time (the strategy failed, or time or room ran out).
+        """
+        self._check(position)
+        if position.is_over:
+            return Answer(position.outcome.value_for(attacker) == 1)
+        control = control or SearchControl()
+        if capacity is None:
+            # Start small; retry with more room while the strategy outgrows it.
+            capacity = min(2**15, self.closure_capacity)
+            while True:
+                answer, out_of_room = self._closure(position, attacker, oracle_depth, control, capacity)
+                if not out_of_room or capacity >= self.closure_capacity:
+                    self.out_of_room |= out_of_room
+                    return answer
+                capacity = min(4 * capacity, self.closure_capacity)
+        return self._closure(position, attacker, oracle_depth, control, capacity)[0]
+
+    def _closure(self, position, attacker, oracle_depth, control, capacity) -> tuple[Answer, bool]:
+        hands, pile, pile_len = state_arrays(position)
+        size = max(position.deck.size, 1)
+        q_hands = np.zeros((capacity, 2), dtype=np.uint64)
+        q_pile = np.zeros((capacity, size), dtype=np.int8)
+        q_meta = np.zeros((capacity, K.Q_COLUMNS), dtype=np.int64)
+        set_keys = np.zeros((2 * capacity, 3), dtype=np.uint64)
+        table = self._tables()
+        code = self._run(control, K.prove_no_win_closure, hands, pile, pile_len, position.to_move, attacker,
+                         oracle_depth, self.beat_mask, self.take_n, self.strength, self.z_pile, self.z_side,
+                         self.rules.must_beat, self.sym, self.z_pile_sw, table.keys, table.payload, self.stack,
+                         self.scores, self.path, self.frames, control.ctl, MAX_PLY, q_hands, q_pile, q_meta,
+                         set_keys)
+        return Answer(False if code == 1 else None), code == 3
+
+
+def suit_symmetry(position: Position) -> tuple[np.ndarray, np.ndarray]:
+    """``(sym, swap)``: with exactly two suits of the deck that are nobody's
+    trump, they are interchangeable; ``sym`` holds their card masks and the
+    shift between them, ``swap[c]`` the card ``c`` becomes. Otherwise ``sym``
+    is all zeros and ``swap`` the identity."""
+    deck = position.deck
+    r, size = deck.n_ranks, deck.size
+    free = [i for i, s in enumerate(deck.suits) if s not in position.trumps]
+    swap = np.arange(size)
+    if len(free) != 2:
+        return np.zeros(3, dtype=np.uint64), swap
+    a, b = free
+    block = (1 << r) - 1
+    for k in range(r):
+        swap[a * r + k], swap[b * r + k] = b * r + k, a * r + k
+    return np.array([block << (a * r), block << (b * r), (b - a) * r], dtype=np.uint64), swap

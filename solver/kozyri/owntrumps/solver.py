@@ -1,0 +1,259 @@
+"""Exact solving of two-player Own Trumps positions: the public API.
+
+>>> from kozyri.owntrumps import Position, solve
+>>> result = solve(Position.from_text("QS KH AS | KS QH AH", trumps="SH"))
+>>> result.value
+Value('draw')
+
+The value is for the player to move under perfect play, a game that never
+ends counting as a draw. A solver never reports a value it did not prove:
+when a limit, the memory bound or Ctrl-C stops it, the value is unknown and
+says what was established (``"at least a draw"`` or ``"at most a draw"``),
+if anything, and why it stopped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kozyri.core import (
+    LOSS,
+    MEMORY_BOUND,
+    WIN,
+    GameOver,
+    InvalidInput,
+    Limit,
+    SearchResult,
+    Value,
+)
+from kozyri.owntrumps import proof_kernels as K
+from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.prover import ProofSearch
+from kozyri.owntrumps.rules import Move
+from kozyri.search.control import SearchControl, controlled
+
+#: Megabytes for the solver's tables when the limit names none.
+DEFAULT_MEMORY_MB = 1024
+
+
+@dataclass(kw_only=True)
+class SolveResult(SearchResult):
+    """What :func:`solve` found, for the player to move in ``position``."""
+
+    position: Position
+    best_moves: list[Move] = field(default_factory=list)
+    pv: list[Move] = field(default_factory=list)
+    #: The principal variation ends in a repetition (a drawn line goes on forever).
+    pv_repeats: bool = False
+    #: False when a stop came before every move was settled.
+    best_moves_complete: bool = True
+
+    @property
+    def proven(self) -> str | None:
+        """With an unknown value: ``"at least a draw"``, ``"at most a draw"`` or None."""
+        return self.value.proven
+
+    def to_json(self) -> dict:
+        d = self.position.deck
+        out = {
+            "value": self.value.name,
+            "best_moves": [m.text(d) for m in self.best_moves],
+            "pv": [m.text(d) for m in self.pv],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+        if not self.value.known:
+            out["proven"] = self.value.proven
+            out["reason"] = self.value.reason
+        if self.pv_repeats:
+            out["pv_repeats"] = True
+        if not self.best_moves_complete:
+            out["best_moves_complete"] = False
+        return out
+
+
+def solve(position: Position, limit: Limit | None = None, *, value_only: bool = False,
+          control: SearchControl | None = None) -> SolveResult:
+    """Solve a two-player position exactly: value, best moves, main line.
+
+    ``limit`` bounds the whole call (``time`` in seconds, ``nodes``,
+    ``memory`` in MB for the tables, 1024 by default); ``control`` is the
+    caller's :class:`~kozyri.search.control.SearchControl` (to cancel, or to
+    watch progress). The value is proven or unknown; when a stop comes after
+    the value is proven, ``best_moves_complete`` is False and the main line
+    may be cut short. ``value_only`` skips the best moves and the main line
+    (settling every move costs more than the value itself).
+    """
+    if position.n_players != 2:
+        raise InvalidInput(f"the exact solver is for two players; this position has {position.n_players}")
+    if position.is_over:
+        raise GameOver("the game is already over")
+    load_kernels()  # before the clock starts: loading compiled code cannot be interrupted
+    with controlled(limit, control) as ctrl:
+        search = ProofSearch(position, ctrl.limit.memory or DEFAULT_MEMORY_MB)
+        value = decide(search, position, ctrl)
+        result = SolveResult(value=value, position=position)
+        if value.known and not value_only:
+            result.best_moves, result.best_moves_complete = _best_moves(search, position, value, ctrl)
+            result.pv, result.pv_repeats = _principal_variation(search, position, value, ctrl)
+        result.nodes = search.nodes
+        result.seconds = ctrl.elapsed
+        result.stopped = ctrl.reason
+    return result
+
+
+_kernels_loaded = False
+
+
+def load_kernels() -> None:
+    """Load the compiled search kernels (from Numba's cache) by running each
+    once on a tiny position, so that a time limit is not spent on it."""
+    global _kernels_loaded
+    if _kernels_loaded:
+        return
+    tiny = Position.from_text("KS AH | AS KH", trumps="SH")
+    search = ProofSearch(tiny, memory_mb=1)
+    control = SearchControl()
+    search.ask(tiny, 0, control, depth=2)
+    search.ask(tiny, 0, control)
+    search.ask_closure(tiny, 1, 2, control)
+    search.table.used = search.table.rows  # and the growth of the table
+    search.table.grow(K.tt_rehash)
+    _kernels_loaded = True
+
+
+def decide(search: ProofSearch, position: Position, control: SearchControl) -> Value:
+    """The value of ``position`` for the player to move, or unknown (with
+    what was proven) if ``control`` stops first."""
+    if position.is_over:
+        return Value.exact(position.outcome.value_for(position.to_move))
+    me, opp = position.to_move, 1 - position.to_move
+    # Iterative deepening proves wins ("a win within d plies?" has a
+    # path-independent answer, so the TT keeps every result); from time to time
+    # a closed defender strategy is tried to prove that a side cannot win.
+    no_win = {me: False, opp: False}
+    depth, next_closure = 1, 8
+    give_up_depth = None  # set when the memory bound stops the no-win proofs
+    while True:
+        control.status = _status(depth, no_win, me, opp)
+        for seat in (me, opp):
+            if no_win[seat]:
+                continue
+            a = search.ask(position, seat, control, depth=depth)
+            if a.proved:
+                return WIN if seat == me else LOSS
+            if a.proved is None:
+                return _unknown(no_win, me, opp, control.reason or MEMORY_BOUND)
+        if depth >= next_closure:
+            for seat in (me, opp):
+                if not no_win[seat]:
+                    no_win[seat] = search.ask_closure(position, seat, depth, control).proved is False
+            if no_win[me] and no_win[opp]:
+                return Value.exact(0)
+            next_closure *= 2
+            if search.out_of_room and give_up_depth is None:
+                give_up_depth = 4 * depth  # a last chance for a win proof
+        if control.stopped:
+            return _unknown(no_win, me, opp, control.reason)
+        if give_up_depth is not None and depth >= give_up_depth:
+            return _unknown(no_win, me, opp, MEMORY_BOUND)
+        depth += 1
+
+
+def _status(depth: int, no_win: dict, me: int, opp: int) -> str:
+    proven = [f"no win for player {seat}" for seat in (me, opp) if no_win[seat]]
+    return f"wins searched to depth {depth}" + (f"; proven: {', '.join(proven)}" if proven else "")
+
+
+def _unknown(no_win: dict, me: int, opp: int, reason: str) -> Value:
+    if no_win[me]:
+        return Value.unknown(reason, upper=0)
+    if no_win[opp]:
+        return Value.unknown(reason, lower=0)
+    return Value.unknown(reason)
+
+
+def move_value(search: ProofSearch, position: Position, move: Move, control: SearchControl) -> Value:
+    """The value of ``move`` for the player making it."""
+    child = position.play(move)
+    if child.is_over:
+        return Value.exact(child.outcome.value_for(position.to_move))
+    return decide(search, child, control).flipped()
+
+
+def _best_moves(search: ProofSearch, position: Position, value: Value,
+                control: SearchControl) -> tuple[list[Move], bool]:
+    """Every move that keeps ``value``, and whether every move was settled."""
+    moves = position.legal_moves()
+    if value == LOSS:
+        return moves, True  # every move loses
+    best, complete = [], True
+    for m in moves:
+        v = move_value(search, position, m, control)
+        complete &= v.known
+        if v == value:
+            best.append(m)
+    return best, complete
+
+
+def _win_plies(search: ProofSearch, positions: list[Position], winner: int, control: SearchControl,
+               max_depth: int = 10_000) -> tuple[int, int] | None:
+    """``(index, plies)``: the first of ``positions`` that ``winner`` wins
+    soonest, by iterative deepening over all of them at once."""
+    for i, pos in enumerate(positions):
+        if pos.is_over and pos.outcome.value_for(winner) == 1:
+            return i, 0
+    for depth in range(1, max_depth):
+        for i, pos in enumerate(positions):
+            if pos.is_over:
+                continue
+            a = search.ask(pos, winner, control, depth=depth)
+            if a.proved is None:
+                return None
+            if a.proved:
+                return i, depth
+    return None
+
+
+def _principal_variation(search: ProofSearch, position: Position, value: Value, control: SearchControl,
+                         max_len: int = 400) -> tuple[list[Move], bool]:
+    """A main line, and whether it ends by repeating a position.
+
+    In a won position the winner takes the fastest forced win and the loser
+    the longest resistance (by iterative deepening); in a drawn one both keep
+    the draw until a position repeats.
+    """
+    pv: list[Move] = []
+    pos = position
+    if value in (WIN, LOSS):
+        winner = position.to_move if value == WIN else 1 - position.to_move
+        while not pos.is_over and len(pv) < max_len:
+            moves = pos.legal_moves()
+            children = [pos.play(m) for m in moves]
+            if pos.to_move == winner:
+                found = _win_plies(search, children, winner, control)
+                if found is None:
+                    break
+                choice = found[0]
+            else:
+                plies = []
+                for child in children:
+                    found = _win_plies(search, [child], winner, control)
+                    if found is None:
+                        return pv, False
+                    plies.append(found[1])
+                choice = max(range(len(moves)), key=plies.__getitem__)
+            pv.append(moves[choice])
+            pos = children[choice]
+        return pv, False
+    seen = set()
+    while not pos.is_over and len(pv) < max_len:
+        if pos.key() in seen:
+            return pv, True
+        seen.add(pos.key())
+        move = next((m for m in pos.legal_moves() if move_value(search, pos, m, control) == value), None)
+        if move is None:
+            break
+        pv.append(move)
+        pos = pos.play(move)
+    return pv, False

@@ -1,0 +1,190 @@
+"""A Go Text Protocol front end, the subset Othello programs speak (as in Edax's -gtp mode).
+
+Each command line gets ``= answer`` or ``? error`` followed by an empty line,
+with the command's numeric id echoed (``=7 F5``). Moves are vertices ``A1`` to
+``H8`` (column letter, row number as in Othello notation) or ``PASS``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, TextIO
+
+from kozyri.core import INTERRUPTED, KozyriError, Limit, ProtocolError
+from kozyri.reversi.board import BLACK, PASS, WHITE, Board
+from kozyri.reversi.engine import best_move
+
+NAME = "kozyri"
+PROTOCOL_VERSION = "2"
+
+COMMANDS = (
+    "protocol_version",
+    "name",
+    "version",
+    "list_commands",
+    "known_command",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "undo",
+    "time_settings",
+    "showboard",
+    "quit",
+)
+
+
+class GtpError(ProtocolError):
+    """A command failed; the message goes into the ``?`` reply."""
+
+
+def _color(text: str) -> str:
+    word = text.lower()
+    if word in ("b", "black", "x"):
+        return BLACK
+    if word in ("w", "white", "o"):
+        return WHITE
+    raise GtpError(f"invalid color {text!r}")
+
+
+class GtpEngine:
+    """Holds the game and answers one GTP command at a time."""
+
+    def __init__(self, move_time: float = 1.0, version: str = "0.1.0"):
+        self.board = Board()
+        self.move_time = move_time
+        self.version = version
+        self.finished = False
+        self._handlers: dict[str, Callable[[list[str]], str]] = {
+            "protocol_version": lambda args: PROTOCOL_VERSION,
+            "name": lambda args: NAME,
+            "version": lambda args: self.version,
+            "list_commands": lambda args: "\n".join(COMMANDS),
+            "known_command": lambda args: "true" if args and args[0] in COMMANDS else "false",
+            "boardsize": self._boardsize,
+            "clear_board": self._clear_board,
+            "komi": self._komi,
+            "play": self._play,
+            "genmove": self._genmove,
+            "undo": self._undo,
+            "time_settings": self._time_settings,
+            "showboard": lambda args: "\n" + self.board.pretty(show_moves=False),
+            "quit": self._quit,
+        }
+
+    def handle(self, line: str) -> str | None:
+        """The full reply to one input line (``None`` for blank lines and comments)."""
+        line = line.split("#", 1)[0].replace("\t", " ").strip()
+        if not line:
+            return None
+        words = line.split()
+        command_id = ""
+        if re.fullmatch(r"\d+", words[0]):
+            command_id = words.pop(0)
+            if not words:
+                return f"?{command_id} missing command\n\n"
+        command, args = words[0].lower(), words[1:]
+        handler = self._handlers.get(command)
+        if handler is None:
+            return f"?{command_id} unknown command\n\n"
+        try:
+            answer = handler(args)
+        except KozyriError as exc:
+            return f"?{command_id} {exc}\n\n"
+        return f"={command_id} {answer}".rstrip(" ") + "\n\n"
+
+    def run(self, source: TextIO, sink: TextIO) -> None:
+        """Answer commands from ``source`` until ``quit`` or end of input."""
+        for line in source:
+            reply = self.handle(line)
+            if reply is not None:
+                sink.write(reply)
+                sink.flush()
+            if self.finished:
+                break
+
+    # -- commands -------------------------------------------------------------
+
+    def _boardsize(self, args: list[str]) -> str:
+        if not args or args[0] != "8":
+            raise GtpError("unacceptable size")
+        return ""
+
+    def _clear_board(self, args: list[str]) -> str:
+        self.board = Board()
+        return ""
+
+    def _komi(self, args: list[str]) -> str:
+        try:
+            float(args[0])
+        except (IndexError, ValueError):
+            raise GtpError("syntax error") from None
+        return ""  # Reversi has no komi; accepted and ignored
+
+    def _time_settings(self, args: list[str]) -> str:
+        try:
+            main_time, byo_time, byo_stones = float(args[0]), float(args[1]), int(args[2])
+        except (IndexError, ValueError):
+            raise GtpError("syntax error") from None
+        if byo_stones > 0 and byo_time > 0:
+            self.move_time = max(0.1, byo_time / byo_stones)
+        elif main_time > 0:
+            self.move_time = max(0.1, main_time / 30)
+        return ""
+
+    def _bring_turn_to(self, color: str) -> None:
+        """If ``color`` is not to move, the side to move must pass first (or it is an error)."""
+        if self.board.turn != color:
+            if self.board.must_pass():
+                self.board.push(PASS)
+            else:
+                raise GtpError(f"illegal move: it is {self.board.turn}'s turn")
+
+    def _play(self, args: list[str]) -> str:
+        if len(args) != 2:
+            raise GtpError("syntax error")
+        color = _color(args[0])
+        move = args[1].lower()
+        if move in ("pass", "ps"):
+            if self.board.turn == color:
+                if not self.board.must_pass():
+                    raise GtpError("illegal move")
+                self.board.push(PASS)
+            return ""
+        snapshot = self.board.copy()
+        try:
+            self._bring_turn_to(color)
+            self.board.push(move)
+        except KozyriError:
+            self.board = snapshot
+            raise GtpError("illegal move") from None
+        return ""
+
+    def _genmove(self, args: list[str]) -> str:
+        if len(args) != 1:
+            raise GtpError("syntax error")
+        color = _color(args[0])
+        if self.board.turn != color:
+            if self.board.must_pass():
+                self.board.push(PASS)
+            elif not self.board.is_game_over():
+                raise GtpError(f"it is {self.board.turn}'s turn")
+        if self.board.is_game_over():
+            return "PASS"
+        choice = best_move(self.board, Limit(time=self.move_time))
+        if choice.stopped == INTERRUPTED:
+            raise KeyboardInterrupt  # Ctrl-C while thinking ends the session
+        self.board.push(choice.move)
+        return choice.move.upper()
+
+    def _undo(self, args: list[str]) -> str:
+        try:
+            self.board.pop()
+        except KozyriError:
+            raise GtpError("cannot undo") from None
+        return ""
+
+    def _quit(self, args: list[str]) -> str:
+        self.finished = True
+        return ""

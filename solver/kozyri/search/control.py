@@ -1,0 +1,347 @@
+"""One way to run and stop every long computation: :class:`SearchControl`.
+
+A computation (an exact solve, a trump grid, perft, an engine's think) owns
+one control. The control holds the :class:`~kozyri.core.Limit` (deadline,
+node budget, memory bound), a small int64 array that the Numba kernels share
+(the stop flag, the node counter and the node budget), the reason it stopped,
+and a status line for progress reports.
+
+Kernels never read the clock: they count nodes in the array and poll the
+stop flag (:func:`stop_requested`); they run in the caller's thread and
+release the GIL (``nogil=True``). One watcher thread for the whole process
+raises the flag of every running computation at its deadline, on Ctrl-C
+(it learns of the signal through :func:`signal.set_wakeup_fd`, even while
+the main thread is inside a kernel) and makes the progress callbacks, about
+twice a second. A caller's :meth:`SearchControl.cancel` sets the flag from
+any thread.
+
+* :func:`controlled` is how a public entry point gets its control: a new one
+  for its limit, or a child of the caller's; Ctrl-C then stops the whole
+  computation, keeping what was proven; a second Ctrl-C raises
+  ``KeyboardInterrupt`` as usual.
+* :meth:`SearchControl.child` makes a control for a part of the work with a
+  limit of its own (one cell of a trump grid); stopping the parent stops the
+  children, and a child's nodes are added to its parent when it closes.
+
+>>> control = SearchControl(Limit(time=5))
+>>> control.stopped, control.reason
+(False, None)
+>>> control.cancel(); control.stopped, control.reason
+(True, 'cancelled')
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import threading
+import time
+import weakref
+from contextlib import contextmanager
+from typing import Callable
+
+import numpy as np
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from kozyri.core import CANCELLED, INTERRUPTED, NODE_LIMIT, TIME_LIMIT, Limit
+
+#: Slots of the control array shared with the kernels.
+CTL_STOP, CTL_NODES, CTL_NODE_LIMIT = 0, 1, 2
+#: The first slot a game's kernels may use for counters of their own.
+CTL_FREE = 8
+CTL_SIZE = 16
+NO_NODE_LIMIT = np.iinfo(np.int64).max
+
+#: Seconds between two looks at the clock while a computation runs.
+WATCH_INTERVAL = 0.02
+#: Seconds between two progress callbacks.
+PROGRESS_INTERVAL = 0.5
+
+ProgressCallback = Callable[["SearchControl"], None]
+
+
+@intrinsic
+def _load_atomic(typingctx, array, index):
+    """``array[index]`` of an int64 array, read atomically: a loop polling a
+    flag that another thread sets cannot have the read hoisted out of it."""
+    sig = types.int64(array, index)
+
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        ary = context.make_array(array_type)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, array_type, ary, [args[1]])
+        return builder.load_atomic(ptr, "monotonic", 8)
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def stop_requested(ctl):
+    """Has the watcher raised the stop flag, or is the node budget spent?"""
+    return _load_atomic(ctl, CTL_STOP) != 0 or ctl[CTL_NODES] > ctl[CTL_NODE_LIMIT]
+
+
+class SearchControl:
+    """Limits, stop flag, node count and progress of one computation."""
+
+    def __init__(self, limit: Limit | None = None, progress: ProgressCallback | None = None,
+                 parent: SearchControl | None = None):
+        self.limit = limit or Limit()
+        self.parent = parent
+        self.ctl = np.zeros(CTL_SIZE, dtype=np.int64)
+        node_limit = NO_NODE_LIMIT if self.limit.nodes is None else self.limit.nodes
+        if parent is not None:
+            # A part of the work keeps within what is left of the whole.
+            self.limit = self.limit.merged(Limit(memory=parent.limit.memory))
+            if parent.limit.nodes is not None:
+                node_limit = min(node_limit, max(0, parent.limit.nodes - parent.total_nodes))
+        self.ctl[CTL_NODE_LIMIT] = node_limit
+        self.started = time.monotonic()
+        self.deadline = None if self.limit.time is None else self.started + self.limit.time
+        if parent is not None and parent.deadline is not None:
+            self.deadline = parent.deadline if self.deadline is None else min(self.deadline, parent.deadline)
+        #: Why the computation stopped (a reason of :data:`kozyri.core.STOP_REASONS`), or None.
+        self.reason: str | None = None
+        #: A short account of what is proven so far, for progress lines.
+        self.status = ""
+        self._progress = progress if progress is not None else (parent._progress if parent else None)
+        self._children: weakref.WeakSet[SearchControl] = weakref.WeakSet()
+        self._lock = threading.Lock()
+        self._next_report = self.started + PROGRESS_INTERVAL
+        if parent is not None:
+            parent._children.add(self)
+            if parent.reason is not None:
+                self.stop(parent.reason)
+
+    # --- state ---------------------------------------------------------------------
+    @property
+    def nodes(self) -> int:
+        """Nodes searched under this control (finished children included)."""
+        return int(self.ctl[CTL_NODES])
+
+    @property
+    def total_nodes(self) -> int:
+        """Nodes of the whole computation: this control's and its ancestors'."""
+        return self.nodes + (self.parent.total_nodes if self.parent is not None else 0)
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    @property
+    def remaining(self) -> float | None:
+        """Seconds to the deadline (None without one)."""
+        return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
+    @property
+    def stopped(self) -> bool:
+        """True once stopped (the deadline and the node budget are checked now)."""
+        if self.reason is None:
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                self.stop(TIME_LIMIT)
+            elif self.ctl[CTL_NODES] > self.ctl[CTL_NODE_LIMIT]:
+                self.stop(NODE_LIMIT)
+        return self.reason is not None
+
+    @property
+    def interrupted(self) -> bool:
+        return self.reason == INTERRUPTED
+
+    @property
+    def root(self) -> SearchControl:
+        control = self
+        while control.parent is not None:
+            control = control.parent
+        return control
+
+    def statuses(self) -> list[str]:
+        """The status lines from the root control down to this one."""
+        above = self.parent.statuses() if self.parent is not None else []
+        return above + ([self.status] if self.status else [])
+
+    # --- stopping ------------------------------------------------------------------
+    def stop(self, reason: str) -> None:
+        """Stop this computation and its children (the first reason is kept)."""
+        with self._lock:
+            if self.reason is None:
+                self.reason = reason
+            self.ctl[CTL_STOP] = 1
+        for child in list(self._children):
+            child.stop(reason)
+
+    def cancel(self) -> None:
+        """Stop from any thread (reason ``"cancelled"``)."""
+        self.stop(CANCELLED)
+
+    # --- children ------------------------------------------------------------------
+    @contextmanager
+    def child(self, limit: Limit | None = None):
+        """A control for one part of the work, with a limit of its own (and
+        this control's deadline); its nodes count here when the block ends."""
+        sub = SearchControl(limit, parent=self)
+        try:
+            yield sub
+        finally:
+            self.ctl[CTL_NODES] += sub.ctl[CTL_NODES]
+            self._children.discard(sub)
+
+    # --- running -------------------------------------------------------------------
+    def run(self, kernel: Callable, *args):
+        """``kernel(*args)`` under this control: the kernel polls
+        :func:`stop_requested` on ``self.ctl`` and must release the GIL, so
+        that the watcher can raise the flag at the deadline or on Ctrl-C.
+        Returns what the kernel returns; the caller checks :attr:`stopped`
+        to know whether it finished."""
+        self.stopped  # noqa: B018 - raises the flag now if the deadline is past
+        with _WATCHER.watching(self):
+            result = kernel(*args)
+        self.stopped  # noqa: B018 - records a node budget the kernel ran out of
+        return result
+
+    @contextmanager
+    def watched(self):
+        """Within the block the watcher enforces this control's deadline and
+        makes its progress callbacks, also between kernel runs."""
+        with _WATCHER.watching(self):
+            yield self
+
+    def report(self, force: bool = False) -> None:
+        """Call the progress callback if it is due (or ``force``)."""
+        if self._progress is None:
+            return
+        now = time.monotonic()
+        if force or now >= self._next_report:
+            self._next_report = now + PROGRESS_INTERVAL
+            self._progress(self)
+
+
+class _Watcher:
+    """The one thread that watches every running computation: it raises stop
+    flags at deadlines and on Ctrl-C, and makes the progress callbacks."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._watched: dict[SearchControl, int] = {}
+        #: Roots of the computations that Ctrl-C stops (see :func:`controlled`).
+        self.interruptible: list[SearchControl] = []
+        self.presses = 0
+        self._thread: threading.Thread | None = None
+        self._read_fd, self._write_fd = os.pipe()
+        os.set_blocking(self._read_fd, False)
+        os.set_blocking(self._write_fd, False)
+        self._previous_handler = None
+        self._previous_wakeup = -1
+
+    @contextmanager
+    def watching(self, control: SearchControl):
+        with self._lock:
+            idle = not self._watched
+            self._watched[control] = self._watched.get(control, 0) + 1
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, name="kozyri-watcher", daemon=True)
+                self._thread.start()
+        if idle:
+            self._poke()  # the watcher was waiting without a timeout
+        try:
+            yield control
+        finally:
+            with self._lock:
+                left = self._watched.pop(control) - 1
+                if left:
+                    self._watched[control] = left
+
+    def _poke(self) -> None:
+        try:
+            os.write(self._write_fd, b"\0")
+        except (BlockingIOError, OSError):  # the pipe is full: the watcher is awake anyway
+            pass
+
+    def _loop(self) -> None:
+        while True:
+            timeout = WATCH_INTERVAL if self._watched else None
+            ready, _, _ = select.select([self._read_fd], [], [], timeout)
+            if ready:
+                try:
+                    data = os.read(self._read_fd, 4096)
+                except BlockingIOError:
+                    data = b""
+                if bytes([signal.SIGINT]) in data:
+                    self.interrupt()
+            with self._lock:
+                watched = list(self._watched)
+            for control in watched:
+                control.stopped  # noqa: B018 - raises the flag at the deadline
+            # Progress from the innermost running part of each computation.
+            inner = [c for c in watched if not any(o is not c and _descends(o, c) for o in watched)]
+            for control in inner:
+                try:
+                    control.report()
+                except Exception:  # pragma: no cover - a broken callback must not stop the watcher
+                    pass
+
+    def interrupt(self) -> None:
+        for root in list(self.interruptible):
+            root.stop(INTERRUPTED)
+
+    # --- Ctrl-C --------------------------------------------------------------------
+    def on_sigint(self, signum, frame) -> None:
+        self.presses += 1
+        if self.presses > 1:
+            raise KeyboardInterrupt
+        self.interrupt()
+
+    @contextmanager
+    def catching_interrupts(self, root: SearchControl):
+        """Ctrl-C stops ``root`` (and the other computations in such blocks)
+        instead of raising, for the duration of the block (main thread only)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        first = not self.interruptible
+        self.interruptible.append(root)
+        if first:
+            self.presses = 0
+            self._previous_handler = signal.signal(signal.SIGINT, self.on_sigint)
+            try:
+                self._previous_wakeup = signal.set_wakeup_fd(self._write_fd, warn_on_full_buffer=False)
+            except (ValueError, OSError):  # pragma: no cover - no wakeup fd here: stops between kernels only
+                self._previous_wakeup = None
+        try:
+            yield
+        finally:
+            self.interruptible.remove(root)
+            if first:
+                if self._previous_wakeup is not None:
+                    signal.set_wakeup_fd(self._previous_wakeup)
+                signal.signal(signal.SIGINT, self._previous_handler)
+
+
+def _descends(control: SearchControl, ancestor: SearchControl) -> bool:
+    parent = control.parent
+    while parent is not None:
+        if parent is ancestor:
+            return True
+        parent = parent.parent
+    return False
+
+
+_WATCHER = _Watcher()
+
+
+@contextmanager
+def controlled(limit: Limit | None, control: SearchControl | None):
+    """The control a computation runs under: a new one for ``limit``, or,
+    when the caller passes its own ``control``, a child of it with
+    ``limit``. Within the block the watcher enforces the deadline and makes
+    progress callbacks, and Ctrl-C stops the whole computation. Every public
+    entry point of a long computation uses it."""
+    if control is None:
+        own = SearchControl(limit)
+        with _WATCHER.catching_interrupts(own), _WATCHER.watching(own):
+            yield own
+        return
+    with control.child(limit) as sub, _WATCHER.catching_interrupts(sub.root), _WATCHER.watching(sub):
+        yield sub

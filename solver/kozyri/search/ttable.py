@@ -1,0 +1,172 @@
+"""Hash tables for the Numba searches of every game: transposition tables
+in buckets, open-addressing sets, one hash function.
+
+A table is a ``keys`` array of uint64 rows (two or three key words a row)
+beside a payload array that the game defines (bounds, proof status, ...).
+Rows are grouped in buckets of ``bucket`` rows; a key's bucket is chosen by
+:func:`mix`. A row is empty while its first two key words are zero (no game
+position of kozyri has two empty key words). What to replace when a bucket
+is full is the game's choice, made on its payload; this module finds rows,
+claims empty ones, grows a table and sizes it to a memory bound.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_M1 = np.uint64(0x9E3779B97F4A7C15)
+_M2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_M3 = np.uint64(0xBF58476D1CE4E5B9)
+_S29 = np.uint64(29)
+_S31 = np.uint64(31)
+
+
+@njit(cache=True, inline="always")
+def mix(a, b, c):
+    """A well-mixed 64-bit hash of three key words (a SplitMix64 finaliser).
+    The words are taken as uint64 (a signed int would turn Numba's
+    arithmetic into floating point)."""
+    x = (np.uint64(a) * _M1) ^ (np.uint64(b) * _M2) ^ np.uint64(c)
+    x ^= x >> _S31
+    x *= _M3
+    x ^= x >> _S29
+    return x
+
+
+@njit(cache=True, inline="always")
+def bucket_of(keys, bucket, k0, k1, k2):
+    """The first row of the bucket of a key."""
+    n_buckets = keys.shape[0] // bucket
+    return np.int64(mix(k0, k1, k2) % np.uint64(n_buckets)) * bucket
+
+
+@njit(cache=True, inline="always")
+def holds(keys, row, k0, k1, k2):
+    """Does ``row`` hold this key? (tables with two key words ignore ``k2``)"""
+    if keys[row, 0] != k0 or keys[row, 1] != k1:
+        return False
+    return keys.shape[1] < 3 or keys[row, 2] == k2
+
+
+@njit(cache=True, inline="always")
+def is_empty(keys, row):
+    return keys[row, 0] == 0 and keys[row, 1] == 0
+
+
+@njit(cache=True)
+def find(keys, base, bucket, k0, k1, k2):
+    """The row of the bucket starting at ``base`` that holds the key, or -1."""
+    for row in range(base, base + bucket):
+        if holds(keys, row, k0, k1, k2):
+            return row
+    return -1
+
+
+@njit(cache=True, inline="always")
+def write_key(keys, row, k0, k1, k2):
+    keys[row, 0] = k0
+    keys[row, 1] = k1
+    if keys.shape[1] >= 3:
+        keys[row, 2] = k2
+
+
+@njit(cache=True)
+def set_lookup(keys, k0, k1, k2, insert):
+    """An open-addressing set of keys (linear probing over the whole array):
+    0 if the key is present, 1 if it was added (with ``insert``), -1 if it
+    is absent (or the set is full)."""
+    n = keys.shape[0]
+    i = np.int64(mix(k0, k1, k2) % np.uint64(n))
+    for _ in range(n):
+        if is_empty(keys, i):
+            if not insert:
+                return -1
+            write_key(keys, i, k0, k1, k2)
+            return 1
+        if holds(keys, i, k0, k1, k2):
+            return 0
+        i = i + 1 if i + 1 < n else 0
+    return -1
+
+
+@njit(cache=True)
+def rehash(keys, payload, bucket, new_keys, new_payload):
+    """Copy every row into bigger arrays (into the first empty row of its new
+    bucket; a row that finds none is dropped). Returns the rows copied."""
+    copied = 0
+    for row in range(keys.shape[0]):
+        if is_empty(keys, row):
+            continue
+        k2 = keys[row, 2] if keys.shape[1] >= 3 else np.uint64(0)
+        base = bucket_of(new_keys, bucket, keys[row, 0], keys[row, 1], k2)
+        for target in range(base, base + bucket):
+            if is_empty(new_keys, target):
+                write_key(new_keys, target, keys[row, 0], keys[row, 1], k2)
+                for column in range(payload.shape[1]):
+                    new_payload[target, column] = payload[row, column]
+                copied += 1
+                break
+    return copied
+
+
+class HashTable:
+    """The arrays of a transposition table, sized to a memory bound.
+
+    ``keys`` is ``(rows, key_words)`` uint64, ``payload`` ``(rows, columns)``
+    of ``dtype``. The table starts at ``initial_rows`` (fresh memory is slow
+    to touch, and most searches stay small) and :meth:`grow` doubles it while
+    it is over half full, up to the bound. ``used`` counts the rows claimed;
+    the kernels that claim rows report them back through :meth:`claimed`.
+    """
+
+    def __init__(self, key_words: int, columns: int, dtype, bucket: int, max_bytes: float,
+                 initial_rows: int | None = None):
+        self.bucket = bucket
+        self.dtype = np.dtype(dtype)
+        self.key_words = key_words
+        self.columns = columns
+        self.row_bytes = 8 * key_words + self.dtype.itemsize * columns
+        rows = max(bucket * 64, int(max_bytes // self.row_bytes))
+        self.max_rows = rows - rows % bucket
+        start = self.max_rows if initial_rows is None else min(self.max_rows, max(bucket, initial_rows))
+        self.keys, self.payload = self._arrays(start - start % bucket)
+        self.used = 0
+
+    def _arrays(self, rows: int):
+        return (np.zeros((rows, self.key_words), dtype=np.uint64),
+                np.zeros((rows, self.columns), dtype=self.dtype))
+
+    @property
+    def rows(self) -> int:
+        return self.keys.shape[0]
+
+    @property
+    def nbytes(self) -> int:
+        return self.keys.nbytes + self.payload.nbytes
+
+    def claimed(self, rows: int) -> None:
+        self.used += int(rows)
+
+    def grow(self, copy=None) -> bool:
+        """Double the table if it is over half full and below the bound.
+
+        ``copy(keys, payload, new_keys, new_payload)`` moves the rows and
+        returns how many it placed; by default :func:`rehash`, which drops
+        a row whose new bucket is full (a game may evict by its own rule).
+        """
+        if 2 * self.used < self.rows or self.rows >= self.max_rows:
+            return False
+        rows = min(2 * self.rows, self.max_rows)
+        keys, payload = self._arrays(rows - rows % self.bucket)
+        if copy is None:
+            self.used = int(rehash(self.keys, self.payload, self.bucket, keys, payload))
+        else:
+            self.used = int(copy(self.keys, self.payload, keys, payload))
+        self.keys, self.payload = keys, payload
+        return True
+
+    def clear(self) -> None:
+        self.keys[:] = 0
+        self.payload[:] = 0
+        self.used = 0

@@ -1,0 +1,87 @@
+"""The shared hash tables agree with a Python dict and set."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numba import njit
+
+from kozyri.search import ttable
+
+keys3 = st.lists(st.tuples(st.integers(1, 2**64 - 1), st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1)),
+                 min_size=1, max_size=300, unique=True)
+
+
+@njit
+def _insert_all(keys, payload, bucket, k0, k1, k2):
+    """Insert every key into the first empty row of its bucket; -1 when it is full."""
+    rows = np.empty(len(k0), dtype=np.int64)
+    for i in range(len(k0)):
+        base = ttable.bucket_of(keys, bucket, k0[i], k1[i], k2[i])
+        rows[i] = -1
+        for row in range(base, base + bucket):
+            if ttable.is_empty(keys, row):
+                ttable.write_key(keys, row, k0[i], k1[i], k2[i])
+                payload[row, 0] = i
+                rows[i] = row
+                break
+    return rows
+
+
+@njit
+def _find_all(keys, bucket, k0, k1, k2):
+    rows = np.empty(len(k0), dtype=np.int64)
+    for i in range(len(k0)):
+        rows[i] = ttable.find(keys, ttable.bucket_of(keys, bucket, k0[i], k1[i], k2[i]), bucket, k0[i], k1[i], k2[i])
+    return rows
+
+
+def _columns(items):
+    return tuple(np.array([item[j] for item in items], dtype=np.uint64) for j in range(3))
+
+
+@settings(max_examples=60, deadline=None)
+@given(keys3, st.sampled_from([2, 4]), st.sampled_from([2, 3]))
+def test_tables_find_what_they_hold_and_grow_without_losing_rows(items, bucket, words):
+    table = ttable.HashTable(words, 1, np.int64, bucket, 0, initial_rows=64)
+    k0, k1, k2 = _columns(items)
+    if words == 2:
+        k2 = np.zeros_like(k2)
+        items = list({(a, b) for a, b, _ in items})
+        k0, k1 = (np.array([it[j] for it in items], dtype=np.uint64) for j in range(2))
+        k2 = np.zeros(len(items), dtype=np.uint64)
+    placed = _insert_all(table.keys, table.payload, bucket, k0, k1, k2)
+    table.claimed(int((placed >= 0).sum()))
+    found = _find_all(table.keys, bucket, k0, k1, k2)
+    assert (found == placed).all()
+    while table.rows < 4096 and table.used * 2 >= table.rows:
+        table.max_rows = 4096
+        assert table.grow()
+    after = _find_all(table.keys, bucket, k0, k1, k2)
+    kept = after >= 0
+    assert kept.sum() == table.used
+    assert (table.payload[after[kept], 0] == np.nonzero(kept)[0]).all()  # each row kept its payload
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 2**64 - 1), st.integers(0, 9), st.integers(0, 9)), max_size=200))
+def test_open_addressing_set_is_a_set(items):
+    keys = np.zeros((2 * len(items) + 2, 3), dtype=np.uint64)
+    seen = set()
+    for a, b, c in items:
+        added = ttable.set_lookup(keys, np.uint64(a), np.uint64(b), np.uint64(c), True)
+        assert added == (0 if (a, b, c) in seen else 1)
+        seen.add((a, b, c))
+        assert ttable.set_lookup(keys, np.uint64(a), np.uint64(b), np.uint64(c), False) == 0
+    assert ttable.set_lookup(keys, np.uint64(2**64 - 1), np.uint64(10), np.uint64(0), False) in (-1, 0)
+
+
+def test_mix_is_the_same_for_signed_and_unsigned_words():
+    assert ttable.mix(np.uint64(5), np.uint64(7), np.uint64(9)) == ttable.mix(5, 7, 9)
+    assert ttable.mix(np.uint64(5), np.uint64(7), np.uint64(9)) != ttable.mix(np.uint64(7), np.uint64(5), np.uint64(9))
+
+
+def test_a_table_is_sized_to_its_memory_bound():
+    table = ttable.HashTable(3, 6, np.int32, 4, 48 * 1000)
+    assert table.row_bytes == 48 and table.max_rows == 1000 and table.rows == 1000

@@ -1,0 +1,146 @@
+"""The shape of the house: every package installs, imports go one way
+(command line -> protocols -> games -> search -> core), cards and positions load no
+Numba, no module hides behind a function of its name, and neither tests nor
+benchmarks reach for private names."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE_ROOTS = (ROOT / "solver", ROOT / "cli")
+
+#: Which top-level parts each part may import (besides itself).
+ALLOWED = {
+    "kozyri.core": set(),
+    "kozyri.search": {"kozyri.core"},
+    "kozyri.owntrumps": {"kozyri.core", "kozyri.search"},
+    "kozyri.reversi": {"kozyri.core", "kozyri.search"},
+    "kozyri.protocols": {"kozyri.core", "kozyri.search", "kozyri.owntrumps", "kozyri.reversi"},
+    "kozyri": {"kozyri.core"},  # the package's own __init__
+    "kozyri_cli": {"kozyri", "kozyri.core", "kozyri.search", "kozyri.owntrumps", "kozyri.reversi",
+                   "kozyri.protocols"},
+}
+
+
+def packages() -> list[str]:
+    """Every package under the source roots, by its folder (``__init__.py``)."""
+    found = []
+    for root in SOURCE_ROOTS:
+        for init in root.rglob("__init__.py"):
+            found.append(".".join(init.parent.relative_to(root).parts))
+    return sorted(found)
+
+
+def modules() -> list[tuple[str, Path]]:
+    out = []
+    for root in SOURCE_ROOTS:
+        for path in root.rglob("*.py"):
+            parts = path.relative_to(root).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            out.append((name, path))
+    return out
+
+
+def part_of(name: str) -> str:
+    """The part a module belongs to, as named in ALLOWED."""
+    for part in sorted(ALLOWED, key=len, reverse=True):
+        if name == part or name.startswith(part + "."):
+            return part
+    raise AssertionError(f"module {name} belongs to no known part: add it to ALLOWED")
+
+
+def imported(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return {n for n in names if n == "kozyri" or n.startswith(("kozyri.", "kozyri_cli"))}
+
+
+def test_file_paths_match_import_paths():
+    for name, path in modules():
+        if name.endswith(".__main__"):
+            continue  # running it is what importing it does
+        module = importlib.import_module(name)
+        assert Path(module.__file__).resolve() == path.resolve(), name
+
+
+def test_imports_go_one_way():
+    for name, path in modules():
+        here = part_of(name)
+        for target in imported(path):
+            there = part_of(target)
+            assert there == here or there in ALLOWED[here], f"{name} imports {target}"
+
+
+def test_cards_rules_and_positions_load_no_numba():
+    code = ("import sys, kozyri, kozyri.owntrumps, kozyri.owntrumps.cards, kozyri.owntrumps.rules, "
+            "kozyri.owntrumps.position, kozyri.owntrumps.inputs, kozyri.owntrumps.choice; "
+            "print(sorted(m for m in ('numba', 'numpy', 'llvmlite') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_no_module_is_shadowed_by_a_function():
+    for package_name in packages():
+        package = importlib.import_module(package_name)
+        submodules = [info.name for info in pkgutil.iter_modules(package.__path__) if info.name != "__main__"]
+        for name in submodules:
+            importlib.import_module(f"{package_name}.{name}")
+        for name in submodules:
+            attribute = getattr(package, name)
+            assert attribute is sys.modules[f"{package_name}.{name}"], f"{package_name}.{name}"
+
+
+def test_tests_and_benchmarks_use_no_private_names():
+    for folder in (ROOT / "tests", ROOT / "benchmarks"):
+        for path in folder.rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            modules_bound = set()
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("kozyri"):
+                    private = [a.name for a in node.names if a.name.startswith("_")]
+                    assert not private, f"{path.name} imports {private} from {node.module}"
+                    modules_bound.update(a.asname or a.name for a in node.names)
+                elif isinstance(node, ast.Import):
+                    modules_bound.update(a.asname or a.name.split(".")[0] for a in node.names
+                                         if a.name.startswith("kozyri"))
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+                        and isinstance(node.value, ast.Name) and node.value.id in modules_bound):
+                    raise AssertionError(f"{path.name} uses {node.value.id}.{node.attr}")
+
+
+@pytest.mark.slow
+def test_the_wheel_holds_every_package(tmp_path):
+    source = tmp_path / "src"
+    source.mkdir()
+    for item in ("pyproject.toml", "README.md", "solver", "cli"):
+        target = source / item
+        if (ROOT / item).is_dir():
+            shutil.copytree(ROOT / item, target, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        else:
+            shutil.copy(ROOT / item, target)
+    # Built as `pip install .` builds it (an isolated build with the setuptools pyproject.toml asks for).
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(tmp_path / "dist"),
+                           str(source)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    wheel = next((tmp_path / "dist").glob("kozyri-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    in_wheel = {str(Path(n).parent).replace("/", ".") for n in names if n.endswith("/__init__.py")}
+    assert in_wheel == set(packages())
+    assert not any(n.startswith(("tests/", "benchmarks/")) for n in names)
+    entry = next(n for n in names if n.endswith("entry_points.txt"))
+    assert "kozyri = kozyri_cli:main" in zipfile.ZipFile(wheel).read(entry).decode()

@@ -1,0 +1,102 @@
+"""One way to stop, seen from outside: real Ctrl-C (SIGINT) sent to real
+``kozyri`` processes, a closed pipe, and the progress line on a terminal.
+
+Each test starts the command with its standard error on a pseudo-terminal,
+waits for the progress line (so the signal arrives in the middle of the
+computation), sends one SIGINT and checks that the command stops within a
+second, prints what it found and exits with code 130.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+KOZYRI = [sys.executable, "-m", "kozyri_cli"]
+
+
+def interrupt_mid_run(*args: str, wait_for: bytes = b"nodes") -> tuple[int, str, str, float]:
+    """Run ``kozyri ARGS``, send SIGINT once its progress line shows ``wait_for``:
+    ``(exit code, stdout, stderr, seconds from the signal to the exit)``."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(KOZYRI + list(args), stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    seen = b""
+    deadline = time.monotonic() + 120
+    try:
+        while wait_for not in seen:
+            assert time.monotonic() < deadline and proc.poll() is None, seen
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if ready:
+                seen += os.read(master, 4096)
+        time.sleep(0.3)  # well inside the computation
+        signalled = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+        elapsed = time.monotonic() - signalled
+        while select.select([master], [], [], 0.1)[0]:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    return proc.returncode, out.decode(), seen.decode(errors="replace"), elapsed
+
+
+HARD_16 = '{"deck": "4x4", "hands": [["QS","KS","JH","KH","QD","KD","JC","KC"], ["JS","AS","QH","AH","JD","AD","QC","AC"]], "trumps": ["S","H"]}'  # noqa: E501
+
+
+def test_ctrl_c_stops_solve_and_prints_what_is_proven():
+    code, out, err, elapsed = interrupt_mid_run("solve", HARD_16)
+    assert code == 130 and elapsed < 1.5, (code, elapsed, err)
+    assert "Player 0 to move: unknown (interrupted); proven:" in out
+    assert "Nodes:" in out and "Traceback" not in err
+
+
+def test_ctrl_c_stops_the_whole_trump_grid_at_once():
+    deal = "QS KS JH KH QD KD JC KC | JS AS QH AH JD AD QC AC"
+    code, out, err, elapsed = interrupt_mid_run("trumps", deal, wait_for=b"cell 1/12")
+    assert code == 130 and elapsed < 1.5, (code, elapsed, err)
+    assert "stopped early: interrupted" in out and out.count("?") >= 10
+
+
+@pytest.mark.parametrize("args,expected", [
+    (["reversi", "perft", "15"], "interrupted after"),
+    (["reversi", "solve", "--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O"],
+     "score: unknown (interrupted)"),
+    (["reversi", "bestmove", "--moves", "f5d6c3", "--time", "60"], "interrupted: best so far"),
+])
+def test_ctrl_c_stops_reversi_commands(args, expected):
+    code, out, err, elapsed = interrupt_mid_run(*args)
+    assert code == 130 and elapsed < 1.5, (code, elapsed, err)
+    assert expected in out + err and "Traceback" not in err and "SystemError" not in err
+
+
+def test_progress_line_only_on_a_terminal():
+    # On a pipe (no terminal) standard error stays silent.
+    done = subprocess.run(KOZYRI + ["solve", "--example"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stderr == ""
+
+
+def test_a_closed_pipe_ends_quietly():
+    shell = f"{sys.executable} -m kozyri_cli deal --seed 1 --json | head -c 10"
+    done = subprocess.run(["bash", "-c", f"set -o pipefail; {shell}"], capture_output=True, text=True, timeout=120)
+    assert len(done.stdout) == 10 and done.stderr == ""
+    many = f"{sys.executable} -m kozyri_cli reversi gtp --time 0.05 < <(yes name | head -n 20000) | head -n 1"
+    done = subprocess.run(["bash", "-c", many], capture_output=True, text=True, timeout=120)
+    assert done.stdout == "= kozyri\n" and done.stderr == ""
