@@ -92,3 +92,19 @@ def test_progress_reports_from_the_innermost_control():
         cell.run(count_until_stopped, cell.ctl, FOREVER)
     assert len(reports) >= 1 and all(statuses == ["grid", "cell"] for _, statuses in reports)
     assert root.nodes >= reports[-1][0] and root.nodes > 0
+
+
+def test_a_forked_process_has_a_watcher_of_its_own():
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    SearchControl(Limit(time=0.05)).run(count_until_stopped, SearchControl().ctl, 10)  # the parent's watcher runs
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply(_deadline_in_a_worker) == TIME_LIMIT
+
+
+def _deadline_in_a_worker() -> str:
+    control = SearchControl(Limit(time=0.1))
+    control.run(count_until_stopped, control.ctl, FOREVER)
+    return control.reason

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from numba import njit
 
 from kozyri.search import ttable
+from kozyri.search.control import SearchControl
 
 keys3 = st.lists(st.tuples(st.integers(1, 2**64 - 1), st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1)),
                  min_size=1, max_size=300, unique=True)
@@ -57,7 +58,7 @@ def test_tables_find_what_they_hold_and_grow_without_losing_rows(items, bucket, 
     assert (found == placed).all()
     while table.rows < 4096 and table.used * 2 >= table.rows:
         table.max_rows = 4096
-        assert table.grow()
+        assert table.grow(SearchControl())
     after = _find_all(table.keys, bucket, k0, k1, k2)
     kept = after >= 0
     assert kept.sum() == table.used
@@ -85,3 +86,14 @@ def test_mix_is_the_same_for_signed_and_unsigned_words():
 def test_a_table_is_sized_to_its_memory_bound():
     table = ttable.HashTable(3, 6, np.int32, 4, 48 * 1000)
     assert table.row_bytes == 48 and table.max_rows == 1000 and table.rows == 1000
+
+
+def test_a_stopped_growth_keeps_the_table():
+    table = ttable.HashTable(3, 1, np.int64, 4, 48 * 4096, initial_rows=64)
+    k0, k1, k2 = _columns([(i + 1, i, i) for i in range(40)])
+    placed = _insert_all(table.keys, table.payload, 4, k0, k1, k2)
+    table.claimed(int((placed >= 0).sum()))
+    control = SearchControl()
+    control.cancel()
+    assert not table.grow(control) and table.rows == 64
+    assert (_find_all(table.keys, 4, k0, k1, k2) == placed).all()

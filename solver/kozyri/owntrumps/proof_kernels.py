@@ -166,13 +166,15 @@ def child_pile_hash(ph, pile, old_len, new_len, z_pile):
     return ph
 
 
-@njit(cache=True)
-def tt_rehash(keys, info, new_keys, new_info):
+@njit(cache=True, nogil=True)
+def tt_rehash(keys, info, new_keys, new_info, ctl):
     """Copy every entry into a bigger table, evicting by :func:`tt_insert`'s
     rule when a bucket is full (nothing may be on the path); returns the
-    rows placed in empty slots."""
+    rows placed in empty slots, or -1 when ``ctl`` asked to stop first."""
     counters = np.zeros(ST_TT_USED + 1, dtype=np.int64)
     for i in range(keys.shape[0]):
+        if (i & 0xFFFF) == 0 and stop_requested(ctl):
+            return -1
         if ttable.is_empty(keys, i):
             continue
         slot = tt_insert(new_keys, new_info, keys[i, 0], keys[i, 1], keys[i, 2], counters)

@@ -73,9 +73,9 @@ class ProofSearch:
         #: Nodes searched by every question asked so far.
         self.nodes = 0
 
-    def _tables(self) -> HashTable:
+    def _tables(self, control: SearchControl) -> HashTable:
         """The TT, grown first if it is over half full (before a kernel gets its arrays)."""
-        self.table.grow(K.tt_rehash)
+        self.table.grow(control, K.tt_rehash)
         return self.table
 
     def _run(self, control: SearchControl, kernel, *args):
@@ -113,8 +113,8 @@ class ProofSearch:
             return Answer(position.outcome.value_for(attacker) == 1)
         hands, pile, pile_len = state_arrays(position)
         depth_left = K.UNBOUNDED if depth is None else depth
-        table = self._tables()
         control = control or SearchControl()
+        table = self._tables(control)
         ctl = control.ctl
         code = self._run(control, K.prove, hands, pile, pile_len, self.pile_hash(position.pile), position.to_move,
                          attacker, depth_left, self.beat_mask, self.take_n, self.strength, self.z_pile,
@@ -157,7 +157,7 @@ class ProofSearch:
         q_pile = np.zeros((capacity, size), dtype=np.int8)
         q_meta = np.zeros((capacity, K.Q_COLUMNS), dtype=np.int64)
         set_keys = np.zeros((2 * capacity, 3), dtype=np.uint64)
-        table = self._tables()
+        table = self._tables(control)
         code = self._run(control, K.prove_no_win_closure, hands, pile, pile_len, position.to_move, attacker,
                          oracle_depth, self.beat_mask, self.take_n, self.strength, self.z_pile, self.z_side,
                          self.rules.must_beat, self.sym, self.z_pile_sw, table.keys, table.payload, self.stack,

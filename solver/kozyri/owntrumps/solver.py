@@ -118,7 +118,7 @@ def load_kernels() -> None:
     search.ask(tiny, 0, control)
     search.ask_closure(tiny, 1, 2, control)
     search.table.used = search.table.rows  # and the growth of the table
-    search.table.grow(K.tt_rehash)
+    search.table.grow(control, K.tt_rehash)
     _kernels_loaded = True
 
 

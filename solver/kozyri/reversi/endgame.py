@@ -139,7 +139,7 @@ def solve(
         # A big table costs page faults; small endgames do not need one.
         search = _Search(max(12, min(table_bits, board.empties + 2)), ctrl)
         result = _solve_root(board, search, alpha, beta, mode)
-        if ctrl.stopped or search.aborted:
+        if search.aborted:  # the kernel saw the stop flag: what it returned means nothing
             result = SolveResult(mode=mode, score=None, lower=-64, upper=64, stopped=ctrl.reason)
         result.nodes = ctrl.nodes
         result.seconds = ctrl.elapsed

@@ -201,19 +201,12 @@ class SearchControl:
         self.stopped  # noqa: B018 - records a node budget the kernel ran out of
         return result
 
-    @contextmanager
-    def watched(self):
-        """Within the block the watcher enforces this control's deadline and
-        makes its progress callbacks, also between kernel runs."""
-        with _WATCHER.watching(self):
-            yield self
-
-    def report(self, force: bool = False) -> None:
-        """Call the progress callback if it is due (or ``force``)."""
+    def report(self) -> None:
+        """Call the progress callback if it is due."""
         if self._progress is None:
             return
         now = time.monotonic()
-        if force or now >= self._next_report:
+        if now >= self._next_report:
             self._next_report = now + PROGRESS_INTERVAL
             self._progress(self)
 
@@ -223,6 +216,11 @@ class _Watcher:
     flags at deadlines and on Ctrl-C, and makes the progress callbacks."""
 
     def __init__(self):
+        self._start()
+        if hasattr(os, "register_at_fork"):  # a forked worker process gets a watcher of its own
+            os.register_at_fork(after_in_child=self._start)
+
+    def _start(self) -> None:
         self._lock = threading.Lock()
         self._watched: dict[SearchControl, int] = {}
         #: Roots of the computations that Ctrl-C stops (see :func:`controlled`).

@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kozyri.search.control import SearchControl, stop_requested
+
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _M3 = np.uint64(0xBF58476D1CE4E5B9)
@@ -54,7 +56,7 @@ def is_empty(keys, row):
     return keys[row, 0] == 0 and keys[row, 1] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def find(keys, base, bucket, k0, k1, k2):
     """The row of the bucket starting at ``base`` that holds the key, or -1."""
     for row in range(base, base + bucket):
@@ -90,12 +92,15 @@ def set_lookup(keys, k0, k1, k2, insert):
     return -1
 
 
-@njit(cache=True)
-def rehash(keys, payload, bucket, new_keys, new_payload):
+@njit(cache=True, nogil=True)
+def rehash(keys, payload, bucket, new_keys, new_payload, ctl):
     """Copy every row into bigger arrays (into the first empty row of its new
-    bucket; a row that finds none is dropped). Returns the rows copied."""
+    bucket; a row that finds none is dropped). Returns the rows copied, or
+    -1 when the control array ``ctl`` asked to stop first."""
     copied = 0
     for row in range(keys.shape[0]):
+        if (row & 0xFFFF) == 0 and stop_requested(ctl):
+            return -1
         if is_empty(keys, row):
             continue
         k2 = keys[row, 2] if keys.shape[1] >= 3 else np.uint64(0)
@@ -141,32 +146,28 @@ class HashTable:
     def rows(self) -> int:
         return self.keys.shape[0]
 
-    @property
-    def nbytes(self) -> int:
-        return self.keys.nbytes + self.payload.nbytes
-
     def claimed(self, rows: int) -> None:
         self.used += int(rows)
 
-    def grow(self, copy=None) -> bool:
+    def grow(self, control: SearchControl, copy=None) -> bool:
         """Double the table if it is over half full and below the bound.
 
-        ``copy(keys, payload, new_keys, new_payload)`` moves the rows and
-        returns how many it placed; by default :func:`rehash`, which drops
-        a row whose new bucket is full (a game may evict by its own rule).
+        ``copy(keys, payload, new_keys, new_payload, ctl)`` moves the rows
+        and returns how many it placed (-1 if stopped); by default
+        :func:`rehash`, which drops a row whose new bucket is full (a game may
+        evict by its own rule). It runs under ``control``: when that stops
+        it, the table stays as it was.
         """
         if 2 * self.used < self.rows or self.rows >= self.max_rows:
             return False
         rows = min(2 * self.rows, self.max_rows)
         keys, payload = self._arrays(rows - rows % self.bucket)
         if copy is None:
-            self.used = int(rehash(self.keys, self.payload, self.bucket, keys, payload))
+            used = control.run(rehash, self.keys, self.payload, self.bucket, keys, payload, control.ctl)
         else:
-            self.used = int(copy(self.keys, self.payload, keys, payload))
+            used = control.run(copy, self.keys, self.payload, keys, payload, control.ctl)
+        if used < 0:
+            return False
+        self.used = int(used)
         self.keys, self.payload = keys, payload
         return True
-
-    def clear(self) -> None:
-        self.keys[:] = 0
-        self.payload[:] = 0
-        self.used = 0
