@@ -1,4 +1,5 @@
-"""The Numba move generator and make/unmake agree with the plain-Python rules."""
+"""The Numba move generator, make/unmake and the end of the game agree with
+the plain-Python rules, for 2, 3 and 4 players."""
 
 from __future__ import annotations
 
@@ -9,16 +10,21 @@ from hypothesis import strategies as st
 from kozyri.owntrumps import Move, Position
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.kernels import (
+    DRAWN,
+    PLAYING,
     build_tables,
-    end_value_two_players,
+    game_status,
     gen_moves,
     make_move,
+    next_holder,
     state_arrays,
     unmake_move,
 )
-from tests.support.owntrumps import positions
+from tests.support.owntrumps import game_positions, positions
 
 SHAPES = ("2x3", "3x3", "4x3", "2x6", "4x4", "3x5", "4x6", "36", "52")
+#: Decks for three and four players: small ones, and the standard 24, 36 and 52.
+SHAPES_N = ("3x3", "4x2", "4x3", "3x4", "24", "36", "52")
 
 
 def kernel_moves(pos: Position) -> list[Move]:
@@ -35,9 +41,27 @@ def test_kernel_moves_equal_reference_moves(pos):
     assert kernel_moves(pos) == pos.legal_moves()
 
 
+@settings(max_examples=300, deadline=None)
+@given(game_positions(players=(3, 4), shapes=SHAPES_N, max_walk=80))
+def test_kernel_moves_equal_reference_moves_for_three_and_four_players(pos):
+    assert kernel_moves(pos) == pos.legal_moves()
+
+
 @settings(max_examples=200, deadline=None)
 @given(positions(shapes=SHAPES, max_walk=60), st.data())
 def test_make_and_unmake_match_reference(pos, data):
+    check_make_and_unmake(pos, data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(game_positions(players=(3, 4), shapes=SHAPES_N, max_walk=80), st.data())
+def test_make_unmake_and_the_end_for_three_and_four_players(pos, data):
+    check_make_and_unmake(pos, data)
+
+
+def check_make_and_unmake(pos, data):
+    """Every legal move: the kernel's hands, pile, next player and end of the
+    game equal the reference's, and unmake restores the position."""
     beat_mask, _take_n = build_tables(pos)
     hands, pile, pile_len = state_arrays(pos)
     before = (hands.copy(), pile.copy())
@@ -45,15 +69,19 @@ def test_make_and_unmake_match_reference(pos, data):
     for move in data.draw(st.permutations(pos.legal_moves())):
         mover = pos.to_move
         new_len = make_move(hands, pile, pile_len, mover, move.encode(), save, 0)
-        ref_hands, ref_pile, _to_move, outcome = R.apply_move(
+        ref_hands, ref_pile, ref_to_move, outcome = R.apply_move(
             pos.deck, pos.trump_indices, pos.hands, pos.pile, mover, move)
+        status = game_status(hands, pile, new_len, mover, beat_mask)
         if outcome is None:
+            assert status == PLAYING
             assert tuple(int(h) for h in hands) == ref_hands
             assert tuple(int(c) for c in pile[:new_len]) == ref_pile
+            assert next_holder(hands, mover) == ref_to_move
         else:
-            # The game ended: the kernel reports the end the same way.
-            value = end_value_two_players(hands, pile, new_len, mover, beat_mask)
-            assert value == outcome.value_for(mover)
+            # The game ended: the kernel reports the same end (the reference
+            # plays the last card of a one-card draw onto the pile).
+            assert status == (DRAWN if outcome.loser is None else outcome.loser)
+            assert tuple(int(c) for c in pile[:new_len]) == ref_pile[:new_len]
         # A later move may overwrite the pile above the new top; unmake must cope.
         pile[new_len:] = -1
         unmake_move(hands, pile, pile_len, mover, move.encode(), save, 0)

@@ -150,7 +150,8 @@ def test_kernel_restores_the_position_after_a_stop():
     before = (hands.copy(), pile[:pile_len].copy())
     control = SearchControl(Limit(nodes=5000))
     table = search.table
-    code = K.prove(hands, pile, pile_len, search.pile_hash(pos.pile), pos.to_move, pos.to_move, K.UNBOUNDED,
+    code = K.prove(hands, pile, pile_len, search.pile_hash(pos.pile), pos.to_move, search.team(pos.to_move),
+                   search.question(pos.to_move), K.UNBOUNDED,
                    search.beat_mask, search.take_n, search.strength, search.z_pile, search.z_side, True,
                    search.sym, search.z_pile_sw, table.keys, table.payload, search.stack, search.scores,
                    search.path, search.frames, control.ctl, 40_000)
@@ -164,9 +165,9 @@ def test_a_stop_keeps_what_is_proven(monkeypatch):
     pos = Position.from_text("QS KH AS | KS QH AH", trumps="SH")
     real_move_value = solver_module.move_value
 
-    def cancelled_during_best_moves(search, position, move, control):
+    def cancelled_during_best_moves(search, position, move, control, seat=None):
         control.root.cancel()  # as a caller's cancel, or Ctrl-C, would
-        return real_move_value(search, position, move, control)
+        return real_move_value(search, position, move, control, seat)
 
     monkeypatch.setattr(solver_module, "move_value", cancelled_during_best_moves)
     result = solve(pos)

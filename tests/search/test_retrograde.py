@@ -43,3 +43,19 @@ def test_a_state_bound_is_a_typed_error():
     chain = graph_game({i: [("next", i + 1)] for i in range(100)} | {100: [("end", None, WIN)]})
     with pytest.raises(LimitReached, match="more than 10 states"):
         RetrogradeAnalysis(chain, max_states=10).solve(0)
+
+
+def test_teams_whose_members_move_in_turn():
+    # Sides: "a*" states are side A to move, "b*" side B. From a1, A moves to
+    # a2 (A again: same side) or to b1. From a2 A can only hand B a win; from
+    # b1 B can only end the game lost for B.
+    game = graph_game({
+        "a1": [("stay", "a2"), ("pass", "b1")],
+        "a2": [("give", "b2")],
+        "b1": [("resign", None, LOSS)],
+        "b2": [("win", None, WIN)],
+    })
+    table = RetrogradeAnalysis(game, same_side=lambda state, child: state[0] == child[0])
+    assert table.solve("a2") == LOSS and table.solve("b1") == LOSS and table.solve("b2") == WIN
+    assert table.solve("a1") == WIN
+    assert dict(table.move_values("a1")) == {"stay": LOSS, "pass": WIN}

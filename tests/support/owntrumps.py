@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import assume
 from hypothesis import strategies as st
 
-from kozyri.core import Value
+from kozyri.core import InvalidInput, Value
 from kozyri.owntrumps import Position, Rules
 from kozyri.owntrumps.cards import SUITS
 from kozyri.owntrumps.position import random_playout
@@ -37,6 +38,33 @@ def positions(draw, shapes=TINY_SHAPES, max_walk: int = 20):
                            draw(st.integers(0, max_walk)), draw(st.integers(0, 1)))
 
 
+#: Tiny decks per number of players that the brute-force reference solves quickly.
+TINY_SHAPES_BY_PLAYERS = {3: ("2x3", "3x2", "3x3", "4x2", "2x4"), 4: ("4x2", "2x4", "3x3")}
+
+
+def random_game_position(shape: str, n_players: int, trumps: str, rules: Rules, seed: int, walk: int,
+                         leader: int = 0) -> Position:
+    """A deal of ``n_players`` after up to ``walk`` random legal moves (never
+    a finished game). The deal passes the sixes when ``rules.pass_sixes`` is on."""
+    pos = Position.deal(shape, trumps=trumps, leader=leader, seed=seed, rules=rules, n_players=n_players)
+    return random_playout(pos, random.Random(seed), walk)
+
+
+@st.composite
+def game_positions(draw, players=(2, 3, 4), shapes=None, max_walk: int = 40, pass_sixes=(False, True)):
+    """Deals and mid-game positions of 2 to 4 players (``shapes``: a tuple
+    of decks, or None for the tiny decks of each number of players)."""
+    n = draw(st.sampled_from(players))
+    deck = draw(st.sampled_from(shapes or (TINY_SHAPES if n == 2 else TINY_SHAPES_BY_PLAYERS[n])))
+    trumps = "".join(draw(st.permutations(SUITS))[:n])
+    rules = Rules(must_beat=draw(st.booleans()), pass_sixes=draw(st.sampled_from(pass_sixes)))
+    try:
+        return random_game_position(deck, n, trumps, rules, draw(st.integers(0, 2**32 - 1)),
+                                    draw(st.integers(0, max_walk)), draw(st.integers(0, n - 1)))
+    except InvalidInput:  # passing the sixes emptied a hand of a tiny deal
+        assume(False)
+
+
 def sweep(n: int, seed: int):
     """``n`` random deals and mid-game positions over the tiny shapes."""
     rng = random.Random(seed)
@@ -50,14 +78,18 @@ def sweep(n: int, seed: int):
 _REFERENCES: dict = {}
 
 
-def reference(pos: Position) -> ReferenceSolver:
-    """One reference table per deck, trumps and rules, shared by all tests."""
-    key = (pos.deck, pos.trumps, pos.rules)
+def reference(pos: Position, seat: int | None = None) -> ReferenceSolver:
+    """One reference table per deck, trumps and rules (and, with three or
+    four players, per seat: ``seat`` or the player to move), shared by all tests."""
+    if pos.n_players > 2 and seat is None:
+        seat = pos.to_move
+    key = (pos.deck, pos.trumps, pos.rules, seat)
     if key not in _REFERENCES:
-        _REFERENCES[key] = ReferenceSolver(pos)
+        _REFERENCES[key] = ReferenceSolver(pos, seat=seat)
     return _REFERENCES[key]
 
 
-def reference_value(pos: Position) -> Value:
-    """The exact value of ``pos`` for the player to move, by brute force."""
-    return reference(pos).value(pos)
+def reference_value(pos: Position, seat: int | None = None) -> Value:
+    """The exact value of ``pos`` by brute force: for the player to move with
+    two players, else the paranoid value for ``seat`` (default: the player to move)."""
+    return reference(pos, seat).value(pos)

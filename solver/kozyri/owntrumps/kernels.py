@@ -14,7 +14,8 @@ A move is one int32, the same code as :meth:`kozyri.owntrumps.rules.Move.encode`
 ``card | follow << 8 | kind << 16`` (``follow`` 255 when none; for a take the
 low byte is the number of cards taken). The plain-Python rules in
 :mod:`kozyri.owntrumps.rules` are the reference these kernels are tested
-against.
+against, for 2, 3 and 4 players: after a move the turn passes to
+:func:`next_holder`, and :func:`game_status` tells whether the game is over.
 """
 
 from __future__ import annotations
@@ -145,13 +146,41 @@ def unmake_move(hands, pile, pile_len_before, seat, move, save, save_at):
         hands[seat] |= one << np.uint64(follow)
 
 
+#: :func:`game_status` while two or more players hold cards.
+PLAYING = -2
+#: :func:`game_status` for the one-card draw (no loser).
+DRAWN = -1
+
+
 @njit(cache=True, inline="always")
-def end_value_two_players(hands, pile, pile_len, mover, beat_mask):
-    """After ``mover`` emptied their hand (two players): +1 if the mover wins,
-    0 for the one-card draw (the last card beats the top card)."""
-    last = 1 - mover
+def next_holder(hands, seat):
+    """The next seat after ``seat`` still holding cards (``seat`` if none)."""
+    n = hands.shape[0]
+    for step in range(1, n + 1):
+        s = seat + step
+        if s >= n:
+            s -= n
+        if hands[s] != 0:
+            return s
+    return seat
+
+
+@njit(cache=True, inline="always")
+def game_status(hands, pile, pile_len, mover, beat_mask):
+    """After ``mover`` placed cards: ``PLAYING`` while two or more players
+    hold cards; else the seat of the loser (the one player left holding
+    cards), or ``DRAWN`` when that player holds exactly one card and it beats
+    the top card (the one-card draw of RULES.md)."""
+    if hands[mover] != 0:
+        return PLAYING
+    last = -1
+    for seat in range(hands.shape[0]):
+        if hands[seat] != 0:
+            if last >= 0:
+                return PLAYING
+            last = seat
     h = hands[last]
     if h & (h - np.uint64(1)) == 0:
         if (beat_mask[last, pile[pile_len - 1]] >> np.uint64(lowest_card(h))) & np.uint64(1):
-            return 0
-    return 1
+            return DRAWN
+    return last

@@ -1,9 +1,19 @@
-"""AND/OR proof search for two-player Own Trumps, as Numba kernels.
+"""AND/OR proof search for Own Trumps, as Numba kernels.
 
-One search answers one yes/no question: *can the attacker force a win?*
-(a game that never ends is not a win). The exact three-valued answer asks it
-twice, once for each player: a win for the player to move, else a loss if the
-opponent can force a win, else a draw.
+One search answers one yes/no question: *can the attacking team force a
+win?* (a game that never ends is not a win). With two players a team is one
+seat. With three or four the value of a position for a seat is its
+paranoid value: that seat against all the others playing together, a win
+when another seat ends as the loser, a loss when this seat does, a draw when
+nobody does; the two teams are the seat and the others. The exact
+three-valued answer asks the question for both teams: a win for the seat,
+else a loss if the others can force the seat to lose, else a draw.
+
+A team is a bit mask of seats (``team``); its question has an index ``q``
+(0 or 1) under which the TT keeps its results. The attacking team wins when
+the game ends with a loser outside the team. The turn passes to the next
+seat still holding cards (:func:`~kozyri.owntrumps.kernels.next_holder`),
+so the player to move is kept per ply.
 
 Taking puts cards back into hands, so positions repeat. A repetition on the
 current path counts as a failure for the attacker. That gives the right value
@@ -29,10 +39,12 @@ from numba import njit
 
 from kozyri.owntrumps.kernels import (
     NO_FOLLOW,
+    PLAYING,
     TAKE,
-    end_value_two_players,
+    game_status,
     gen_moves,
     make_move,
+    next_holder,
     unmake_move,
 )
 from kozyri.search import ttable
@@ -41,10 +53,10 @@ from kozyri.search.control import CTL_FREE, CTL_NODES, stop_requested
 
 FAIL, WIN, ABORT = 0, 1, 2
 NO_DEP = 1 << 30
-#: Per-question status stored in the TT (2 bits per attacker seat).
+#: Per-question status stored in the TT (2 bits per question ``q``).
 S_UNKNOWN, S_WIN, S_FAIL = 0, 1, 2
 BUCKET = 4
-#: ``info`` columns of a TT entry; I_NOWIN + seat: no win for seat within so many plies.
+#: ``info`` columns of a TT entry; I_NOWIN + q: no win for question q's team within so many plies.
 I_STATUS, I_PATH, I_DEPTH, I_WORK, I_NOWIN = 0, 1, 2, 3, 4
 INFO_COLUMNS = 6
 #: Counters of the proof search in the control array (after the control's own slots):
@@ -101,8 +113,20 @@ def tt_insert(keys, info, h0, h1, key, ctl):
 
 
 @njit(cache=True, inline="always")
-def side_key(ph, mover, z_side):
-    return ph ^ z_side if mover == 1 else ph
+def attacker_wins(status, team):
+    """Does the game's end (a :func:`game_status` other than PLAYING) win for ``team``?"""
+    return status >= 0 and ((team >> status) & 1) == 0
+
+
+@njit(cache=True, inline="always")
+def side_key(hands, ph, mover, z_side):
+    """The third TT key word: the pile hash, the player to move and, with
+    four players, the third hand (the first two are key words of their own;
+    the last one is what the others and the pile leave)."""
+    key = ph ^ z_side[mover]
+    for seat in range(2, hands.shape[0] - 1):
+        key ^= ttable.mix(hands[seat], seat, 0)
+    return key
 
 
 @njit(cache=True, inline="always")
@@ -112,33 +136,42 @@ def _swap_suits(h, sym):
     return (h & ~(a | b)) | ((h & a) << shift) | ((h & b) >> shift)
 
 
+#: Set in the second key word with three or four players, where seats 0 and 1
+#: may both be out: a key whose first two words are zero would read as an
+#: empty TT row (decks have at most 52 cards, so bit 63 is never a card).
+SEATED = np.uint64(1) << np.uint64(63)
+
+
 @njit(cache=True)
-def canonical(h0, h1, ph, pile, pile_len, mover, z_side, sym, z_pile_sw):
+def canonical(hands, ph, pile, pile_len, mover, z_side, sym, z_pile_sw):
     """The TT key ``(h0, h1, key)`` of a position, the same for a position and
-    its mirror image when two suits are nobody's trump (``sym[2] != 0``):
-    such suits are interchangeable, so both have the same value."""
+    its mirror image when two suits are nobody's trump (``sym[2] != 0``, only
+    with two players): such suits are interchangeable, so both have the same
+    value."""
+    h0, h1 = hands[0], hands[1]
+    if hands.shape[0] > 2:
+        return h0, h1 | SEATED, side_key(hands, ph, mover, z_side)
     if sym[2] == 0:
-        return h0, h1, side_key(ph, mover, z_side)
+        return h0, h1, side_key(hands, ph, mover, z_side)
     s0 = _swap_suits(h0, sym)
     s1 = _swap_suits(h1, sym)
     if s0 > h0 or (s0 == h0 and s1 > h1):
-        return h0, h1, side_key(ph, mover, z_side)
+        return h0, h1, side_key(hands, ph, mover, z_side)
     ph_sw = np.uint64(0)
     for i in range(pile_len):
         ph_sw ^= z_pile_sw[i, pile[i]]
     if s0 == h0 and s1 == h1 and ph <= ph_sw:
-        return h0, h1, side_key(ph, mover, z_side)
-    return s0, s1, side_key(ph_sw, mover, z_side)
+        return h0, h1, side_key(hands, ph, mover, z_side)
+    return s0, s1, side_key(hands, ph_sw, mover, z_side)
 
 
 @njit(cache=True)
-def move_score(move, hands, mover, beat_mask, strength):
-    """Heuristic order, best first for the mover: leave the opponent a card
-    they cannot beat, keep strong cards, shed the hand."""
+def move_score(move, hands, mover, opp, beat_mask, strength):
+    """Heuristic order, best first for the mover: leave the next player
+    (``opp``) a card they cannot beat, keep strong cards, shed the hand."""
     kind = move >> 16
     if kind == TAKE:
         return -100000 - (move & 0xFF)
-    opp = 1 - mover
     card = move & 0xFF
     if kind == 0:
         faced = card
@@ -188,16 +221,16 @@ def tt_rehash(keys, info, new_keys, new_info, ctl):
 #: Columns of the per-ply frames of :func:`prove` (an explicit stack: Numba's
 #: cache mishandles callers of recursive functions, and deep recursion needs
 #: a big C stack).
-F_SLOT, F_N, F_I, F_PILE_LEN, F_PH, F_DEP, F_DEPTH, F_NODES, F_SP, F_MOVE, F_RES = range(11)
-FRAME_COLUMNS = 11
+F_SLOT, F_N, F_I, F_PILE_LEN, F_PH, F_DEP, F_DEPTH, F_NODES, F_SP, F_MOVE, F_RES, F_MOVER = range(12)
+FRAME_COLUMNS = 12
 _ENTER, _RESUME, _NEXT, _FINISH = 0, 1, 2, 3
 
 
 @njit(cache=True, nogil=True)
-def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
+def prove(hands, pile, pile_len, ph, mover, team, q, depth_left,
           beat_mask, take_n, strength, z_pile, z_side, must_beat, sym, z_pile_sw,
           keys, info, stack, scores, path, frames, ctl, max_ply):
-    """Can ``attacker`` force a win from this position? (packed result)
+    """Can ``team`` (question ``q``) force a win from this position? (packed result)
 
     With ``depth_left == UNBOUNDED`` the search is complete and detects
     repetitions. Otherwise it asks "a win within ``depth_left`` plies?": no
@@ -206,20 +239,18 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
     ``hands`` and ``pile`` are restored on return.
     """
     bounded = depth_left < UNBOUNDED
-    root_mover = mover
     root_depth = depth_left
     ply = 0
     sp = 0
     action = _ENTER
     child = np.int64(0)
     while True:
-        mover = root_mover if ply % 2 == 0 else 1 - root_mover
-        is_or = mover == attacker
+        is_or = ((team >> mover) & 1) == 1
         if action == _ENTER:
             dl = root_depth - ply if bounded else UNBOUNDED
             code = np.int64(-1)
             ctl[CTL_NODES] += 1
-            h0, h1, key = canonical(hands[0], hands[1], ph, pile, pile_len, mover, z_side, sym, z_pile_sw)
+            h0, h1, key = canonical(hands, ph, pile, pile_len, mover, z_side, sym, z_pile_sw)
             slot = -1
             if (ctl[CTL_NODES] & 1023) == 0 and stop_requested(ctl):
                 code = pack(ABORT, NO_DEP, 0)
@@ -227,16 +258,16 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
                 slot = tt_probe(keys, h0, h1, key)
                 if slot >= 0:
                     status = info[slot, I_STATUS]
-                    mine = (status >> (2 * attacker)) & 3
+                    mine = (status >> (2 * q)) & 3
                     if mine == S_WIN:
                         # A bounded search takes a stored win only if its proof is short
                         # enough: then "win within d" stays exact (and so do main lines).
                         if not bounded or info[slot, I_DEPTH] <= dl:
                             code = pack(WIN, NO_DEP, info[slot, I_DEPTH])
-                    elif mine == S_FAIL or ((status >> (2 * (1 - attacker))) & 3) == S_WIN:
+                    elif mine == S_FAIL or ((status >> (2 * (1 - q))) & 3) == S_WIN:
                         code = pack(FAIL, NO_DEP, 0)
                     elif bounded:
-                        if info[slot, I_NOWIN + attacker] >= dl:
+                        if info[slot, I_NOWIN + q] >= dl:
                             code = pack(FAIL, NO_DEP, 0)
                     elif info[slot, I_PATH] >= 0:
                         code = pack(FAIL, info[slot, I_PATH], 0)
@@ -258,6 +289,7 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
                     return code
                 child = code
                 ply -= 1
+                mover = frames[ply, F_MOVER]
                 action = _RESUME
                 continue
             path[ply, 0] = h0
@@ -268,8 +300,10 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
             if slot >= 0 and not bounded:
                 info[slot, I_PATH] = ply
             n = gen_moves(hands, pile, pile_len, mover, beat_mask, take_n, must_beat, stack, sp)
+            opp = next_holder(hands, mover)
             for i in range(n):
-                scores[sp + i] = move_score(stack[sp + i], hands, mover, beat_mask, strength)
+                scores[sp + i] = move_score(stack[sp + i], hands, mover, opp, beat_mask, strength)
+            frames[ply, F_MOVER] = mover
             frames[ply, F_SLOT] = slot
             frames[ply, F_N] = n
             frames[ply, F_I] = 0
@@ -297,6 +331,7 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
                 if ply == 0:
                     return child
                 ply -= 1
+                mover = frames[ply, F_MOVER]
                 action = _RESUME
                 continue
             if is_or:
@@ -331,23 +366,27 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
                 move = stack[sp + i]
                 i += 1
                 new_len = make_move(hands, pile, pile_len, mover, move, stack, save_at)
-                if hands[mover] != 0:
+                status = game_status(hands, pile, new_len, mover, beat_mask)
+                if status == PLAYING:
                     frames[ply, F_I] = i
                     frames[ply, F_MOVE] = move
                     ph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
                     pile_len = new_len
                     sp = save_at + SAVE_ROOM
                     ply += 1
+                    mover = next_holder(hands, mover)
                     action = _ENTER
                     break
-                # The mover went out: the game is over.
-                mover_wins = end_value_two_players(hands, pile, new_len, mover, beat_mask) == 1
+                # The game is over.
                 unmake_move(hands, pile, pile_len, mover, move, stack, save_at)
-                if is_or and mover_wins:
-                    frames[ply, F_RES] = WIN
-                    frames[ply, F_DEPTH] = 1
-                    break
-                if not is_or:
+                if attacker_wins(status, team):
+                    if is_or:
+                        frames[ply, F_RES] = WIN
+                        frames[ply, F_DEPTH] = 1
+                        break
+                    if frames[ply, F_DEPTH] < 1:
+                        frames[ply, F_DEPTH] = 1
+                elif not is_or:
                     frames[ply, F_RES] = FAIL
                     frames[ply, F_DEP] = NO_DEP
                     break
@@ -370,42 +409,43 @@ def prove(hands, pile, pile_len, ph, mover, attacker, depth_left,
         if res == WIN:
             dep_out = NO_DEP
             if slot >= 0:
-                known = ((info[slot, I_STATUS] >> (2 * attacker)) & 3) == S_WIN
+                known = ((info[slot, I_STATUS] >> (2 * q)) & 3) == S_WIN
                 if not known or depth_out < info[slot, I_DEPTH]:
                     info[slot, I_DEPTH] = depth_out
-                info[slot, I_STATUS] |= S_WIN << (2 * attacker)
+                info[slot, I_STATUS] |= S_WIN << (2 * q)
         elif bounded:
             dl = root_depth - ply
             # (a cut-off by the ply or stack limit proves nothing; never the case
             # at the depths iterative deepening reaches, but never stored either)
-            if slot >= 0 and dl > info[slot, I_NOWIN + attacker] and ctl[ST_TRUNCATED] == 0:
-                info[slot, I_NOWIN + attacker] = dl
+            if slot >= 0 and dl > info[slot, I_NOWIN + q] and ctl[ST_TRUNCATED] == 0:
+                info[slot, I_NOWIN + q] = dl
         elif dep_out >= ply:
             dep_out = NO_DEP
             if slot >= 0:
-                info[slot, I_STATUS] |= S_FAIL << (2 * attacker)
+                info[slot, I_STATUS] |= S_FAIL << (2 * q)
         code = pack(res, dep_out, depth_out)
         if ply == 0:
             return code
         child = code
         ply -= 1
+        mover = frames[ply, F_MOVER]
         action = _RESUME
 
 
 @njit(cache=True, inline="always")
-def _proven_fail(keys, info, h0, h1, key, attacker):
-    """Is the position known (in the TT) to be no win for ``attacker``?"""
+def _proven_fail(keys, info, h0, h1, key, q):
+    """Is the position known (in the TT) to be no win for question ``q``'s team?"""
     slot = tt_probe(keys, h0, h1, key)
     if slot < 0:
         return False
     status = info[slot, I_STATUS]
-    return ((status >> (2 * attacker)) & 3) == S_FAIL or ((status >> (2 * (1 - attacker))) & 3) == S_WIN
+    return ((status >> (2 * q)) & 3) == S_FAIL or ((status >> (2 * (1 - q))) & 3) == S_WIN
 
 
 @njit(cache=True, inline="always")
-def _proven_win(keys, info, h0, h1, key, attacker):
+def _proven_win(keys, info, h0, h1, key, q):
     slot = tt_probe(keys, h0, h1, key)
-    return slot >= 0 and ((info[slot, I_STATUS] >> (2 * attacker)) & 3) == S_WIN
+    return slot >= 0 and ((info[slot, I_STATUS] >> (2 * q)) & 3) == S_WIN
 
 
 #: ``q_meta`` columns of the closure: pile length, mover, pile hash, canonical key.
@@ -415,8 +455,8 @@ Q_COLUMNS = 6
 
 @njit(cache=True)
 def _enqueue(q_hands, q_pile, q_meta, count, hands, pile, pile_len, mover, ph, h0, h1, key):
-    q_hands[count, 0] = hands[0]
-    q_hands[count, 1] = hands[1]
+    for seat in range(hands.shape[0]):
+        q_hands[count, seat] = hands[seat]
     for k in range(pile_len):
         q_pile[count, k] = pile[k]
     q_meta[count, Q_LEN] = pile_len
@@ -428,32 +468,33 @@ def _enqueue(q_hands, q_pile, q_meta, count, hands, pile, pile_len, mover, ph, h
 
 
 @njit(cache=True, nogil=True)
-def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_depth,
+def prove_no_win_closure(hands0, pile0, pile_len0, mover0, team, q, oracle_depth,
                          beat_mask, take_n, strength, z_pile, z_side, must_beat, sym, z_pile_sw,
                          keys, info, stack, scores, path, frames, ctl, max_ply,
                          q_hands, q_pile, q_meta, set_keys):
-    """Try to prove that ``attacker`` cannot force a win, by building a
-    defender strategy and checking that it is closed.
+    """Try to prove that ``team`` (question ``q``) cannot force a win, by
+    building a strategy for the other team and checking that it is closed.
 
-    The defender commits to one move per position (a move to a position
+    The defenders commit to one move per position (a move to a position
     already in the strategy if there is one, else the first move after which
     a bounded search finds no attacker win within ``oracle_depth`` plies);
     every attacker move is followed. If the set of positions so reached never
-    contains an attacker win, the defender can stay in it forever (or end the
-    game without losing): every position in it is proven "no win" for the
-    attacker and is stored so in the TT. Unlike the search with repetitions,
-    this needs no path: the set is global.
+    contains an attacker win, the defenders can stay in it forever (or end
+    the game without the attackers winning): every position in it is proven
+    "no win" for the attackers and is stored so in the TT. Unlike the search
+    with repetitions, this needs no path: the set is global.
 
     Returns 1 (proven), 0 (the strategy hit a win: no proof), 2 (stopped by
     time or node limit), 3 (out of room).
     """
     hands = hands0.copy()
     pile = pile0.copy()
+    n_seats = hands.shape[0]
     capacity = q_hands.shape[0]
     ph0 = np.uint64(0)
     for i in range(pile_len0):
         ph0 ^= z_pile[i, pile0[i]]
-    h0, h1, key = canonical(hands[0], hands[1], ph0, pile, pile_len0, mover0, z_side, sym, z_pile_sw)
+    h0, h1, key = canonical(hands, ph0, pile, pile_len0, mover0, z_side, sym, z_pile_sw)
     ttable.set_lookup(set_keys, h0, h1, key, True)
     _enqueue(q_hands, q_pile, q_meta, 0, hands, pile, pile_len0, mover0, ph0, h0, h1, key)
     count = 1
@@ -464,8 +505,8 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
     while head < count:
         if stop_requested(ctl):
             return 2
-        hands[0] = q_hands[head, 0]
-        hands[1] = q_hands[head, 1]
+        for seat in range(n_seats):
+            hands[seat] = q_hands[head, seat]
         pile_len = q_meta[head, Q_LEN]
         mover = q_meta[head, Q_MOVER]
         ph = np.uint64(q_meta[head, Q_PH])
@@ -474,26 +515,28 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
         head += 1
         ctl[CTL_NODES] += 1
         n = gen_moves(hands, pile, pile_len, mover, beat_mask, take_n, must_beat, moves, 0)
-        if mover == attacker:
-            # Every attacker move must stay out of the attacker's wins.
+        if (team >> mover) & 1:
+            # Every attacker move must stay out of the attackers' wins.
             for i in range(n):
                 move = moves[i]
                 new_len = make_move(hands, pile, pile_len, mover, move, save, 0)
-                verdict = 0  # 0 fine, 1 attacker wins, 3 out of room
-                if hands[mover] == 0:
-                    if end_value_two_players(hands, pile, new_len, mover, beat_mask) == 1:
+                verdict = 0  # 0 fine, 1 the attackers win, 3 out of room
+                status = game_status(hands, pile, new_len, mover, beat_mask)
+                if status != PLAYING:
+                    if attacker_wins(status, team):
                         verdict = 1
                 else:
+                    nxt = next_holder(hands, mover)
                     cph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
-                    c0, c1, ck = canonical(hands[0], hands[1], cph, pile, new_len, 1 - mover, z_side, sym, z_pile_sw)
-                    if _proven_win(keys, info, c0, c1, ck, attacker):
+                    c0, c1, ck = canonical(hands, cph, pile, new_len, nxt, z_side, sym, z_pile_sw)
+                    if _proven_win(keys, info, c0, c1, ck, q):
                         verdict = 1
-                    elif not _proven_fail(keys, info, c0, c1, ck, attacker):
+                    elif not _proven_fail(keys, info, c0, c1, ck, q):
                         added = ttable.set_lookup(set_keys, c0, c1, ck, True)
                         if added < 0 or (added == 1 and count >= capacity):
                             verdict = 3
                         elif added == 1:
-                            _enqueue(q_hands, q_pile, q_meta, count, hands, pile, new_len, 1 - mover, cph, c0, c1, ck)
+                            _enqueue(q_hands, q_pile, q_meta, count, hands, pile, new_len, nxt, cph, c0, c1, ck)
                             count += 1
                 unmake_move(hands, pile, pile_len, mover, move, save, 0)
                 if verdict == 1:
@@ -501,11 +544,13 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
                 if verdict == 3:
                     return 3
             continue
-        # The defender: moves in heuristic order; first a move that needs no
-        # search (the game ends, or a position proven or already in the
-        # strategy), then the first move the bounded search finds no win after.
+        # A defender: moves in heuristic order; first a move that needs no
+        # search (the game ends without an attacker win, or a position proven
+        # or already in the strategy), then the first move the bounded search
+        # finds no win after.
+        opp = next_holder(hands, mover)
         for i in range(n):
-            scores[i] = move_score(moves[i], hands, mover, beat_mask, strength)
+            scores[i] = move_score(moves[i], hands, mover, opp, beat_mask, strength)
             order[i] = i
         for i in range(1, n):
             j = i
@@ -518,15 +563,18 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
                 move = moves[order[i]]
                 new_len = make_move(hands, pile, pile_len, mover, move, save, 0)
                 verdict = 0  # 0 no, 1 chosen, 2 chosen and followed, 3 out of room, 4 stopped
-                if hands[mover] == 0:
-                    verdict = 1  # the defender goes out: a win or a draw for them
+                status = game_status(hands, pile, new_len, mover, beat_mask)
+                if status != PLAYING:
+                    if not attacker_wins(status, team):
+                        verdict = 1  # the game ends without an attacker win
                 else:
+                    nxt = next_holder(hands, mover)
                     cph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
-                    c0, c1, ck = canonical(hands[0], hands[1], cph, pile, new_len, 1 - mover, z_side, sym, z_pile_sw)
-                    if _proven_fail(keys, info, c0, c1, ck, attacker) or ttable.set_lookup(set_keys, c0, c1, ck, False) == 0:
+                    c0, c1, ck = canonical(hands, cph, pile, new_len, nxt, z_side, sym, z_pile_sw)
+                    if _proven_fail(keys, info, c0, c1, ck, q) or ttable.set_lookup(set_keys, c0, c1, ck, False) == 0:
                         verdict = 1
-                    elif use_oracle == 1 and not _proven_win(keys, info, c0, c1, ck, attacker):
-                        code = prove(hands, pile, new_len, cph, 1 - mover, attacker, oracle_depth,
+                    elif use_oracle == 1 and not _proven_win(keys, info, c0, c1, ck, q):
+                        code = prove(hands, pile, new_len, cph, nxt, team, q, oracle_depth,
                                      beat_mask, take_n, strength, z_pile, z_side, must_beat, sym, z_pile_sw,
                                      keys, info, stack, scores, path, frames, ctl, max_ply)
                         res = code & 3
@@ -536,7 +584,7 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
                             if count >= capacity or ttable.set_lookup(set_keys, c0, c1, ck, True) < 0:
                                 verdict = 3
                             else:
-                                _enqueue(q_hands, q_pile, q_meta, count, hands, pile, new_len, 1 - mover, cph,
+                                _enqueue(q_hands, q_pile, q_meta, count, hands, pile, new_len, nxt, cph,
                                          c0, c1, ck)
                                 count += 1
                                 verdict = 2
@@ -552,7 +600,7 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
                 break
         if not chosen:
             return 0
-    # Closed: every position of the strategy is proven no win for the attacker.
+    # Closed: every position of the strategy is proven no win for the attackers.
     for i in range(count):
         h0 = np.uint64(q_meta[i, Q_H0])
         h1 = np.uint64(q_meta[i, Q_H1])
@@ -561,5 +609,5 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, attacker, oracle_dept
         if slot < 0:
             slot = tt_insert(keys, info, h0, h1, key, ctl)
         if slot >= 0:
-            info[slot, I_STATUS] |= S_FAIL << (2 * attacker)
+            info[slot, I_STATUS] |= S_FAIL << (2 * q)
     return 1

@@ -39,24 +39,42 @@ class Answer:
 
 
 class ProofSearch:
-    """The proof search for positions sharing a deck, trumps and rules."""
+    """The proof search for positions sharing a deck, trumps, rules and
+    number of players.
+
+    Questions are asked for a side: with two players a side is one seat;
+    with three or four the sides are ``seat`` (the seat whose paranoid value
+    is wanted) and all the others together. ``ask(position, attacker)``
+    asks whether the side of the seat ``attacker`` can force a win.
+    """
 
     def __init__(self, position: Position, memory_mb: float = 1024, seed: int = 20261122,
-                 symmetry: bool = True):
-        if position.n_players != 2:
-            raise InvalidInput("the exact solver is for two players")
+                 symmetry: bool = True, seat: int | None = None):
+        n = position.n_players
+        self.n_players = n
+        #: With three or four players: the seat whose side is the seat alone.
+        self.seat = position.to_move if seat is None else seat
+        if not 0 <= self.seat < n:
+            raise InvalidInput(f"no seat {self.seat} among {n} players")
         self.deck, self.rules, self.trumps = position.deck, position.rules, position.trumps
         self.beat_mask, self.take_n = build_tables(position)
         size = position.deck.size
         # strength[seat, c]: how many cards c beats for seat (move ordering).
         bits = np.array([[(int(self.beat_mask[s, t]) >> c) & 1 for t in range(size)]
-                         for s in range(2) for c in range(size)], dtype=np.int32).reshape(2, size, size)
+                         for s in range(n) for c in range(size)], dtype=np.int32).reshape(n, size, size)
         self.strength = bits.sum(axis=2).astype(np.int32)
         rng = np.random.default_rng(seed)
         self.z_pile = rng.integers(1, 2**63, size=(size, size), dtype=np.int64).astype(np.uint64)
-        self.sym, swap = suit_symmetry(position) if symmetry else (np.zeros(3, dtype=np.uint64), np.arange(size))
+        # The two suits nobody has as trump are interchangeable (only ever with two players).
+        if symmetry and n == 2:
+            self.sym, swap = suit_symmetry(position)
+        else:
+            self.sym, swap = np.zeros(3, dtype=np.uint64), np.arange(size)
         self.z_pile_sw = self.z_pile[:, swap]
-        self.z_side = np.uint64(rng.integers(1, 2**63, dtype=np.int64))
+        #: Zobrist keys of the player to move (none for seat 0).
+        self.z_side = np.zeros(n, dtype=np.uint64)
+        for s in range(1, n):
+            self.z_side[s] = np.uint64(rng.integers(1, 2**63, dtype=np.int64))
         # The memory bound: 70% for the TT, 25% for the positions of one
         # closure proof (~150 bytes each with their set). The stacks are
         # touched only as deep as the search goes (a few MB in practice).
@@ -93,6 +111,33 @@ class ProofSearch:
         if (position.deck, position.rules, position.trumps) != (self.deck, self.rules, self.trumps):
             raise InvalidInput("position of another deck, rule set or trump pair")
 
+    # --- sides -----------------------------------------------------------------
+    def team(self, attacker: int) -> int:
+        """The bit mask of the seats on the side of ``attacker``."""
+        if self.n_players == 2:
+            return 1 << attacker
+        alone = 1 << self.seat
+        return alone if attacker == self.seat else ((1 << self.n_players) - 1) & ~alone
+
+    def question(self, attacker: int) -> int:
+        """The index under which the TT keeps the answers for ``attacker``'s side."""
+        if self.n_players == 2:
+            return attacker
+        return 0 if attacker == self.seat else 1
+
+    def opponent(self, seat: int) -> int:
+        """A seat of the other side."""
+        if self.n_players == 2:
+            return 1 - seat
+        return (self.seat + 1) % self.n_players if seat == self.seat else self.seat
+
+    def same_side(self, a: int, b: int) -> bool:
+        return (self.team(a) >> b) & 1 == 1
+
+    def wins(self, outcome, attacker: int) -> bool:
+        """Is a finished game a win for ``attacker``'s side (a loser outside it)?"""
+        return outcome.loser is not None and (self.team(attacker) >> outcome.loser) & 1 == 0
+
     def pile_hash(self, pile) -> np.uint64:
         ph = np.uint64(0)
         for i, c in enumerate(pile):
@@ -101,23 +146,23 @@ class ProofSearch:
 
     def ask(self, position: Position, attacker: int, control: SearchControl | None = None,
             depth: int | None = None) -> Answer:
-        """Can ``attacker`` force a win from ``position``? ``None`` if the
-        control stopped the search (deadline, node budget, Ctrl-C) or the ply
-        limit cut it before a proof.
+        """Can the side of ``attacker`` force a win from ``position``? ``None``
+        if the control stopped the search (deadline, node budget, Ctrl-C) or
+        the ply limit cut it before a proof.
 
         With ``depth`` the question is "a win within ``depth`` plies?", and
         ``False`` means only that there is none that short.
         """
         self._check(position)
         if position.is_over:
-            return Answer(position.outcome.value_for(attacker) == 1)
+            return Answer(self.wins(position.outcome, attacker))
         hands, pile, pile_len = state_arrays(position)
         depth_left = K.UNBOUNDED if depth is None else depth
         control = control or SearchControl()
         table = self._tables(control)
         ctl = control.ctl
         code = self._run(control, K.prove, hands, pile, pile_len, self.pile_hash(position.pile), position.to_move,
-                         attacker, depth_left, self.beat_mask, self.take_n, self.strength, self.z_pile,
+                         self.team(attacker), self.question(attacker), depth_left, self.beat_mask, self.take_n, self.strength, self.z_pile,
                          self.z_side, self.rules.must_beat, self.sym, self.z_pile_sw, table.keys, table.payload,
                          self.stack, self.scores, self.path, self.frames, ctl, MAX_PLY)
         res, _dep, depth = K.unpack(code)
@@ -129,15 +174,16 @@ class ProofSearch:
 
     def ask_closure(self, position: Position, attacker: int, oracle_depth: int,
                     control: SearchControl | None = None, capacity: int | None = None) -> Answer:
-        """Try to prove that ``attacker`` cannot force a win by a closed
-        defender strategy (see :func:`kozyri.owntrumps.proof_kernels.prove_no_win_closure`).
+        """Try to prove that the side of ``attacker`` cannot force a win by a
+        closed defender strategy (see
+        :func:`kozyri.owntrumps.proof_kernels.prove_no_win_closure`).
 
         ``Answer(False)`` is a proof of "no win"; ``Answer(None)`` means no
         proof this time (the strategy failed, or time or room ran out).
         """
         self._check(position)
         if position.is_over:
-            return Answer(position.outcome.value_for(attacker) == 1)
+            return Answer(self.wins(position.outcome, attacker))
         control = control or SearchControl()
         if capacity is None:
             # Start small; retry with more room while the strategy outgrows it.
@@ -153,13 +199,13 @@ class ProofSearch:
     def _closure(self, position, attacker, oracle_depth, control, capacity) -> tuple[Answer, bool]:
         hands, pile, pile_len = state_arrays(position)
         size = max(position.deck.size, 1)
-        q_hands = np.zeros((capacity, 2), dtype=np.uint64)
+        q_hands = np.zeros((capacity, self.n_players), dtype=np.uint64)
         q_pile = np.zeros((capacity, size), dtype=np.int8)
         q_meta = np.zeros((capacity, K.Q_COLUMNS), dtype=np.int64)
         set_keys = np.zeros((2 * capacity, 3), dtype=np.uint64)
         table = self._tables(control)
-        code = self._run(control, K.prove_no_win_closure, hands, pile, pile_len, position.to_move, attacker,
-                         oracle_depth, self.beat_mask, self.take_n, self.strength, self.z_pile, self.z_side,
+        code = self._run(control, K.prove_no_win_closure, hands, pile, pile_len, position.to_move,
+                         self.team(attacker), self.question(attacker), oracle_depth, self.beat_mask, self.take_n, self.strength, self.z_pile, self.z_side,
                          self.rules.must_beat, self.sym, self.z_pile_sw, table.keys, table.payload, self.stack,
                          self.scores, self.path, self.frames, control.ctl, MAX_PLY, q_hands, q_pile, q_meta,
                          set_keys)

@@ -17,11 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kozyri.core import (
+    DRAW,
     LOSS,
     MEMORY_BOUND,
     WIN,
     GameOver,
-    InvalidInput,
     Limit,
     SearchResult,
     Value,
@@ -47,6 +47,8 @@ class SolveResult(SearchResult):
     pv_repeats: bool = False
     #: False when a stop came before every move was settled.
     best_moves_complete: bool = True
+    #: With three or four players: the question the value answers (see :func:`paranoid_question`).
+    question: str | None = None
 
     @property
     def proven(self) -> str | None:
@@ -69,12 +71,30 @@ class SolveResult(SearchResult):
             out["pv_repeats"] = True
         if not self.best_moves_complete:
             out["best_moves_complete"] = False
+        if self.question:
+            out["question"] = self.question
         return out
+
+
+def paranoid_question(position: Position) -> str | None:
+    """What the value of a 3- or 4-player position means (None with two players)."""
+    if position.n_players == 2:
+        return None
+    seat = position.to_move
+    others = [str(s) for s in range(position.n_players) if s != seat]
+    return (f"paranoid: player {seat} against players {', '.join(others[:-1])} and {others[-1]} together "
+            f"(win: another player ends as the loser; loss: player {seat} does; draw: nobody does)")
 
 
 def solve(position: Position, limit: Limit | None = None, *, value_only: bool = False,
           control: SearchControl | None = None) -> SolveResult:
-    """Solve a two-player position exactly: value, best moves, main line.
+    """Solve a position exactly: value, best moves, main line.
+
+    With two players the value is the game's value for the player to move.
+    With three or four it is the paranoid value: the player to move against
+    all the others playing together, a win when another player ends as the
+    loser, a loss when this player does, a draw when nobody does (the
+    result's ``question`` says so).
 
     ``limit`` bounds the whole call (``time`` in seconds, ``nodes``,
     ``memory`` in MB for the tables, 1024 by default); ``control`` is the
@@ -84,15 +104,13 @@ def solve(position: Position, limit: Limit | None = None, *, value_only: bool = 
     may be cut short. ``value_only`` skips the best moves and the main line
     (settling every move costs more than the value itself).
     """
-    if position.n_players != 2:
-        raise InvalidInput(f"the exact solver is for two players; this position has {position.n_players}")
     if position.is_over:
         raise GameOver("the game is already over")
     load_kernels()  # before the clock starts: loading compiled code cannot be interrupted
     with controlled(limit, control) as ctrl:
         search = ProofSearch(position, ctrl.limit.memory or DEFAULT_MEMORY_MB)
         value = decide(search, position, ctrl)
-        result = SolveResult(value=value, position=position)
+        result = SolveResult(value=value, position=position, question=paranoid_question(position))
         if value.known and not value_only:
             result.best_moves, result.best_moves_complete = _best_moves(search, position, value, ctrl)
             result.pv, result.pv_repeats = _principal_variation(search, position, value, ctrl)
@@ -122,63 +140,73 @@ def load_kernels() -> None:
     _kernels_loaded = True
 
 
-def decide(search: ProofSearch, position: Position, control: SearchControl) -> Value:
-    """The value of ``position`` for the player to move, or unknown (with
-    what was proven) if ``control`` stops first."""
+def decide(search: ProofSearch, position: Position, control: SearchControl, seat: int | None = None) -> Value:
+    """The value of ``position`` for ``seat`` (by default the player to move,
+    or with three or four players the search's seat), or unknown (with what
+    was proven) if ``control`` stops first."""
+    if seat is None:
+        seat = position.to_move if search.n_players == 2 else search.seat
     if position.is_over:
-        return Value.exact(position.outcome.value_for(position.to_move))
-    me, opp = position.to_move, 1 - position.to_move
+        return Value.exact(position.outcome.value_for(seat))
+    mine, theirs = seat, search.opponent(seat)
+    # Ask for the side to move first.
+    sides = (mine, theirs) if search.same_side(position.to_move, seat) else (theirs, mine)
     # Iterative deepening proves wins ("a win within d plies?" has a
     # path-independent answer, so the TT keeps every result); from time to time
     # a closed defender strategy is tried to prove that a side cannot win.
-    no_win = {me: False, opp: False}
+    no_win = {mine: False, theirs: False}
     depth, next_closure = 1, 8
     give_up_depth = None  # set when the memory bound stops the no-win proofs
     while True:
-        control.status = _status(depth, no_win, me, opp)
-        for seat in (me, opp):
-            if no_win[seat]:
+        control.status = _status(search, depth, no_win)
+        for side in sides:
+            if no_win[side]:
                 continue
-            a = search.ask(position, seat, control, depth=depth)
+            a = search.ask(position, side, control, depth=depth)
             if a.proved:
-                return WIN if seat == me else LOSS
+                return WIN if side == mine else LOSS
             if a.proved is None:
-                return _unknown(no_win, me, opp, control.reason or MEMORY_BOUND)
+                return _unknown(no_win, mine, theirs, control.reason or MEMORY_BOUND)
         if depth >= next_closure:
-            for seat in (me, opp):
-                if not no_win[seat]:
-                    no_win[seat] = search.ask_closure(position, seat, depth, control).proved is False
-            if no_win[me] and no_win[opp]:
-                return Value.exact(0)
+            for side in sides:
+                if not no_win[side]:
+                    no_win[side] = search.ask_closure(position, side, depth, control).proved is False
+            if no_win[mine] and no_win[theirs]:
+                return DRAW
             next_closure *= 2
             if search.out_of_room and give_up_depth is None:
                 give_up_depth = 4 * depth  # a last chance for a win proof
         if control.stopped:
-            return _unknown(no_win, me, opp, control.reason)
+            return _unknown(no_win, mine, theirs, control.reason)
         if give_up_depth is not None and depth >= give_up_depth:
-            return _unknown(no_win, me, opp, MEMORY_BOUND)
+            return _unknown(no_win, mine, theirs, MEMORY_BOUND)
         depth += 1
 
 
-def _status(depth: int, no_win: dict, me: int, opp: int) -> str:
-    proven = [f"no win for player {seat}" for seat in (me, opp) if no_win[seat]]
+def _side_name(search: ProofSearch, side: int) -> str:
+    if search.n_players == 2 or side == search.seat:
+        return f"player {side}"
+    return "the others"
+
+
+def _status(search: ProofSearch, depth: int, no_win: dict) -> str:
+    proven = [f"no win for {_side_name(search, side)}" for side, done in no_win.items() if done]
     return f"wins searched to depth {depth}" + (f"; proven: {', '.join(proven)}" if proven else "")
 
 
-def _unknown(no_win: dict, me: int, opp: int, reason: str) -> Value:
-    if no_win[me]:
+def _unknown(no_win: dict, mine: int, theirs: int, reason: str) -> Value:
+    if no_win[mine]:
         return Value.unknown(reason, upper=0)
-    if no_win[opp]:
+    if no_win[theirs]:
         return Value.unknown(reason, lower=0)
     return Value.unknown(reason)
 
 
-def move_value(search: ProofSearch, position: Position, move: Move, control: SearchControl) -> Value:
-    """The value of ``move`` for the player making it."""
-    child = position.play(move)
-    if child.is_over:
-        return Value.exact(child.outcome.value_for(position.to_move))
-    return decide(search, child, control).flipped()
+def move_value(search: ProofSearch, position: Position, move: Move, control: SearchControl,
+               seat: int | None = None) -> Value:
+    """The value of ``move`` for ``seat`` (by default the player making it)."""
+    seat = position.to_move if seat is None else seat
+    return decide(search, position.play(move), control, seat)
 
 
 def _best_moves(search: ProofSearch, position: Position, value: Value,
@@ -198,10 +226,10 @@ def _best_moves(search: ProofSearch, position: Position, value: Value,
 
 def _win_plies(search: ProofSearch, positions: list[Position], winner: int, control: SearchControl,
                max_depth: int = 10_000) -> tuple[int, int] | None:
-    """``(index, plies)``: the first of ``positions`` that ``winner`` wins
-    soonest, by iterative deepening over all of them at once."""
+    """``(index, plies)``: the first of ``positions`` that ``winner``'s side
+    wins soonest, by iterative deepening over all of them at once."""
     for i, pos in enumerate(positions):
-        if pos.is_over and pos.outcome.value_for(winner) == 1:
+        if pos.is_over and search.wins(pos.outcome, winner):
             return i, 0
     for depth in range(1, max_depth):
         for i, pos in enumerate(positions):
@@ -219,18 +247,19 @@ def _principal_variation(search: ProofSearch, position: Position, value: Value, 
                          max_len: int = 400) -> tuple[list[Move], bool]:
     """A main line, and whether it ends by repeating a position.
 
-    In a won position the winner takes the fastest forced win and the loser
-    the longest resistance (by iterative deepening); in a drawn one both keep
-    the draw until a position repeats.
+    In a won position the winning side takes the fastest forced win and the
+    losing side the longest resistance (by iterative deepening); in a drawn
+    one both keep the draw until a position repeats.
     """
+    seat = position.to_move
     pv: list[Move] = []
     pos = position
     if value in (WIN, LOSS):
-        winner = position.to_move if value == WIN else 1 - position.to_move
+        winner = seat if value == WIN else search.opponent(seat)
         while not pos.is_over and len(pv) < max_len:
             moves = pos.legal_moves()
             children = [pos.play(m) for m in moves]
-            if pos.to_move == winner:
+            if search.same_side(pos.to_move, winner):
                 found = _win_plies(search, children, winner, control)
                 if found is None:
                     break
@@ -251,7 +280,7 @@ def _principal_variation(search: ProofSearch, position: Position, value: Value, 
         if pos.key() in seen:
             return pv, True
         seen.add(pos.key())
-        move = next((m for m in pos.legal_moves() if move_value(search, pos, m, control) == value), None)
+        move = next((m for m in pos.legal_moves() if move_value(search, pos, m, control, seat) == value), None)
         if move is None:
             break
         pv.append(move)

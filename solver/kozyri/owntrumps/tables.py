@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from kozyri.core import InvalidInput, LimitReached, Value
-from kozyri.owntrumps.kernels import build_tables, end_value_two_players, gen_moves, make_move, state_arrays
+from kozyri.owntrumps.kernels import PLAYING, build_tables, game_status, gen_moves, make_move, state_arrays
 from kozyri.owntrumps.position import Position
 from kozyri.search.control import CTL_NODES, SearchControl, controlled, stop_requested
 from kozyri.search.ttable import mix
@@ -105,8 +105,9 @@ def solve_all(root_key, n, beat_mask, take_n, must_beat, max_states, max_edges, 
         remaining[s] = count
         for k in range(count):
             new_len = make_move(hands, pile, pile_len, mover, moves[k], save, 0)
-            if hands[mover] == 0:
-                if end_value_two_players(hands, pile, new_len, mover, beat_mask) == 1 and values[s] == 0:
+            status = game_status(hands, pile, new_len, mover, beat_mask)
+            if status != PLAYING:  # two players: the mover went out and won, or drew
+                if status >= 0 and values[s] == 0:
                     values[s] = 1
                     queue[q_tail] = s
                     q_tail += 1

@@ -1,0 +1,96 @@
+"""Three and four players: the exact paranoid values (one seat against all
+the others together) agree with the brute-force retrograde reference."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+
+from kozyri.core import DRAW, LOSS, WIN
+from kozyri.owntrumps import Position, Rules, solve
+from kozyri.owntrumps.prover import ProofSearch
+from kozyri.owntrumps.solver import decide
+from kozyri.search.control import SearchControl
+from tests.support.owntrumps import game_positions, random_game_position, reference, reference_value
+
+#: Decks small enough for the plain-Python reference to be quick, and one
+#: trump assignment each (the reference builds one table per deck, trumps,
+#: rules and seat, and the tables are shared).
+QUICK_SHAPES = {3: ("2x3", "3x2", "4x2"), 4: ("4x2",)}
+TRUMPS = {3: ("SHD",), 4: ("DCSH",)}
+#: Memory for the solver: the closure proofs of a lone seat against three need room.
+MB = 256
+
+
+def sweep(count: int, seed: int, shapes=QUICK_SHAPES, trumps=TRUMPS):
+    rng = random.Random(seed)
+    for _ in range(count):
+        n = rng.choice((3, 4))
+        rules = Rules(must_beat=rng.random() < 0.5)
+        yield random_game_position(rng.choice(shapes[n]), n, rng.choice(trumps[n]), rules, rng.randrange(2**32),
+                                   rng.randrange(0, 20), rng.randrange(n))
+
+
+def test_paranoid_values_agree_with_the_reference():
+    tally = Counter()
+    for pos in sweep(120, seed=2026):
+        expected = reference_value(pos)
+        assert decide(ProofSearch(pos, memory_mb=MB), pos, SearchControl()) == expected, pos.to_json()
+        tally[(pos.n_players, expected.name)] += 1
+    for n in (3, 4):
+        for value in ("win", "draw", "loss"):
+            assert tally[(n, value)] >= 5, tally
+
+
+@pytest.mark.slow
+def test_paranoid_values_on_more_decks_and_trumps():
+    shapes = {3: ("3x3", "2x4"), 4: ("3x3", "2x4")}
+    trumps = {3: ("SHD", "CSH", "HDC"), 4: ("SHDC", "CHSD")}
+    tally = Counter()
+    for pos in sweep(40, seed=7, shapes=shapes, trumps=trumps):
+        value = decide(ProofSearch(pos, memory_mb=MB), pos, SearchControl())
+        # Never a wrong value; a lone seat's closure proofs against three may outgrow the memory bound.
+        assert value == reference_value(pos) or value.reason == "memory bound", pos.to_json()
+        tally[value.known] += 1
+    assert tally[False] <= 3, tally
+
+
+def test_the_value_for_a_seat_not_to_move():
+    for pos in sweep(40, seed=11):
+        seat = (pos.to_move + 1) % pos.n_players
+        search = ProofSearch(pos, memory_mb=MB, seat=seat)
+        assert decide(search, pos, SearchControl()) == reference_value(pos, seat), pos.to_json()
+
+
+@settings(max_examples=30, deadline=None)
+@given(game_positions(players=(3,), shapes=("2x3", "3x2"), max_walk=12, pass_sixes=(False,)))
+def test_best_moves_and_main_line(pos):
+    result = solve(pos, control=SearchControl())
+    ref = reference(pos)
+    assert result.value == ref.value(pos)
+    target = ref.value(pos)
+    values = ref.move_values(pos)
+    expected = [m for m in pos.legal_moves() if values[m] == target] if target != LOSS else pos.legal_moves()
+    assert result.best_moves == expected and result.best_moves_complete
+    line, seat = pos, pos.to_move
+    for move in result.pv:
+        assert reference(pos).value(line) == target  # the paranoid value for the root's seat is kept
+        line = line.play(move)
+    if target == DRAW:
+        assert result.pv_repeats or (line.is_over and line.outcome.is_draw)
+    else:
+        assert line.is_over
+        assert (line.outcome.loser != seat) == (target == WIN) and line.outcome.loser is not None
+
+
+def test_solve_says_which_question_it_answered():
+    pos = Position.deal("4x2", trumps="SHD", seed=1, n_players=3)
+    data = solve(pos).to_json()
+    assert data["question"].startswith("paranoid: player 0 against players 1 and 2 together")
+    assert data["value"] == reference_value(pos).name
+    assert "question" not in solve(Position.from_text("QS KH AS | KS QH AH", trumps="SH")).to_json()
+    json.dumps(data)
