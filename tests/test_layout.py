@@ -91,7 +91,8 @@ def test_imports_go_one_way():
 
 def test_cards_rules_and_positions_load_no_numba():
     code = ("import sys, kozyri, kozyri.owntrumps, kozyri.owntrumps.cards, kozyri.owntrumps.rules, "
-            "kozyri.owntrumps.position, kozyri.owntrumps.inputs, kozyri.owntrumps.choice; "
+            "kozyri.owntrumps.position, kozyri.owntrumps.inputs, kozyri.owntrumps.choice, "
+            "kozyri.owntrumps.record, kozyri.owntrumps.observation; "
             "print(sorted(m for m in ('numba', 'numpy', 'llvmlite') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "[]", done.stdout + done.stderr

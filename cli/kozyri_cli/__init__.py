@@ -21,6 +21,7 @@ def main():
       kozyri deal --deck 4x3 --seed 1    a random deal to look at
       kozyri solve --example             solve a built-in deal exactly
       kozyri trumps DEAL                 how the choice of trumps changes a deal
+      kozyri replay RECORD [--seat N]    a game move by move, as one player saw it
     \b
     Reversi:
       kozyri reversi --help

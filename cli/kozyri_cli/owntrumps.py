@@ -1,4 +1,4 @@
-"""``kozyri solve`` and ``kozyri deal``: the Own Trumps commands."""
+"""``kozyri solve``, ``kozyri deal`` and ``kozyri replay``: the Own Trumps commands."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from kozyri.core import Limit
 from kozyri.owntrumps import solver
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.examples import example_position
-from kozyri.owntrumps.inputs import read_position, with_rules
+from kozyri.owntrumps.inputs import read_position, read_record, with_rules
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.render import render_result
+from kozyri.owntrumps.record import GameRecord
+from kozyri.owntrumps.render import record_json, render_record, render_result
 from kozyri.owntrumps.rules import Rules
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
@@ -95,11 +96,15 @@ SOLVABLE_CARDS = 24
               help="Memory for the solver's tables.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: value, best_moves, pv, nodes, seconds.")
 def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_limit, memory, as_json):
-    """Solve a two-player Own Trumps position exactly.
+    """Solve an Own Trumps position exactly.
 
     Prints the value for the player to move under perfect play (WINS, DRAWS
     or LOSES; a game that never ends is a draw), the best moves and the main
-    line. Moves: AS leads (or beats with) A♠; KH+9S beats with K♥ then plays
+    line. With three or four players the value is the paranoid one: the
+    player to move against all the others playing together (a win when
+    another player ends as the loser); the output says so. POSITION may also
+    be a game record (`kozyri deal --record`): its position after the last
+    move is solved. Moves: AS leads (or beats with) A♠; KH+9S beats with K♥ then plays
     9♠; take3 takes three cards.
 
     \b
@@ -114,8 +119,6 @@ def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_l
     prints what was proven and exits with code 130.
     """
     pos = load_position(position, example, trumps, leader, deck, must_beat, pass_sixes)
-    if pos.n_players != 2:
-        fail(f"the solver is for two players; this position has {pos.n_players}")
     if not as_json:  # show the position while the solver works
         click.echo(pos.pretty() + "\n")
     if pos.deck.size > SOLVABLE_CARDS and time_limit is None:
@@ -133,38 +136,50 @@ def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_l
 @main.command(epilog=DEAL_EPILOG)
 @click.option("--deck", default="36", show_default=True, metavar="SPEC", help="36, 52, 32, 24, 2x3 or Q,K,A/S,H.")
 @click.option("--seed", type=int, metavar="N", help="Seed of the shuffle (default: a random one, printed).")
-@click.option("--players", type=int, default=2, show_default=True, metavar="N", help="2, 3 or 4 players.")
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True, metavar="N",
+              help="2, 3 or 4 players.")
 @click.option("--trumps", metavar="SUITS", help="Trump suits in seat order [default: SH, SHD or SHDC].")
 @click.option("--leader", type=int, default=0, show_default=True, metavar="N", help="Seat that moves first.")
+@click.option("--must-beat/--no-must-beat", default=True, show_default=True, help="Whoever can beat must beat.")
+@click.option("--pass-sixes/--no-pass-sixes", default=False, show_default=True,
+              help="Pass the sixes of the trump suits to their owners.")
+@click.option("--record", "as_record", is_flag=True,
+              help="Print only the game record (text form; with --json its JSON form), for `kozyri replay` "
+                   "and `kozyri solve`.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print only the JSON position (one line; pipe it into `kozyri solve -`).")
-def deal(deck, seed, players, trumps, leader, as_json):
+def deal(deck, seed, players, trumps, leader, must_beat, pass_sixes, as_record, as_json):
     """Deal a random Own Trumps position.
 
     The whole deck is dealt evenly. Prints the deal in text form with the
-    `kozyri solve` command line that solves it, and as a JSON position. The
-    same --seed (and options) always gives the same deal; without --seed a
-    random seed is chosen and printed (on standard error with --json).
+    `kozyri solve` command line that solves it, as a game record and as a
+    JSON position. The same --seed (and options) always gives the same deal;
+    without --seed a random seed is chosen and printed (on standard error
+    with --json or --record).
 
     \b
     Examples:
       kozyri deal --deck 2x4 --seed 1
       kozyri deal --players 3 --trumps SHD
       kozyri deal --deck 2x4 --seed 1 --json | kozyri solve -
+      kozyri deal --players 4 --seed 7 --record > game.txt
     """
-    if not 2 <= players <= 4:
-        fail(f"--players must be 2, 3 or 4, not {players}")
     deck_obj = Deck.parse(deck)
     if trumps is None:
         trumps = "".join(SUITS[:players])
     chosen = seed is None
     if chosen:
         seed = random.SystemRandom().randrange(1_000_000)
-    pos = Position.deal(deck_obj, trumps, leader, seed, n_players=players)
-    if as_json:
+    rules = Rules(must_beat=must_beat, pass_sixes=pass_sixes)
+    record = GameRecord.deal(deck_obj, players, trumps, leader, seed, rules)
+    pos = record.start
+    if as_json or as_record:
         if chosen:
             click.echo(f"seed {seed}", err=True)
-        emit_json(pos.to_json())
+        if as_record and not as_json:
+            click.echo(record.to_text())
+        else:
+            emit_json(record.to_json() if as_record else pos.to_json())
         return
     text = pos.text()
     click.echo(f"Seed {seed}" + (" (chosen at random; --seed {} deals it again)".format(seed) if chosen else ""))
@@ -172,13 +187,61 @@ def deal(deck, seed, players, trumps, leader, as_json):
     click.echo("")
     click.echo("Text form:")
     click.echo(f"  {text}")
-    if players == 2:
-        command = f'kozyri solve "{text}" --trumps {"".join(pos.trumps)} --deck {deck_obj.spec()}'
-        if leader:
-            command += f" --leader {leader}"
-        click.echo("Solve it with:")
-        click.echo(f"  {command}")
-    else:
-        click.echo("(no solve command: the exact solver takes two players only)")
+    command = f'kozyri solve "{text}" --trumps {"".join(pos.trumps)} --deck {deck_obj.spec()}'
+    if leader:
+        command += f" --leader {leader}"
+    if not must_beat:
+        command += " --no-must-beat"
+    if pass_sixes:
+        command += " --pass-sixes"
+    click.echo("Solve it with" + (" (three or four players: the paranoid value)" if players > 2 else "") + ":")
+    click.echo(f"  {command}")
+    click.echo("Record (`kozyri deal --record` prints it alone; `kozyri replay` reads it):")
+    click.echo("\n".join("  " + line if line else "" for line in record.to_text().splitlines()))
     click.echo("JSON:")
     click.echo("  " + json.dumps(pos.to_json(), ensure_ascii=False))
+
+
+REPLAY_EPILOG = """\b
+RECORD is a file or - (standard input) with a game record, in its text form
+(as printed by `kozyri deal --record`):
+  [Deck "4x3"]
+  [Trumps "SHD"]
+  [Hands "KS QC KC AC | AS KH AH KD | QS QH QD AD"]
+  1. AC 2. take1 3. QS
+or its JSON form {"start": <JSON position>, "moves": ["AC", "take1", "QS"]};
+a JSON position is a record with no moves. See docs/records.md."""
+
+
+@main.command(epilog=REPLAY_EPILOG)
+@click.argument("record_arg", metavar="RECORD")
+@click.option("--seat", type=int, metavar="N",
+              help="Show only what player N saw and knew at each turn (other hands hidden).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object: the start, every move, the outcome (and with --seat the "
+                   "observation after each move).")
+def replay(record_arg, seat, as_json):
+    """Replay a game record move by move.
+
+    Every move is checked against the rules: an illegal move is reported with
+    its number and the legal moves. With --seat, after each move the player's
+    view: its hand, the pile, the card counts, the cards it knows other
+    players hold (taken from the pile), how many are hidden, and the cards a
+    player cannot hold (with must_beat, a player who took had no card that
+    beat the top card).
+
+    \b
+    Examples:
+      kozyri deal --players 4 --seed 7 --record > game.txt
+      kozyri replay game.txt
+      kozyri replay game.txt --seat 2
+      kozyri replay game.txt --seat 2 --json
+    """
+    content, source = position_text(record_arg, "record")
+    record = read_record(content, source=source)
+    if seat is not None and not 0 <= seat < record.start.n_players:
+        fail(f"--seat must be a seat number 0..{record.start.n_players - 1}")
+    if as_json:
+        emit_json(record_json(record, seat))
+    else:
+        click.echo(render_record(record, seat))

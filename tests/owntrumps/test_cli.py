@@ -53,7 +53,7 @@ def fake_solve(monkeypatch):
     ([DRAWN, "--trumps", "SH", "--deck", "12"], ["no standard 12-card deck", "4x3"]),
     (["QS KH AS KS QH AH |", "--trumps", "SH"], ["hand 1 is empty"]),
     (["QS AS | KS KD / AD QD", "--trumps", "SH"], ["the pile cannot arise", "QD", "AD"]),
-    (["QS KH AS | KS QH AH | QD KD AD", "--trumps", "SHD"], ["two players", "3"]),
+    (["QS KH AS | KS QH AH | QD KD AD", "--trumps", "SH"], ["2 trump suits for 3 players"]),
     ([DRAWN, "--trumps", "SH", "--time-limit", "nan"], ["--time-limit", "'nan' is not a positive, finite number"]),
     ([DRAWN, "--trumps", "SH", "--time-limit", "inf"], ["'inf' is not a positive, finite number"]),
     ([DRAWN, "--trumps", "SH", "--time-limit", "-1"], ["'-1' is not a positive, finite number"]),
@@ -127,7 +127,7 @@ def test_bad_option_values_are_usage_errors(args, fake_solve):
 @pytest.mark.parametrize("args,fragments", [
     (["--deck", "12"], ["no standard 12-card deck"]),
     (["--deck", "2x3", "--trumps", "SS"], ["trump suits must be distinct"]),
-    (["--players", "5"], ["--players must be 2, 3 or 4"]),
+    (["--players", "5"], ["--players", "5"]),
     (["--players", "3", "--trumps", "SH"], ["2 trump suits for 3 players"]),
     (["--leader", "2"], ["to_move must be a seat number 0..1"]),
     (["--deck", "1x2", "--players", "3"], ["cannot be dealt to 3 players"]),
@@ -351,7 +351,7 @@ def test_deal_json_random_seed_on_stderr():
 def test_deal_players():
     out = run("deal", "--players", "4", "--seed", "3").stdout
     pos = Position.deal(36, "SHDC", 0, 3, n_players=4)
-    assert pos.pretty() in out and "two players only" in out and "kozyri solve" not in out
+    assert pos.pretty() in out and "the paranoid value" in out and f'kozyri solve "{pos.text()}" --trumps SHDC' in out
     assert [len(h) for h in pos.to_json()["hands"]] == [9, 9, 9, 9]
 
 
@@ -439,3 +439,82 @@ def test_an_interrupted_grid_prints_what_it_has_and_exits_130(monkeypatch):
     result = run_trumps("AS AH KD AC | KS KH AD KC")
     assert result.exit_code == 130
     assert "stopped early: interrupted" in result.stdout and "?" in result.stdout
+
+
+# --- records: deal --record, replay, solve of 3 and 4 players -------------------------
+def played_record(players: int = 3, moves: int = 6, seed: int = 4):
+    """A 12-card game after up to ``moves`` random legal moves."""
+    import random
+
+    from kozyri.owntrumps import GameRecord
+
+    rng = random.Random(seed)
+    record = GameRecord.deal("4x3", players, seed=seed)
+    for _ in range(moves):
+        if record.is_over:
+            break
+        record = record.play(rng.choice(record.final.legal_moves()))
+    return record
+
+
+def test_deal_record_replays_and_solves():
+    from kozyri.owntrumps import GameRecord
+
+    text = run("deal", "--deck", "4x3", "--players", "3", "--seed", "4", "--record").stdout
+    record = GameRecord.parse(text)
+    assert record.start == Position.deal("4x3", "SHD", 0, 4, n_players=3) and record.moves == ()
+    data = json.loads(run("deal", "--deck", "4x3", "--players", "4", "--seed", "4", "--record", "--json").stdout)
+    assert GameRecord.from_json(data).start.n_players == 4
+    solved = run("solve", "-", "--json", input=text)
+    assert solved.exit_code == 0, solved.output
+    out = json.loads(solved.stdout)
+    assert out["question"].startswith("paranoid: player 0") and out["value"] in ("win", "draw", "loss")
+    assert "Record (" in run("deal", "--players", "3", "--seed", "4").stdout
+
+
+def test_replay_text_and_seat_view(tmp_path):
+    record = played_record()
+    path = tmp_path / "game.txt"
+    path.write_text(record.to_text())
+    full = run("replay", str(path))
+    assert full.exit_code == 0, full.output
+    assert "    1. player 0" in full.stdout and f"{len(record.moves)}. player" in full.stdout
+    seen = run("replay", str(path), "--seat", "2")
+    assert seen.exit_code == 0, seen.output
+    deck = record.start.deck
+    for other in (0, 1):  # the other hands at the start are never printed
+        assert record.start.pretty().splitlines()[1 + other] not in seen.stdout
+    assert seen.stdout.count("player 2 knows:") == len(record.moves) + 1
+    assert deck.mask_text(record.final.hands[2], True) in seen.stdout
+
+
+def test_replay_json_hides_the_other_hands():
+    record = played_record(players=4, moves=8)
+    data = json.loads(run("replay", "-", "--seat", "1", "--json", input=json.dumps(record.to_json())).stdout)
+    assert "start" not in data and len(data["views"]) == len(record.moves) + 1
+    assert [m["move"] for m in data["moves"]] == [m.text(record.start.deck) for m in record.moves]
+    for view in data["views"]:
+        assert view["seat"] == 1 and "hands" not in view
+    everything = json.loads(run("replay", "-", "--json", input=json.dumps(record.to_json())).stdout)
+    assert everything["start"] == record.start.to_json() and everything["over"] == record.is_over
+
+
+@pytest.mark.parametrize("content,fragments", [
+    ('[Deck "4x3"]\n[Trumps "SHD"]\n[Hands "KS QC KC AC | AS KH AH KD | QS QH QD AD"]\n1. KS 2. take1',
+     ["line 4, move 2: illegal move 'take1'", "legal:"]),
+    ('[Deck "4x3"]\n[Trumps "SHD"]\n[Colour "red"]', ["unknown tag [Colour]"]),
+    ('{"start": {"hands": [["AS"], ["KS"]], "trumps": "SH", "deck": "1x2"}, "moves": ["AS", "KS"]}',
+     ["move 2", "over"]),
+    ('{"start": 3}', ['"start" must be a JSON position']),
+    ("QS KH AS | KS QH AH", ["not a record"]),
+])
+def test_replay_bad_records(content, fragments):
+    assert_bad_input(run("replay", "-", input=content), *fragments)
+    assert_bad_input(run("replay", "-", "--seat", "9", input=played_record().to_text()), "--seat must be")
+
+
+def test_solve_refuses_a_finished_record_and_options_for_records():
+    record = played_record(players=3, moves=5000)
+    assert record.is_over
+    assert_bad_input(run("solve", "-", input=record.to_text()), "the game of this record is over")
+    assert_bad_input(run("solve", "-", "--trumps", "SH", input=played_record().to_text()), "--trumps is for a deal")

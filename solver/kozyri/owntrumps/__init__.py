@@ -4,13 +4,16 @@
 >>> solve(Position.from_text("QS KH AS | KS QH AH", trumps="SH")).value
 Value('draw')
 
-Cards, rules, positions and input reading are plain Python; the solver and
+Cards, rules, positions, game records, observations and input reading are
+plain Python; the solver and
 the trump grid (which load Numba) are imported on first use.
 """
 
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.inputs import read_deal, read_position
+from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.record import GameRecord
 from kozyri.owntrumps.rules import Move, MoveKind, Outcome, Rules
 
 #: Names loaded on first use, and the module each comes from.
@@ -21,8 +24,8 @@ _LAZY = {
     "trump_grid": "kozyri.owntrumps.grid",
 }
 
-__all__ = ["Deck", "Move", "MoveKind", "Outcome", "Position", "Rules", "SolveResult", "TrumpGrid", "read_deal",
-           "read_position", "solve", "trump_grid"]
+__all__ = ["Deck", "GameRecord", "Move", "MoveKind", "Observation", "Outcome", "Position", "Rules", "SolveResult",
+           "TrumpGrid", "read_deal", "read_position", "solve", "trump_grid"]
 
 
 def __getattr__(name: str):

@@ -1,10 +1,12 @@
 """Reading positions and deals from what users type or send: one place for
 every command and front end.
 
-A position arrives as text in one of two forms, told apart by their first
-character: a JSON position (``{...}``, see :meth:`Position.from_json`) or
-the text form of a deal (``"QS KH AS | KS QH AH"``, see
-:meth:`Position.from_text`). Options that a user may add (trumps, leader,
+A position arrives as text in one of these forms, told apart by their first
+character: a JSON position (``{...}``, see :meth:`Position.from_json`), the
+text form of a deal (``"QS KH AS | KS QH AH"``, see
+:meth:`Position.from_text`), or a game record, JSON (``{"start": ...}``) or
+text (``[Deck "36"] ...``, see :mod:`kozyri.owntrumps.record`), which
+stands for the position after its last move. Options that a user may add (trumps, leader,
 deck for the text form; rule overrides for both) are applied here with the
 same meaning everywhere:
 
@@ -23,12 +25,15 @@ from __future__ import annotations
 
 import dataclasses
 
+import re
+
 from kozyri.core import GameOver, InvalidInput
 from kozyri.owntrumps.position import Position, load_json
+from kozyri.owntrumps.record import GameRecord, outcome_text
 from kozyri.owntrumps.rules import Rules
 
 #: What every reader says a position may look like.
-FORMS = 'a JSON position or a deal like "QS KH AS | KS QH AH"'
+FORMS = 'a JSON position, a game record or a deal like "QS KH AS | KS QH AH"'
 #: Trumps for a deal whose trumps are not chosen yet (the trump grid's deals).
 _PLACEHOLDER_TRUMPS = ("S", "H")
 
@@ -60,6 +65,26 @@ def is_text_form(content: str) -> bool:
     return "|" in content and not content.lstrip().startswith(("{", "["))
 
 
+def is_record(content: str) -> bool:
+    """Is this a game record: its text form (``[Deck ...]`` tags first) or
+    its JSON form (an object with ``"start"``)?"""
+    if re.match(r"\s*\[\s*[A-Za-z]", content):
+        return True
+    return bool(re.match(r'\s*\{\s*"start"\s*:', content))
+
+
+def read_record(content: str, *, source: str | None = None) -> GameRecord:
+    """A game record, in its text or JSON form; a JSON position is read as
+    a record with no moves yet."""
+    content = check_text(content, source or "the record")
+    if is_record(content):
+        return _from_source(source, lambda: GameRecord.parse(content))
+    if is_text_form(content):
+        raise InvalidInput("a deal in text form is not a record; give a record (kozyri deal --record prints one) "
+                           "or a JSON position")
+    return _from_source(source, lambda: GameRecord(Position.from_json(content)))
+
+
 def with_rules(base: Rules, must_beat: bool | None = None, pass_sixes: bool | None = None) -> Rules:
     """``base`` with the options that were given (None: keep)."""
     return Rules(must_beat=base.must_beat if must_beat is None else must_beat,
@@ -85,6 +110,17 @@ def read_position(content: str, *, source: str | None = None, trumps=None, leade
     input") in error messages.
     """
     content = check_text(content, source or "the position")
+    if is_record(content):
+        given = [name for name, value in (("trumps", trumps), ("leader", leader), ("deck", deck),
+                                          ("must-beat", must_beat), ("pass-sixes", pass_sixes)) if value is not None]
+        if given:
+            raise InvalidInput(f"--{given[0]} is for a deal in text form; a record names its own deck, trumps, "
+                               "rules and moves")
+        record = _from_source(source, lambda: GameRecord.parse(content))
+        if record.is_over:
+            raise GameOver(f"the game of this record is over after move {len(record.moves)} "
+                           f"({outcome_text(record.outcome)})")
+        return record.final
     if is_text_form(content):
         return Position.from_text(content, trumps, 0 if leader is None else leader, deck,
                                   with_rules(Rules(), must_beat, pass_sixes))

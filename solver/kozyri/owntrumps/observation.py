@@ -545,21 +545,44 @@ def _parse_deck(d) -> Deck:
 # --- from a record --------------------------------------------------------------
 def observe(record: "GameRecord", seat: int) -> Observation:
     """What ``seat`` knows after the moves of ``record`` (see the module's docstring)."""
+    *_, last = observations(record, seat)
+    return last
+
+
+def observations(record: "GameRecord", seat: int):
+    """What ``seat`` knew at the start of ``record`` and after each of its
+    moves: ``len(record.moves) + 1`` observations, built in one pass."""
     positions = record.positions()
-    start, final = positions[0], positions[-1]
+    start = positions[0]
     n = start.n_players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise InvalidInput(f"the seat must be a seat number 0..{n - 1}")
     deck, rules = start.deck, start.rules
     trumps = start.trump_indices
+    texts = tuple(m.text(deck) for m in record.moves)
     known = [0] * n
     excluded = [0] * n  # unseen cards a taker cannot hold (must_beat)
     if rules.pass_sixes and not start.pile and "6" in deck.ranks:
         for o, suit in enumerate(start.trumps):
             if suit in deck.suits:
                 known[o] |= 1 << deck.card("6", suit)
+
+    def seen_at(i: int) -> Observation:
+        pos = positions[i]
+        hand = pos.hands[seat]
+        mine = list(known)
+        mine[seat] = hand
+        unseen = deck.all_cards & ~deck.mask(pos.pile)
+        for mask in mine:
+            unseen &= ~mask
+        counts = tuple(_popcount(h) for h in pos.hands)
+        return Observation(seat, deck, start.trumps, rules, pos.to_move, hand, pos.pile, counts, tuple(mine),
+                           tuple(excluded[o] & unseen if o != seat else 0 for o in range(n)), texts[:i],
+                           pos.outcome)
+
+    yield seen_at(0)
     beaters: dict[tuple[int, int], int] = {}
-    for before, move, after in zip(positions, record.moves, positions[1:]):
+    for i, (before, move, after) in enumerate(zip(positions, record.moves, positions[1:]), 1):
         mover = before.to_move
         if move.kind == MoveKind.TAKE:
             known[mover] |= deck.mask(before.pile[len(before.pile) - move.count:])
@@ -573,12 +596,4 @@ def observe(record: "GameRecord", seat: int) -> Observation:
             on_pile = deck.mask(after.pile[len(before.pile):])
             for o in range(n):
                 known[o] &= ~on_pile
-    hand = final.hands[seat]
-    known[seat] = hand
-    unseen = deck.all_cards & ~deck.mask(final.pile)
-    for mask in known:
-        unseen &= ~mask
-    counts = tuple(_popcount(h) for h in final.hands)
-    return Observation(seat, deck, start.trumps, rules, final.to_move, hand, final.pile, counts, tuple(known),
-                       tuple(excluded[o] & unseen if o != seat else 0 for o in range(n)),
-                       tuple(m.text(deck) for m in record.moves), final.outcome)
+        yield seen_at(i)

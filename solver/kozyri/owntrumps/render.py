@@ -1,4 +1,4 @@
-"""Readable text for people: solve results, main lines, trump grids.
+"""Readable text for people: solve results, main lines, trump grids, game records.
 
 The command line prints these; a server or a notebook can too. Suit symbols
 (\u2660 \u2665 \u2666 \u2663) are used throughout.
@@ -10,7 +10,9 @@ from kozyri.core import INTERRUPTED, MEMORY_BOUND, TIME_LIMIT, IllegalMove, Valu
 from kozyri.owntrumps.cards import SUIT_SYMBOLS, SUITS
 from kozyri.owntrumps.choice import PAIRS
 from kozyri.owntrumps.grid import TrumpGrid
+from kozyri.owntrumps.observation import Observation, observations
 from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.record import GameRecord
 from kozyri.owntrumps.rules import NO_CARD, MoveKind
 from kozyri.owntrumps.solver import SolveResult
 
@@ -38,6 +40,40 @@ STOP_WORDS = {TIME_LIMIT: "time limit reached", INTERRUPTED: "interrupted",
               MEMORY_BOUND: "memory bound reached; try a larger --memory"}
 
 
+def end_text(position: Position) -> str:
+    """How a finished game ended, in words."""
+    d = position.deck
+    if position.outcome.is_draw:
+        last, top = (d.card_text(x, True) for x in (position.pile[-1], position.pile[-2]))
+        return f"game over: player {position.to_move} plays the last card {last} on {top}: a DRAW"
+    return f"game over: player {position.outcome.loser} is left holding cards and LOSES"
+
+
+def move_lines(position: Position, moves, after=None) -> list[str]:
+    """Numbered lines for ``moves`` played from ``position`` (who moves, the
+    move, the move in words), then how the game ended if it did.
+    ``after(i, position)`` may add lines after move ``i`` (0: before the first)."""
+    d = position.deck
+    width = max((len(m.text(d, True)) for m in moves), default=0)
+    lines = list(after(0, position)) if after else []
+    p = position
+    for i, move in enumerate(moves, 1):
+        if p is None or p.is_over:
+            lines.append(f"  {i:3}. {move.text(d, True)}")
+            continue
+        words, seat = describe_move(move, p), p.to_move
+        try:
+            p = p.play(move)
+        except IllegalMove:  # a line we cannot follow: show it bare
+            p = None
+        lines.append(f"  {i:3}. player {seat}  {move.text(d, True):<{width}}  {words}")
+        if after and p is not None:
+            lines += after(i, p)
+    if p is not None and p.is_over:
+        lines.append("  " + end_text(p))
+    return lines
+
+
 def render_result(result: SolveResult, with_position: bool = True) -> str:
     """The text report of ``kozyri solve``: position, value, best moves, main line, effort."""
     pos = result.position
@@ -46,10 +82,13 @@ def render_result(result: SolveResult, with_position: bool = True) -> str:
     me = f"Player {pos.to_move} to move"
     lines = [pos.pretty(), ""] if with_position else []
     if value.known:
-        lines.append(f"{me} {_VALUE_WORDS[value.name]} under perfect play.")
+        lines.append(f"{me} {_VALUE_WORDS[value.name]} under perfect play"
+                     + (" against all the others playing together." if result.question else "."))
     else:
         stopped = STOP_WORDS.get(value.reason, value.reason or "search stopped before the end")
         lines.append(f"{me}: unknown ({stopped}); proven: {value.proven or 'nothing yet'}.")
+    if result.question:
+        lines.append(f"({result.question[0].upper()}{result.question[1:]}.)")
     if result.best_moves:
         label = "Best move" if len(result.best_moves) == 1 else "Best moves"
         if value.name == "loss":
@@ -59,28 +98,9 @@ def render_result(result: SolveResult, with_position: bool = True) -> str:
         lines.append("(stopped before every move was settled: best moves and main line may be incomplete)")
     if result.pv:
         lines.append("Main line:")
-        p = pos
-        width = max(len(m.text(d, True)) for m in result.pv)
-        for i, move in enumerate(result.pv, 1):
-            words = ""
-            if p is not None and not p.is_over:
-                words = describe_move(move, p)
-                seat = p.to_move
-                try:
-                    p = p.play(move)
-                except IllegalMove:  # a backend line we cannot follow: show it bare
-                    p = None
-                lines.append(f"  {i:3}. player {seat}  {move.text(d, True):<{width}}  {words}")
-            else:
-                lines.append(f"  {i:3}. {move.text(d, True)}")
+        lines += move_lines(pos, result.pv)
         if result.pv_repeats:
             lines.append("  ... the line repeats: a draw by endless play")
-        elif p is not None and p.is_over:
-            if p.outcome.is_draw:
-                last, top = (d.card_text(x, True) for x in (p.pile[-1], p.pile[-2]))
-                lines.append(f"  game over: player {p.to_move} plays the last card {last} on {top}: a DRAW")
-            else:
-                lines.append(f"  game over: player {p.outcome.loser} is left holding cards and LOSES")
     lines.append(f"Nodes: {result.nodes:,}   time: {result.seconds:.2f} s")
     return "\n".join(lines)
 
@@ -185,3 +205,83 @@ def render_grid(grid: TrumpGrid) -> str:
         extra = [c for c in sim.maybe_equilibria if c not in sim.equilibria]
         lines += ["  depending on unknown cells, also:"] + eq_lines(extra, "    ")
     return "\n".join(lines)
+
+
+# --- game records ---------------------------------------------------------------
+def _cards(deck, mask: int) -> str:
+    return deck.mask_text(mask, True) or "-"
+
+
+def view_lines(obs: Observation, indent: str = "        ") -> list[str]:
+    """What a seat knows, in a few lines: hidden cards are counted, not shown."""
+    d = obs.deck
+    counts = "/".join(str(c) for c in obs.counts)
+    lines = [f"{indent}player {obs.seat} knows: hand {_cards(d, obs.hand)}; pile "
+             f"{' '.join(d.card_text(c, True) for c in obs.pile) or 'empty'}; cards {counts}"]
+    unseen = obs.unseen
+    for o in range(obs.n_players):
+        if o == obs.seat or obs.counts[o] == 0:
+            continue
+        parts = []
+        if obs.known[o]:
+            parts.append(_cards(d, obs.known[o]))
+        if obs.hidden(o):
+            parts.append(f"{obs.hidden(o)} hidden")
+        line = f"{indent}  player {o}: {' + '.join(parts) or '-'}"
+        cannot = obs.known_not[o] & unseen
+        if cannot and obs.hidden(o):
+            line += f"; cannot hold {_cards(d, cannot)}"
+        lines.append(line)
+    return lines
+
+
+def _seat_header(position: Position, seat: int) -> str:
+    """:meth:`Position.pretty` with every hand but ``seat``'s hidden."""
+    lines = position.pretty().splitlines()
+    for other in range(position.n_players):
+        if other != seat:
+            line = lines[1 + other]
+            head = line[:line.index("):") + 2]
+            lines[1 + other] = f"{head} {bin(position.hands[other]).count('1')} hidden cards"
+    return "\n".join(lines)
+
+
+def render_record(record: GameRecord, seat: int | None = None) -> str:
+    """A game move by move; with ``seat``, only what that seat saw and knew
+    at the start and after each move (the other hands are hidden)."""
+    lines = [record.start.pretty() if seat is None else _seat_header(record.start, seat), ""]
+    after = None
+    if seat is not None:
+        views = list(observations(record, seat))
+
+        def after(i, _position):
+            return view_lines(views[i])
+
+        lines.append(f"(hidden cards are what player {seat} cannot see: counted, not shown)")
+    lines += move_lines(record.start, record.moves, after)
+    if not record.is_over:
+        lines.append(f"  ... player {record.final.to_move} to move")
+    return "\n".join(lines)
+
+
+def record_json(record: GameRecord, seat: int | None = None) -> dict:
+    """The JSON of ``kozyri replay``: the start, each move with who made it
+    and in words, the outcome; with ``seat``, instead of the start (which
+    shows every hand), what that seat knew at the start and after each move
+    (the observation JSON)."""
+    deck = record.start.deck
+    positions = record.positions()
+    out = {
+        "start": record.start.to_json(),
+        "moves": [{"index": i, "player": before.to_move, "move": move.text(deck),
+                   "words": describe_move(move, before)}
+                  for i, (before, move) in enumerate(zip(positions, record.moves), 1)],
+        "over": record.is_over,
+        "outcome": None if not record.is_over else {"loser": record.outcome.loser},
+        "to_move": None if record.is_over else record.final.to_move,
+    }
+    if seat is not None:
+        del out["start"]  # the other hands are hidden from this seat
+        out["seat"] = seat
+        out["views"] = [obs.to_json() for obs in observations(record, seat)]
+    return out
