@@ -17,7 +17,7 @@ from kozyri.owntrumps.rules import Move, Rules
 from kozyri.owntrumps.solver import SolveResult
 from tests.conftest import check_bad_input as assert_bad_input
 from tests.conftest import run_cli as run
-from tests.support.owntrumps import reference_value
+from tests.support.owntrumps import random_record, reference_value
 
 DRAWN = "QS KH AS | KS QH AH"  # 2x3 deck, trumps SH: a draw (QS, KS+QH, AS+KH, AH)
 
@@ -444,17 +444,7 @@ def test_an_interrupted_grid_prints_what_it_has_and_exits_130(monkeypatch):
 # --- records: deal --record, replay, solve of 3 and 4 players -------------------------
 def played_record(players: int = 3, moves: int = 6, seed: int = 4):
     """A 12-card game after up to ``moves`` random legal moves."""
-    import random
-
-    from kozyri.owntrumps import GameRecord
-
-    rng = random.Random(seed)
-    record = GameRecord.deal("4x3", players, seed=seed)
-    for _ in range(moves):
-        if record.is_over:
-            break
-        record = record.play(rng.choice(record.final.legal_moves()))
-    return record
+    return random_record("4x3", players, seed, moves)
 
 
 def test_deal_record_replays_and_solves():

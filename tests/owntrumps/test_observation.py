@@ -21,24 +21,17 @@ from kozyri.owntrumps.observation import Observation, observations, observe
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord
 from kozyri.owntrumps.rules import MoveKind, Rules
+from tests.support.owntrumps import random_record
 
 
-def random_record(deck, n_players: int, seed: int, max_moves: int = 40, must_beat: bool = True,
-                  pass_sixes: bool = False) -> GameRecord:
-    """A deal and up to ``max_moves`` uniformly random legal moves (None if
-    passing the sixes empties a hand of the tiny deal)."""
-    rng = random.Random(seed)
+def game_or_none(deck, n_players: int, seed: int, max_moves: int, must_beat: bool = True,
+                 pass_sixes: bool = False) -> GameRecord | None:
+    """A random game, or None when passing the sixes empties a hand of the tiny deal."""
     try:
-        record = GameRecord.deal(deck, n_players, seed=seed, leader=rng.randrange(n_players),
-                                 rules=Rules(must_beat=must_beat, pass_sixes=pass_sixes))
+        return random_record(deck, n_players, seed, max_moves, must_beat, pass_sixes)
     except KozyriError as exc:
         assert "empty after passing" in str(exc)
         return None
-    for _ in range(max_moves):
-        if record.is_over:
-            break
-        record = record.play(rng.choice(record.final.legal_moves()))
-    return record
 
 
 def popcount(mask: int) -> int:
@@ -160,7 +153,7 @@ def test_chi2_sf(x, df, p):
 def test_exact_against_brute_force(deck, players, pass_sixes, must_beat):
     checked = constrained = 0
     for seed in range(6 if players == 3 else 3):
-        record = random_record(deck, players, 1000 * seed + players, 30, must_beat, pass_sixes)
+        record = game_or_none(deck, players, 1000 * seed + players, 30, must_beat, pass_sixes)
         if record is None:
             continue
         for seat in range(players):
@@ -184,7 +177,7 @@ def test_exact_from_a_mid_game_start(deck, players):
     # of the earlier moves, only the start's pile and counts.
     checked = 0
     for seed in range(4):
-        game = random_record(deck, players, seed, 40)
+        game = game_or_none(deck, players, seed, 40)
         k0 = len(game.moves) // 3
         record = GameRecord(game.position_at(k0), game.moves[k0:])
         for seat in range(players):
@@ -200,7 +193,7 @@ def test_exact_from_a_mid_game_start(deck, players):
 def test_samples_cover_exactly_the_brute_force_set(deck, players, pass_sixes):
     rng = random.Random(7)
     for seed in range(3):
-        record = random_record(deck, players, seed, 25)
+        record = game_or_none(deck, players, seed, 25)
         for seat in range(players):
             expected = brute_force(record, seat)
             for k in range(0, len(record.moves) + 1, 3):
@@ -216,7 +209,7 @@ def uniformity_cases(n_cases: int = 8) -> list[Observation]:
     cases, seen = [], set()
     for seed in range(400):
         deck, players, pass_sixes = TINY[seed % len(TINY)]
-        record = random_record(deck, players, seed, 30, True, pass_sixes)
+        record = game_or_none(deck, players, seed, 30, True, pass_sixes)
         if record is None:
             continue
         for k in range(1, len(record.moves) + 1, 2):
@@ -315,7 +308,7 @@ def check_observation(record: GameRecord, seat: int, rng: random.Random, samples
 def test_random_games(deck, players):
     rng = random.Random(players)
     for seed in range(4):
-        record = random_record(deck, players, seed, 400, must_beat=seed % 3 != 2, pass_sixes=seed == 1)
+        record = game_or_none(deck, players, seed, 400, must_beat=seed % 3 != 2, pass_sixes=seed == 1)
         if record is None:
             continue
         step = max(1, len(record.moves) // 12)
@@ -366,7 +359,7 @@ def test_taken_cards_are_known():
 def test_two_players_whole_deck_is_perfect_information(deck):
     rng = random.Random(9)
     for seed in range(5):
-        record = random_record(deck, 2, seed, 150, must_beat=seed % 2 == 0)
+        record = game_or_none(deck, 2, seed, 150, must_beat=seed % 2 == 0)
         for k in range(0, len(record.moves) + 1, 7):
             prefix = GameRecord(record.start, record.moves[:k])
             for seat in (0, 1):
@@ -391,7 +384,7 @@ def test_pass_sixes_are_known():
 
 def test_finished_games():
     for seed in range(40):
-        record = random_record("4x3", 3, seed, 200)
+        record = game_or_none("4x3", 3, seed, 200)
         if record.is_over:
             for seat in range(3):
                 obs = check_observation(record, seat, random.Random(seed))

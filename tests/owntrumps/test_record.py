@@ -16,6 +16,7 @@ from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import TAGS, GameRecord
 from kozyri.owntrumps.rules import Move, MoveKind, Outcome, Rules
+from tests.support.owntrumps import random_record
 
 EXAMPLE = """[Deck "2x3"]
 [Trumps "SH"]
@@ -25,19 +26,6 @@ EXAMPLE = """[Deck "2x3"]
 [Pile ""]
 
 1. QS 2. KS+QH 3. AS+KH"""
-
-
-def random_record(deck, n_players: int, seed: int, max_moves: int = 80, must_beat: bool = True,
-                  pass_sixes: bool = False) -> GameRecord:
-    """A deal and up to ``max_moves`` uniformly random legal moves (to the end of the game if it comes)."""
-    rng = random.Random(seed)
-    record = GameRecord.deal(deck, n_players, seed=seed, leader=rng.randrange(n_players),
-                             rules=Rules(must_beat=must_beat, pass_sixes=pass_sixes))
-    for _ in range(max_moves):
-        if record.is_over:
-            break
-        record = record.play(rng.choice(record.final.legal_moves()))
-    return record
 
 
 def one_line(exc: Exception) -> str:

@@ -9,7 +9,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from kozyri.core import InvalidInput, Value
-from kozyri.owntrumps import Position, Rules
+from kozyri.owntrumps import GameRecord, Position, Rules
 from kozyri.owntrumps.cards import SUITS
 from kozyri.owntrumps.position import random_playout
 from kozyri.owntrumps.reference import ReferenceSolver
@@ -93,3 +93,17 @@ def reference_value(pos: Position, seat: int | None = None) -> Value:
     """The exact value of ``pos`` by brute force: for the player to move with
     two players, else the paranoid value for ``seat`` (default: the player to move)."""
     return reference(pos, seat).value(pos)
+
+
+def random_record(deck, n_players: int, seed: int, max_moves: int = 80, must_beat: bool = True,
+                  pass_sixes: bool = False) -> GameRecord:
+    """A seeded deal and up to ``max_moves`` uniformly random legal moves (to
+    the end of the game if it comes first)."""
+    rng = random.Random(seed)
+    record = GameRecord.deal(deck, n_players, seed=seed, leader=rng.randrange(n_players),
+                             rules=Rules(must_beat=must_beat, pass_sixes=pass_sixes))
+    for _ in range(max_moves):
+        if record.is_over:
+            break
+        record = record.play(rng.choice(record.final.legal_moves()))
+    return record
