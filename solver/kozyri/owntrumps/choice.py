@@ -32,9 +32,6 @@ from typing import Mapping
 from kozyri.core import InvalidInput, Value
 from kozyri.owntrumps.cards import SUITS
 
-#: Player 0's view: loss < draw < win.
-LOSS, DRAW, WIN = -1, 0, 1
-
 #: The 12 ordered pairs of distinct suits: (player 0's trump, player 1's trump).
 PAIRS = tuple((a, b) for a in SUITS for b in SUITS if a != b)
 
