@@ -25,10 +25,11 @@ ALLOWED = {
     "kozyri.search": {"kozyri.core"},
     "kozyri.owntrumps": {"kozyri.core", "kozyri.search"},
     "kozyri.reversi": {"kozyri.core", "kozyri.search"},
-    "kozyri.protocols": {"kozyri.core", "kozyri.search", "kozyri.owntrumps", "kozyri.reversi"},
+    "kozyri.agents": {"kozyri.core", "kozyri.search", "kozyri.owntrumps"},
+    "kozyri.protocols": {"kozyri.core", "kozyri.search", "kozyri.owntrumps", "kozyri.reversi", "kozyri.agents"},
     "kozyri": {"kozyri.core"},  # the package's own __init__
     "kozyri_cli": {"kozyri", "kozyri.core", "kozyri.search", "kozyri.owntrumps", "kozyri.reversi",
-                   "kozyri.protocols"},
+                   "kozyri.agents", "kozyri.protocols"},
 }
 
 

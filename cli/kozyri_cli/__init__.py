@@ -22,6 +22,8 @@ def main():
       kozyri solve --example             solve a built-in deal exactly
       kozyri trumps DEAL                 how the choice of trumps changes a deal
       kozyri replay RECORD [--seat N]    a game move by move, as one player saw it
+      kozyri bestmove POSITION|RECORD    a strong move for the real game (2-4 players)
+      kozyri arena mcts greedy           agents against each other, duplicate deals
     \b
     Reversi:
       kozyri reversi --help
@@ -30,4 +32,4 @@ def main():
     """
 
 
-from kozyri_cli import owntrumps, reversi, trumps  # noqa: E402,F401  (register the commands)
+from kozyri_cli import arena, owntrumps, play, reversi, trumps  # noqa: E402,F401  (register the commands)

@@ -60,6 +60,11 @@ def test_children_keep_their_own_limits_and_follow_their_parent():
         second.run(count_until_stopped, second.ctl, FOREVER)
     assert second.reason == NODE_LIMIT and 50_000 <= parent.nodes <= 50_000 + 2048
     assert parent.stopped and parent.reason == NODE_LIMIT
+    # A grandchild keeps within what is left of its grandparent's budget.
+    root = SearchControl(Limit(nodes=30_000))
+    with root.child(Limit(time=60)) as child, child.child() as grandchild:
+        grandchild.run(count_until_stopped, grandchild.ctl, FOREVER)
+    assert grandchild.reason == NODE_LIMIT and root.nodes <= 30_000 + 1024
     # A stopped parent stops its running children at once.
     root = SearchControl()
     with root.child(Limit(time=30)) as child:

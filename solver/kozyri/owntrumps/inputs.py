@@ -28,6 +28,7 @@ import dataclasses
 import re
 
 from kozyri.core import GameOver, InvalidInput
+from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position, load_json
 from kozyri.owntrumps.record import GameRecord, outcome_text
 from kozyri.owntrumps.rules import Rules
@@ -83,6 +84,62 @@ def read_record(content: str, *, source: str | None = None) -> GameRecord:
         raise InvalidInput("a deal in text form is not a record; give a record (kozyri deal --record prints one) "
                            "or a JSON position")
     return _from_source(source, lambda: GameRecord(Position.from_json(content)))
+
+
+def is_observation(content: str) -> bool:
+    """Is this an observation's JSON form (an object with ``"seat"`` or ``"hand"``, which positions lack)?"""
+    if not content.lstrip().startswith("{") or is_record(content):
+        return False
+    try:
+        data = load_json(content)
+    except InvalidInput:
+        return False
+    return isinstance(data, dict) and ("seat" in data or "hand" in data)
+
+
+def read_state(content: str, *, source: str | None = None, seat: int | None = None, open_hands: bool = False,
+               **options) -> Position | Observation:
+    """What the player to move knows, for a playing agent.
+
+    * an observation (JSON, e.g. from :meth:`Observation.to_json`): as it is;
+    * a game record: with two players its last position (nothing is hidden);
+      with three or four the observation of the player to move, or with
+      ``open_hands`` the whole position;
+    * a position (JSON or text form, ``options`` as for :func:`read_position`):
+      the whole position, every hand visible.
+
+    ``seat``, when given, must be the player to move (the one choosing).
+    """
+    content = check_text(content, source or "the position")
+    if is_observation(content):
+        given = [name for name, value in options.items() if value is not None]
+        if given or open_hands:
+            name = given[0].replace("_", "-") if given else "open"
+            raise InvalidInput(f"--{name} does not apply to an observation (it names its own deck, trumps, "
+                               "rules and hidden cards)")
+        state = _from_source(source, lambda: Observation.from_json(content))
+        if state.is_over:
+            raise GameOver("the game of this observation is over")
+        if state.seat != state.to_move:
+            raise InvalidInput(f"this is player {state.seat}'s observation, but player {state.to_move} is to move")
+        _check_seat(seat, state.to_move)
+        return state
+    if is_record(content):
+        position = read_position(content, source=source, **options)
+        _check_seat(seat, position.to_move)
+        if position.n_players == 2 or open_hands:
+            return position
+        record = _from_source(source, lambda: GameRecord.parse(content))
+        return record.observation(position.to_move)
+    position = read_position(content, source=source, **options)
+    _check_seat(seat, position.to_move)
+    return position
+
+
+def _check_seat(seat: int | None, to_move: int) -> None:
+    if seat is not None and seat != to_move:
+        raise InvalidInput(f"player {seat} is not to move (player {to_move} is): an agent chooses for the "
+                           "player to move")
 
 
 def with_rules(base: Rules, must_beat: bool | None = None, pass_sixes: bool | None = None) -> Rules:

@@ -551,49 +551,93 @@ def observe(record: "GameRecord", seat: int) -> Observation:
 
 def observations(record: "GameRecord", seat: int):
     """What ``seat`` knew at the start of ``record`` and after each of its
-    moves: ``len(record.moves) + 1`` observations, built in one pass."""
+    moves: ``len(record.moves) + 1`` observations, built in one pass (an
+    :class:`ObservationTracker` over the record)."""
     positions = record.positions()
-    start = positions[0]
-    n = start.n_players
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise InvalidInput(f"the seat must be a seat number 0..{n - 1}")
-    deck, rules = start.deck, start.rules
-    trumps = start.trump_indices
-    texts = tuple(m.text(deck) for m in record.moves)
-    known = [0] * n
-    excluded = [0] * n  # unseen cards a taker cannot hold (must_beat)
-    if rules.pass_sixes and not start.pile and "6" in deck.ranks:
-        for o, suit in enumerate(start.trumps):
-            if suit in deck.suits:
-                known[o] |= 1 << deck.card("6", suit)
+    tracker = ObservationTracker(positions[0], seat)
+    yield tracker.view()
+    for move, after in zip(record.moves, positions[1:]):
+        tracker.update(move, after)
+        yield tracker.view()
 
-    def seen_at(i: int) -> Observation:
-        pos = positions[i]
-        hand = pos.hands[seat]
-        mine = list(known)
-        mine[seat] = hand
-        unseen = deck.all_cards & ~deck.mask(pos.pile)
-        for mask in mine:
-            unseen &= ~mask
-        counts = tuple(_popcount(h) for h in pos.hands)
-        return Observation(seat, deck, start.trumps, rules, pos.to_move, hand, pos.pile, counts, tuple(mine),
-                           tuple(excluded[o] & unseen if o != seat else 0 for o in range(n)), texts[:i],
-                           pos.outcome)
 
-    yield seen_at(0)
-    beaters: dict[tuple[int, int], int] = {}
-    for i, (before, move, after) in enumerate(zip(positions, record.moves, positions[1:]), 1):
+class ObservationTracker:
+    """What one seat knows, kept up to date move by move: the one
+    implementation behind :func:`observe` and :func:`observations`, and what
+    a game being played uses (an arena, a server), where rebuilding the view
+    from the whole record at every move would cost time in proportion to the
+    game's length (a few microseconds a move instead).
+
+    >>> from kozyri.owntrumps.record import GameRecord
+    >>> record = GameRecord.deal("4x3", n_players=3, seed=5)
+    >>> tracker = ObservationTracker(record.start, seat=1)
+    >>> record = record.play("AH"); tracker.update(record.moves[-1], record.final)
+    >>> tracker.view() == record.observation(1)
+    True
+
+    ``update(move, after)`` takes in each move of the game in turn (``after``
+    is the position it led to, as the record has it); ``view()`` is the
+    seat's :class:`Observation` of the current position, the same as
+    ``observe(record, seat)`` of the record so far. A game played from one
+    start keeps one tracker per seat; every seat takes in every move.
+    """
+
+    def __init__(self, start: Position, seat: int):
+        n = start.n_players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise InvalidInput(f"the seat must be a seat number 0..{n - 1}")
+        self.start, self.seat = start, seat
+        #: The position after the moves taken in so far.
+        self.position = start
+        deck = start.deck
+        self._trumps = start.trump_indices
+        self._texts: list[str] = []
+        self._known = [0] * n
+        self._excluded = [0] * n  # unseen cards a taker cannot hold (must_beat)
+        self._beaters: dict[tuple[int, int], int] = {}
+        if start.rules.pass_sixes and not start.pile and "6" in deck.ranks:
+            for o, suit in enumerate(start.trumps):
+                if suit in deck.suits:
+                    self._known[o] |= 1 << deck.card("6", suit)
+
+    @property
+    def n_moves(self) -> int:
+        """The number of moves taken in."""
+        return len(self._texts)
+
+    def update(self, move, after: Position) -> None:
+        """Take in ``move`` (a :class:`~kozyri.owntrumps.rules.Move`), played
+        from the current position to ``after``."""
+        before, deck = self.position, self.start.deck
+        if before.is_over:
+            raise InvalidInput(f"the game is over after move {self.n_moves}: no move to take in")
         mover = before.to_move
         if move.kind == MoveKind.TAKE:
-            known[mover] |= deck.mask(before.pile[len(before.pile) - move.count:])
-            if rules.must_beat:
-                key = (before.top, trumps[mover])
-                if key not in beaters:
-                    beaters[key] = deck.mask(c for c in range(deck.size) if R.beats(deck, c, *key))
-                excluded[mover] |= beaters[key]
+            self._known[mover] |= deck.mask(before.pile[len(before.pile) - move.count:])
+            if self.start.rules.must_beat:
+                key = (before.top, self._trumps[mover])
+                if key not in self._beaters:
+                    self._beaters[key] = deck.mask(c for c in range(deck.size) if R.beats(deck, c, *key))
+                self._excluded[mover] |= self._beaters[key]
         else:
             # Cards leave hands only onto the pile (the one-card draw included).
             on_pile = deck.mask(after.pile[len(before.pile):])
-            for o in range(n):
-                known[o] &= ~on_pile
-        yield seen_at(i)
+            for o in range(len(self._known)):
+                self._known[o] &= ~on_pile
+        self._texts.append(move.text(deck))
+        self.position = after
+
+    def view(self) -> Observation:
+        """The seat's observation of the current position."""
+        position, deck, seat, n = self.position, self.start.deck, self.seat, self.start.n_players
+        hand = position.hands[seat]
+        mine = list(self._known)
+        mine[seat] = hand
+        unseen = deck.all_cards & ~deck.mask(position.pile)
+        for mask in mine:
+            unseen &= ~mask
+        counts = tuple(_popcount(h) for h in position.hands)
+        return Observation(seat, deck, self.start.trumps, self.start.rules, position.to_move, hand, position.pile,
+                           counts, tuple(mine),
+                           tuple(self._excluded[o] & unseen if o != seat else 0 for o in range(n)),
+                           tuple(self._texts), position.outcome)

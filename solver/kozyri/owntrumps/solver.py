@@ -120,6 +120,38 @@ def solve(position: Position, limit: Limit | None = None, *, value_only: bool = 
     return result
 
 
+def proven_moves(position: Position, limit: Limit | None = None, *, memory_mb: float = 256,
+                 control: SearchControl | None = None) -> tuple[Value, list[Move]]:
+    """What a player can rely on: the value for the player to move (with
+    three or four players the paranoid value, a guarantee whatever the
+    others do) and moves proven to keep it.
+
+    A win: the fastest winning move. A draw: the moves proven to keep the
+    draw (all of them unless a limit stopped the check). A loss: every move.
+    Unknown: no moves. For playing agents: cheaper than :func:`solve`, which
+    settles every move and a main line.
+    """
+    if position.is_over:
+        raise GameOver("the game is already over")
+    load_kernels()
+    with controlled(limit, control) as ctrl:
+        search = ProofSearch(position, memory_mb)
+        value = decide(search, position, ctrl)
+        moves = position.legal_moves()
+        if value == WIN:
+            found = _win_plies(search, [position.play(m) for m in moves], position.to_move, ctrl)
+            return (value, [moves[found[0]]]) if found else (value, [])
+        if value == DRAW:
+            kept = []
+            for m in moves:
+                if move_value(search, position, m, ctrl).lower >= 0:  # a draw, or at least one
+                    kept.append(m)
+                elif ctrl.stopped:
+                    break
+            return value, kept
+        return value, moves if value == LOSS else []
+
+
 _kernels_loaded = False
 
 

@@ -96,8 +96,8 @@ class SearchControl:
         if parent is not None:
             # A part of the work keeps within what is left of the whole.
             self.limit = self.limit.merged(Limit(memory=parent.limit.memory))
-            if parent.limit.nodes is not None:
-                node_limit = min(node_limit, max(0, parent.limit.nodes - parent.total_nodes))
+            # What is left of the parent's budget (its own limit, or one it inherited).
+            node_limit = min(node_limit, max(0, int(parent.ctl[CTL_NODE_LIMIT] - parent.ctl[CTL_NODES])))
         self.ctl[CTL_NODE_LIMIT] = node_limit
         self.started = time.monotonic()
         self.deadline = None if self.limit.time is None else self.started + self.limit.time

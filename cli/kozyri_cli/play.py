@@ -1,0 +1,136 @@
+"""``kozyri bestmove``: a playing agent's move for the player to move."""
+
+from __future__ import annotations
+
+import click
+
+from kozyri.agents import AGENTS, best_move, default_agent
+from kozyri.core import Limit
+from kozyri.owntrumps.cards import SUIT_SYMBOLS
+from kozyri.owntrumps.inputs import read_state
+from kozyri.owntrumps.observation import Observation
+from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.render import view_lines
+from kozyri.search.control import SearchControl
+from kozyri_cli import main
+from kozyri_cli.common import SECONDS, emit_json, exit_interrupted_if, fail, position_text, progress_line
+from kozyri_cli.owntrumps import SOLVE_EPILOG
+
+#: ``kozyri bestmove --example``: a 36-card deal, two players.
+EXAMPLE = {"deck": 36, "trumps": "SH", "seed": 1}
+
+BESTMOVE_EPILOG = SOLVE_EPILOG.replace("POSITION is one of", "POSITION is a position, a game record or an "
+                                       "observation:", 1) + """
+\b
+An observation is what one player knows, as JSON (Observation.to_json in
+Python): {"seat": 1, "hand": [...], "pile": [...], "counts": [...],
+"known": [...], "known_not": [...], "trumps": [...], "to_move": 1, ...}.
+\b
+Agents: random, greedy (a one-move heuristic), mcts (UCT with proofs and
+the exact solver near the end; perfect information), pimc (Monte Carlo
+over sampled deals, then mcts on each), ismcts (information-set MCTS).
+auto: mcts when every card is visible, pimc when hands are hidden."""
+
+
+@main.command(epilog=BESTMOVE_EPILOG)
+@click.argument("position", required=False, metavar="[POSITION|RECORD|OBSERVATION]")
+@click.option("--agent", type=click.Choice(["auto", *AGENTS]), default="auto", show_default=True,
+              help="Who chooses the move.")
+@click.option("--time", "seconds", type=SECONDS, default=1.0, show_default=True, metavar="SECONDS",
+              help="Time for the move (the agent keeps to it; Ctrl-C stops early with the best move so far).")
+@click.option("--nodes", type=click.IntRange(min=1), metavar="N",
+              help="Iterations for the move instead of time: the same move on every machine.")
+@click.option("--seed", type=int, default=0, show_default=True, metavar="N", help="The agent's seed.")
+@click.option("--seat", type=click.IntRange(0, 3), metavar="N",
+              help="The player choosing (must be the player to move; a check for scripts).")
+@click.option("--open", "open_hands", is_flag=True,
+              help="With 3-4 players, give the agent every hand of a record (by default it sees only what "
+                   "the player to move knows).")
+@click.option("--memory", type=click.IntRange(min=1), default=64, show_default=True, metavar="MB",
+              help="Memory for the search tree.")
+@click.option("--example", is_flag=True, help="A built-in 36-card deal.")
+@click.option("--trumps", metavar="SUITS", help="Trump suits in seat order, e.g. SH (text form only).")
+@click.option("--leader", type=int, metavar="N", help="Seat that moves first (text form; default 0).")
+@click.option("--deck", metavar="SPEC", help="36, 52, 32, 24, 2x3 or Q,K,A/S,H (text form).")
+@click.option("--must-beat/--no-must-beat", default=None, help="Whoever can beat must beat (default on).")
+@click.option("--pass-sixes/--no-pass-sixes", default=None, help="Pass the sixes of the trump suits at the deal.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object: move, agent, proven, estimate, nodes, playouts, worlds, seconds.")
+def bestmove(position, agent, seconds, nodes, seed, seat, open_hands, memory, example, trumps, leader, deck,
+             must_beat, pass_sixes, as_json):
+    """The move a playing agent chooses for the player to move.
+
+    Works for the real game: 36 cards, 2 to 4 players. With two players
+    every card is known (RULES.md), so the agent searches the position
+    itself; with three or four, given a record, the agent sees only what the
+    player to move knows (its hand, the pile, the cards others took) and
+    samples the hidden cards. It prints the move, what it proved if
+    anything (a proven value is exact; with 3-4 players it is the paranoid
+    value), its estimate (expected score from -1, losing, to +1, another
+    player loses) and its effort.
+
+    \b
+    Examples:
+      kozyri bestmove --example
+      kozyri bestmove "QS KH AS | KS QH AH" --trumps SH --time 0.5
+      kozyri deal --players 4 --seed 7 --record > game.txt
+      kozyri bestmove game.txt --agent ismcts --json
+      kozyri bestmove game.txt --nodes 20000 --seed 3    (the same move everywhere)
+    """
+    options = {"trumps": trumps, "leader": leader, "deck": deck, "must_beat": must_beat, "pass_sixes": pass_sixes}
+    if example:
+        if position is not None:
+            fail("give either a POSITION or --example, not both")
+        if any(v is not None for v in options.values()):
+            fail("--example is a fixed deal: its deck, trumps and rules cannot be changed")
+        state = Position.deal(**EXAMPLE)
+    elif position is None:
+        fail("no position given: pass a deal like \"QS KH AS | KS QH AH\" --trumps SH, a JSON file, a game "
+             "record, an observation, - for standard input, or --example")
+    else:
+        content, source = position_text(position)
+        state = read_state(content, source=source, seat=seat, open_hands=open_hands, **options)
+    if seat is not None and seat != state.to_move:
+        fail(f"player {seat} is not to move (player {state.to_move} is)")
+    name = default_agent(state) if agent == "auto" else agent
+    limit = Limit(time=None if nodes is not None else seconds, nodes=nodes, memory=memory)
+    if not as_json:
+        click.echo(_state_text(state) + "\n")
+    with progress_line() as line:
+        result = best_move(state, limit, agent=name, seed=seed, control=SearchControl(progress=line))
+    if as_json:
+        emit_json({**result.to_json(state.deck), "seat": state.to_move})
+    else:
+        click.echo(_result_text(result, state))
+    exit_interrupted_if(result.info)
+
+
+def _state_text(state) -> str:
+    if isinstance(state, Observation):
+        return "\n".join(view_lines(state, indent=""))
+    return state.pretty()
+
+
+def _result_text(result, state) -> str:
+    info = result.info
+    seat = state.to_move
+    lines = [f"Player {seat} (trump {SUIT_SYMBOLS[state.trumps[seat]]}) plays {result.move.text(state.deck, True)}"]
+    if info.forced:
+        lines.append("  the only legal move")
+        return "\n".join(lines)
+    effort = [f"agent {info.agent}", f"{info.seconds:.2f} s"]
+    if info.nodes:
+        effort.append(f"{info.nodes:,} iterations")
+    if info.playouts:
+        effort.append(f"{info.playouts:,} playouts")
+    if info.worlds:
+        effort.append(f"{info.worlds:,} sampled deal" + ("s" if info.worlds > 1 else ""))
+    lines.append("  " + ", ".join(effort))
+    if info.value is not None:
+        meaning = " (paranoid: against all the others together)" if state.n_players > 2 else ""
+        lines.append(f"  proven: {info.value.name}{meaning}")
+    if info.estimate is not None:
+        lines.append(f"  estimate {info.estimate:+.2f} (expected score: -1 loses, +1 another player loses)")
+    if info.stopped and info.stopped not in ("time limit", "node limit"):
+        lines.append(f"  stopped early: {info.stopped}")
+    return "\n".join(lines)

@@ -1,0 +1,764 @@
+"""Matches between agents: duplicate deals, statistics, a results file that
+streams and resumes, every core.
+
+>>> from kozyri.agents.arena import arena
+>>> from kozyri.core import Limit
+>>> match = arena(["greedy", "random"], deals=3, deck="4x3", limit=Limit(nodes=1), workers=1)
+>>> [(s.agent, s.games) for s in match.stats()], len(match.games), match.stopped
+([('greedy', 6), ('random', 6)], 6, None)
+
+**Duplicate.** A match plays ``deals`` seeded deals, each once per rotation
+of the seats (``n_players`` rotations). The hands, the trump suits (seat 0
+has spades, seat 1 hearts, then diamonds and clubs) and the leader belong to
+the seats and stay put; the agents move: in rotation ``r`` the agent that
+sat at seat ``s`` in rotation 0 sits at seat ``s + r`` (mod ``n_players``),
+with that seat's hand, trump suit and place in the turn order. Every agent
+so plays every hand and every trump of every deal, and the luck of the deal
+cancels out. The lineup names the agent of each seat in rotation 0; with
+two agents for three or four players (:func:`lineup`) the first plays
+against a field of the second.
+
+**What an agent sees.** With two players every card is known (RULES.md,
+"Information") and the agent to move gets the :class:`Position`; with three
+or four it gets its own :class:`Observation`, kept up to date move by move
+by an :class:`~kozyri.owntrumps.observation.ObservationTracker`: never a
+hidden card. A game that reaches ``turn_cap`` moves is stopped and reported
+as **capped** (RULES.md: a game that never ends is a draw, and a simulator
+that caps must say so): capped games score as draws and are counted apart.
+
+**Reproducible.** The deal of deal ``d`` comes from the match seed and
+``d``; the seed of the agent at seat ``s`` in rotation ``r`` of deal ``d``
+from the match seed, ``d``, ``r`` and ``s``. Nothing depends on the order of
+play or on the process, so under a node limit a match gives the same games
+with any number of workers, resumed or not (under a time limit the amount
+of search depends on the machine).
+
+**The results file** (JSON Lines, :func:`run_match` ``out``): a header line
+``{"arena": <settings>, "version": 1}``, then one line per finished game in
+the order games finished: ``deal``, ``rotation``, ``seats`` (the agent of
+each seat), ``outcome`` (``"loser N"``, ``"draw"`` or ``"capped"``),
+``loser``, ``capped``, ``moves``, ``seconds`` (each seat's time to choose)
+and ``record`` (:meth:`GameRecord.to_json`, what ``kozyri replay`` reads);
+with ``details`` also ``info``, one object per move (the agent's
+:class:`~kozyri.agents.base.AgentInfo`, ``seconds`` measured by the arena).
+A resumed match skips the games the file holds; a last line cut short (a
+killed run) is dropped; a file made with other settings is refused (the
+number of deals may change: games are seeded deal by deal, so a match can be
+extended). :func:`load_match` recomputes everything from the file alone.
+
+**Statistics** (:func:`summarize`, formulas in docs/arena.md): with two
+players wins, draws, losses and capped games, the score (win 1, draw or
+capped 1/2) with a 95% normal interval over deals (the duplicate pair of
+games is the unit), and the Elo difference it implies; with any number of
+players how often each agent was the loser, with a Wilson 95% interval (an
+equal player loses 1 game in ``n_players``).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import math
+import os
+import random
+import signal
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Callable, Sequence
+
+from kozyri.agents import AGENTS, agent_class, make_agent
+from kozyri.agents.base import Agent
+from kozyri.core import INTERRUPTED, InvalidInput, KozyriError, Limit
+from kozyri.owntrumps.cards import SUITS, Deck
+from kozyri.owntrumps.observation import ObservationTracker
+from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.record import GameRecord
+from kozyri.owntrumps.rules import Rules
+from kozyri.search.control import SearchControl
+
+#: Moves after which a game is stopped and counted as capped.
+DEFAULT_TURN_CAP = 1000
+#: Seconds per move when a match names no limit.
+DEFAULT_TIME = 0.1
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959964
+#: Elo differences are clipped to this (a score beyond about 0.3% or 99.7%).
+ELO_CLIP = 1000.0
+#: The version of the results file's format (the header's ``"version"``).
+FORMAT_VERSION = 1
+
+_OUTCOME_CAPPED, _OUTCOME_DRAW = "capped", "draw"
+
+
+# --- the match's settings ------------------------------------------------------
+def lineup(names: Sequence[str], n_players: int | None = None) -> tuple[str, ...]:
+    """The agent of each seat in rotation 0: ``names`` itself when it names
+    one agent per seat, or, for two names and three or four players, the
+    first against a field of the second (``["pimc", "greedy"]``, 4 players:
+    pimc, greedy, greedy, greedy)."""
+    names = tuple(names)
+    n = len(names) if n_players is None else n_players
+    if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= len(SUITS):
+        raise InvalidInput(f"Own Trumps is for 2 to {len(SUITS)} players, not {n!r}")
+    if len(names) == n:
+        return names
+    if len(names) == 2:
+        return (names[0],) + (names[1],) * (n - 1)
+    raise InvalidInput(f"{len(names)} agents for {n} players: name one agent per seat, or two "
+                       "(the first against a field of the second)")
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """Everything that decides a match's games: the header of its results file."""
+
+    #: The agent of each seat in rotation 0 (2 to 4 seats, at least two different agents).
+    lineup: tuple[str, ...]
+    #: Seeded deals; each is played once per rotation.
+    deals: int
+    #: The deck's name (``Deck.spec()``: ``"36"``, ``"4x3"``, ...).
+    deck: str = "36"
+    must_beat: bool = True
+    pass_sixes: bool = False
+    #: Seconds per move (None: no time limit).
+    time: float | None = DEFAULT_TIME
+    #: Iterations per move (None: no node limit): identical games on every machine.
+    nodes: int | None = None
+    #: MB for a searching agent's tree (None: the agent's default).
+    memory: float | None = None
+    seed: int = 1
+    turn_cap: int = DEFAULT_TURN_CAP
+
+    def __post_init__(self):
+        names = self.lineup
+        if isinstance(names, str) or not isinstance(names, (list, tuple)):
+            raise InvalidInput("the lineup must be a list of agent names, one per seat")
+        names = tuple(names)
+        object.__setattr__(self, "lineup", names)
+        if not 2 <= len(names) <= len(SUITS):
+            raise InvalidInput(f"a match needs 2 to {len(SUITS)} seats, not {len(names)}")
+        for name in names:
+            if not isinstance(name, str) or name not in AGENTS:
+                raise InvalidInput(f"unknown agent {name!r} (known: {', '.join(AGENTS)})")
+        if len(set(names)) < 2:
+            raise InvalidInput(f"a match needs at least two different agents (the lineup is {' '.join(names)})")
+        for key, least in (("deals", 1), ("turn_cap", 1), ("seed", 0)):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise InvalidInput(f"{key.replace('_', ' ')} must be a whole number >= {least}, not {value!r}")
+        for key in ("must_beat", "pass_sixes"):
+            if not isinstance(getattr(self, key), bool):
+                raise InvalidInput(f"{key} must be true or false, not {getattr(self, key)!r}")
+        deck = self.deck
+        if isinstance(deck, int) and not isinstance(deck, bool):
+            deck = Deck.standard(deck)
+        elif isinstance(deck, str):
+            deck = Deck.parse(deck)
+        elif not isinstance(deck, Deck):
+            raise InvalidInput(f"the deck must be a deck's name like \"36\" or \"4x3\", not {self.deck!r}")
+        object.__setattr__(self, "deck", deck.spec())
+        if deck.size < len(names):
+            raise InvalidInput(f"a {deck.size}-card deck cannot be dealt to {len(names)} players")
+        self.limit  # noqa: B018 - Limit checks time, nodes and memory
+
+    @property
+    def n_players(self) -> int:
+        return len(self.lineup)
+
+    @property
+    def limit(self) -> Limit:
+        """Each move's limit."""
+        return Limit(time=self.time, nodes=self.nodes, memory=self.memory)
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(must_beat=self.must_beat, pass_sixes=self.pass_sixes)
+
+    @property
+    def agents(self) -> list[str]:
+        """The distinct agents, in lineup order."""
+        return list(dict.fromkeys(self.lineup))
+
+    def games(self) -> list[tuple[int, int]]:
+        """Every game of the match: ``(deal, rotation)``, deal by deal."""
+        return [(deal, rotation) for deal in range(self.deals) for rotation in range(self.n_players)]
+
+    def seating(self, rotation: int) -> tuple[str, ...]:
+        """The agent of each seat in ``rotation``: the agent of seat ``s`` in
+        rotation 0 sits at seat ``s + rotation``."""
+        n = self.n_players
+        return tuple(self.lineup[(seat - rotation) % n] for seat in range(n))
+
+    def start(self, deal: int) -> Position:
+        """The seeded deal number ``deal``: hands dealt evenly, trump suits
+        S, H, D, C seat by seat, a random leader (the same in every rotation)."""
+        rng = random.Random(f"deal:{self.seed}:{deal}")
+        leader = rng.randrange(self.n_players)
+        for _ in range(100):
+            try:
+                return Position.deal(self.deck, SUITS[:self.n_players], leader=leader, seed=rng.randrange(2**62),
+                                     rules=self.rules, n_players=self.n_players)
+            except InvalidInput:  # passing the sixes emptied a hand of a tiny deck: another shuffle
+                continue
+        raise InvalidInput(f"no deal of the {self.deck} deck to {self.n_players} players leaves every hand "
+                           "a card once the sixes are passed")
+
+    def agent_seed(self, deal: int, rotation: int, seat: int) -> int:
+        """The seed of the agent at ``seat`` in ``rotation`` of ``deal``."""
+        return random.Random(f"agent:{self.seed}:{deal}:{rotation}:{seat}").getrandbits(62)
+
+    def to_json(self) -> dict:
+        out = asdict(self)
+        out["lineup"] = list(self.lineup)
+        return out
+
+    @classmethod
+    def from_json(cls, data) -> "MatchSettings":
+        """Settings from their JSON form (keys left out take their defaults)."""
+        if not isinstance(data, dict):
+            raise InvalidInput("a match's settings must be a JSON object")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise InvalidInput(f"unknown key {unknown[0]!r} in a match's settings (known: {', '.join(sorted(known))})")
+        for key in ("lineup", "deals"):
+            if key not in data:
+                raise InvalidInput(f"a match's settings need {key!r}")
+        return cls(**data)
+
+
+# --- one game ------------------------------------------------------------------
+@dataclass
+class GameResult:
+    """A finished or capped game: its record, who sat where, the time each seat took."""
+
+    record: GameRecord
+    #: The agent (its name) of each seat.
+    seats: tuple[str, ...]
+    #: Stopped at the turn cap before the game ended.
+    capped: bool
+    #: Seconds each seat spent choosing its moves.
+    seconds: tuple[float, ...]
+    #: The game's place in a match (None for a game played alone).
+    deal: int | None = None
+    rotation: int | None = None
+    #: Per move (with ``details``): the agent's info as JSON, ``seconds`` measured by the arena.
+    info: list[dict] | None = None
+
+    @property
+    def loser(self) -> int | None:
+        """The loser's seat (None for a draw or a capped game)."""
+        outcome = self.record.outcome
+        return None if outcome is None else outcome.loser
+
+    @property
+    def outcome(self) -> str:
+        """``"loser N"``, ``"draw"`` or ``"capped"``."""
+        if self.capped:
+            return _OUTCOME_CAPPED
+        return _OUTCOME_DRAW if self.loser is None else f"loser {self.loser}"
+
+    def score(self, seat: int) -> float:
+        """1 when another seat lost, 1/2 for a draw or a capped game, 0 when ``seat`` lost."""
+        loser = self.loser
+        if loser is None:
+            return 0.5
+        return 0.0 if loser == seat else 1.0
+
+    def moves_by_seat(self) -> list[int]:
+        """How many moves each seat made."""
+        counts = [0] * len(self.seats)
+        for pos in self.record.positions()[:-1]:
+            counts[pos.to_move] += 1
+        return counts
+
+    def to_json(self) -> dict:
+        out = {"deal": self.deal, "rotation": self.rotation, "seats": list(self.seats), "outcome": self.outcome,
+               "loser": self.loser, "capped": self.capped, "moves": len(self.record.moves),
+               "seconds": [round(s, 4) for s in self.seconds], "record": self.record.to_json()}
+        if self.info is not None:
+            out["info"] = self.info
+        return out
+
+    @classmethod
+    def from_json(cls, data, settings: MatchSettings | None = None) -> "GameResult":
+        """A game from its JSON form (a line of a results file), checked
+        against the record it holds and, given ``settings``, against the
+        match: the deal, the seats and the turn cap."""
+        if not isinstance(data, dict):
+            raise InvalidInput("a game must be a JSON object")
+        for key in ("seats", "record") + (("deal", "rotation") if settings is not None else ()):
+            if key not in data:
+                raise InvalidInput(f"a game needs {key!r}")
+        deal, rotation, seats = data.get("deal"), data.get("rotation"), data["seats"]
+        for key, value in (("deal", deal), ("rotation", rotation)):
+            if (value is not None or settings is not None) and (
+                    isinstance(value, bool) or not isinstance(value, int) or value < 0):
+                raise InvalidInput(f"{key} must be a whole number >= 0, not {value!r}")
+        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+            raise InvalidInput('"seats" must be a list of agent names')
+        record = GameRecord.from_json(data["record"])
+        n = record.start.n_players
+        if len(seats) != n:
+            raise InvalidInput(f"{len(seats)} seats for a game of {n} players")
+        seconds = data.get("seconds", [0.0] * n)
+        if (not isinstance(seconds, list) or len(seconds) != n
+                or not all(isinstance(s, (int, float)) and not isinstance(s, bool) and s >= 0 for s in seconds)):
+            raise InvalidInput('"seconds" must hold a number of seconds per seat')
+        info = data.get("info")
+        if info is not None and (not isinstance(info, list) or len(info) != len(record.moves)
+                                 or not all(isinstance(i, dict) for i in info)):
+            raise InvalidInput('"info" must hold an object per move')
+        game = cls(record, tuple(seats), not record.is_over, tuple(float(s) for s in seconds), deal, rotation, info)
+        actual = {"outcome": game.outcome, "loser": game.loser, "capped": game.capped, "moves": len(record.moves)}
+        for key, value in actual.items():
+            if key in data and data[key] != value:
+                raise InvalidInput(f"the game says {key} {data[key]!r}, its record {value!r}")
+        if settings is not None:
+            if rotation >= settings.n_players:
+                raise InvalidInput(f"rotation {rotation} in a match of {settings.n_players} players")
+            if game.seats != settings.seating(rotation):
+                raise InvalidInput(f"seats {' '.join(seats)} are not rotation {rotation} of the match "
+                                   f"({' '.join(settings.seating(rotation))})")
+            if record.start != settings.start(deal):
+                raise InvalidInput(f"the record's start is not deal {deal} of the match")
+            if game.capped and len(record.moves) != settings.turn_cap:
+                raise InvalidInput(f"the game is neither over nor capped ({len(record.moves)} moves, "
+                                   f"turn cap {settings.turn_cap})")
+        return game
+
+
+def play_game(start: Position, agents: Sequence[Agent], limit: Limit | None = None,
+              turn_cap: int = DEFAULT_TURN_CAP, *, control: SearchControl | None = None,
+              details: bool = False) -> GameResult:
+    """Play ``agents`` (one per seat) from ``start`` to the end of the game,
+    or to ``turn_cap`` moves (then the result says ``capped``).
+
+    With two players the agent to move gets the position; with three or
+    four, only its own observation. ``limit``: each move's. ``control``: the
+    caller's :class:`SearchControl`; when Ctrl-C stops it the game ends with
+    ``KeyboardInterrupt`` (its last move was cut short). ``details``: keep
+    each move's agent info (``result.info``)."""
+    if not isinstance(start, Position):
+        raise InvalidInput(f"a game starts from a Position, not {type(start).__name__}")
+    n = start.n_players
+    agents = list(agents)
+    if len(agents) != n or not all(isinstance(a, Agent) for a in agents):
+        raise InvalidInput(f"a game of {n} players needs {n} agents, one per seat")
+    if isinstance(turn_cap, bool) or not isinstance(turn_cap, int) or turn_cap < 1:
+        raise InvalidInput(f"the turn cap must be a whole number >= 1, not {turn_cap!r}")
+    if start.is_over:
+        raise InvalidInput("the game is over at its start")
+    record = GameRecord(start)
+    trackers = [ObservationTracker(start, seat) for seat in range(n)] if n > 2 else None
+    seconds = [0.0] * n
+    info = [] if details else None
+    pos = start
+    while not pos.is_over and len(record.moves) < turn_cap:
+        mover = pos.to_move
+        state = pos if trackers is None else trackers[mover].view()
+        began = time.perf_counter()
+        move, move_info = agents[mover].choose(state, limit, control=control)
+        spent = time.perf_counter() - began
+        if control is not None and control.interrupted:
+            raise KeyboardInterrupt
+        seconds[mover] += spent
+        record = record.play(move)
+        pos = record.final
+        if trackers is not None:
+            for tracker in trackers:
+                tracker.update(move, pos)
+        if info is not None:
+            info.append({**move_info.to_json(), "seconds": round(spent, 6)})
+    return GameResult(record, tuple(a.name for a in agents), not pos.is_over, tuple(seconds), info=info)
+
+
+def play_match_game(settings: MatchSettings, deal: int, rotation: int, *, details: bool = False) -> GameResult:
+    """Game ``(deal, rotation)`` of a match, seeded by the match's seed, the
+    deal and the rotation alone. Ctrl-C ends it with ``KeyboardInterrupt``."""
+    seats = settings.seating(rotation)
+    agents = [make_agent(name, seed=settings.agent_seed(deal, rotation, seat)) for seat, name in enumerate(seats)]
+    game = play_game(settings.start(deal), agents, settings.limit, settings.turn_cap, control=SearchControl(),
+                     details=details)
+    game.deal, game.rotation = deal, rotation
+    return game
+
+
+# --- statistics ----------------------------------------------------------------
+def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``k / n`` (``(0, 1)`` when ``n`` is 0)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """A normal interval for the mean of ``values`` in [0, 1] (the sample
+    standard deviation; when it is 0, or one value is all there is, the
+    Wilson interval of the mean over ``len(values)`` trials, which is wider
+    than any other spread of scores with that mean allows)."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 1.0
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    if sd == 0:
+        return wilson(mean * n, n, z)
+    half = z * sd / math.sqrt(n)
+    return max(0.0, mean - half), min(1.0, mean + half)
+
+
+def elo(score: float) -> float:
+    """The Elo difference that gives an expected ``score``: ``-400 log10(1/score - 1)``, clipped to +-1000."""
+    if score <= 0:
+        return -ELO_CLIP
+    if score >= 1:
+        return ELO_CLIP
+    return max(-ELO_CLIP, min(ELO_CLIP, -400 * math.log10(1 / score - 1)))
+
+
+@dataclass
+class AgentStats:
+    """One agent's results in a match (see docs/arena.md for the formulas).
+
+    Counts are over the agent's seat-games (a game in which it holds two
+    seats counts twice): ``wins`` (another player was the loser), ``draws``
+    (nobody was), ``losses`` (it was), ``capped`` (stopped at the turn cap).
+    """
+
+    agent: str
+    games: int = 0
+    seats: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    capped: int = 0
+    #: Deals in which it played.
+    deals: int = 0
+    #: Two players: the score (win 1, draw or capped 1/2, loss 0), a mean over
+    #: deals, its 95% interval and the Elo difference they imply (None with more players).
+    score: float | None = None
+    score_interval: tuple[float, float] | None = None
+    elo: float | None = None
+    elo_interval: tuple[float, float] | None = None
+    #: How often it was the loser (``losses / seats``) and the Wilson 95% interval.
+    loser_rate: float = 0.0
+    loser_interval: tuple[float, float] = (0.0, 1.0)
+    moves: int = 0
+    seconds: float = 0.0
+
+    @property
+    def seconds_per_move(self) -> float:
+        return self.seconds / self.moves if self.moves else 0.0
+
+    def to_json(self) -> dict:
+        out = asdict(self)
+        for key in ("score_interval", "elo_interval", "loser_interval"):
+            if out[key] is not None:
+                out[key] = [round(x, 6) for x in out[key]]
+        for key in ("score", "elo", "loser_rate"):
+            if out[key] is not None:
+                out[key] = round(out[key], 6)
+        out["seconds"] = round(self.seconds, 3)
+        out["seconds_per_move"] = round(self.seconds_per_move, 6)
+        return out
+
+
+def summarize(settings: MatchSettings, games: Sequence[GameResult]) -> list[AgentStats]:
+    """Each agent's statistics over ``games``, in lineup order. The order of
+    the games does not matter."""
+    games = sorted(games, key=lambda g: (g.deal is None, g.deal or 0, g.rotation or 0))  # sums in one order
+    out = []
+    for name in settings.agents:
+        st = AgentStats(name)
+        per_deal: dict[int, list[float]] = {}
+        for game in games:
+            mine = [seat for seat, agent in enumerate(game.seats) if agent == name]
+            if not mine:
+                continue
+            st.games += 1
+            moves = game.moves_by_seat()
+            for seat in mine:
+                st.seats += 1
+                st.moves += moves[seat]
+                st.seconds += game.seconds[seat]
+                if game.capped:
+                    st.capped += 1
+                elif game.loser is None:
+                    st.draws += 1
+                elif game.loser == seat:
+                    st.losses += 1
+                else:
+                    st.wins += 1
+                per_deal.setdefault(game.deal, []).append(game.score(seat))
+        st.deals = len(per_deal)
+        if settings.n_players == 2 and per_deal:
+            means = [sum(v) / len(v) for v in per_deal.values()]
+            st.score = sum(means) / len(means)
+            st.score_interval = mean_interval(means)
+            st.elo = elo(st.score)
+            st.elo_interval = (elo(st.score_interval[0]), elo(st.score_interval[1]))
+        st.loser_rate = st.losses / st.seats if st.seats else 0.0
+        st.loser_interval = wilson(st.losses, st.seats)
+        out.append(st)
+    return out
+
+
+@dataclass
+class Match:
+    """A match's settings and finished games: what :func:`run_match` returns."""
+
+    settings: MatchSettings
+    #: The finished games, by deal and rotation.
+    games: list[GameResult] = field(default_factory=list)
+    #: ``"interrupted"`` when Ctrl-C stopped the match before every game was played.
+    stopped: str | None = None
+
+    @property
+    def planned(self) -> int:
+        return len(self.settings.games())
+
+    @property
+    def complete(self) -> bool:
+        return len(self.games) == self.planned
+
+    def stats(self) -> list[AgentStats]:
+        return summarize(self.settings, self.games)
+
+    def to_json(self) -> dict:
+        games = self.games
+        return {"settings": self.settings.to_json(), "planned": self.planned, "games": len(games),
+                "capped": sum(g.capped for g in games),
+                "draws": sum(not g.capped and g.loser is None for g in games),
+                "mean_moves": round(sum(len(g.record.moves) for g in games) / len(games), 2) if games else None,
+                "stopped": self.stopped, "agents": [st.to_json() for st in self.stats()]}
+
+
+# --- the results file ----------------------------------------------------------
+def read_results(path, *, repair: bool = False) -> tuple[MatchSettings, list[GameResult]]:
+    """The settings (header) and the games of a results file, every game
+    checked. A last line without its newline (a run killed while writing
+    it) is left out, and with ``repair`` cut from the file. A game line
+    that is not a game of the match is refused with its line number."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {path}: {exc.strerror or exc}") from None
+    cut = raw.rfind(b"\n") + 1  # the end of the last whole line
+    if cut < len(raw) and repair:
+        with path.open("r+b") as fh:
+            fh.truncate(cut)
+    try:
+        text = raw[:cut].decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput(f"{path} is not a results file of kozyri arena (not UTF-8 text)") from None
+    lines = text.split("\n")[:-1]
+    if not lines:
+        raise InvalidInput(f"{path} is not a results file of kozyri arena (it has no settings line)")
+    settings = _read_header(path, lines[0])
+    games: dict[tuple[int, int], GameResult] = {}
+    for number, line in enumerate(lines[1:], 2):
+        if not line.strip():
+            continue
+        try:
+            game = GameResult.from_json(json.loads(line), settings)
+        except json.JSONDecodeError:
+            raise InvalidInput(f"{path}, line {number}: not JSON") from None
+        except KozyriError as exc:
+            raise InvalidInput(f"{path}, line {number}: {exc}") from None
+        games.setdefault((game.deal, game.rotation), game)
+    return settings, [games[key] for key in sorted(games)]
+
+
+def read_settings(path) -> MatchSettings:
+    """The settings of a results file (its first line alone)."""
+    path = Path(path)
+    try:
+        with path.open("rb") as fh:
+            first = fh.readline()
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not first.endswith(b"\n"):
+        raise InvalidInput(f"{path} is not a results file of kozyri arena (it has no settings line)")
+    try:
+        return _read_header(path, first.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise InvalidInput(f"{path} is not a results file of kozyri arena (not UTF-8 text)") from None
+
+
+def _read_header(path: Path, line: str) -> MatchSettings:
+    try:
+        header = json.loads(line)
+    except json.JSONDecodeError:
+        header = None
+    if not isinstance(header, dict) or "arena" not in header:
+        raise InvalidInput(f"{path} is not a results file of kozyri arena (its first line is not the settings)")
+    version = header.get("version", FORMAT_VERSION)
+    if version != FORMAT_VERSION:
+        raise InvalidInput(f"{path} is a results file of format version {version!r}; this kozyri reads "
+                           f"version {FORMAT_VERSION}")
+    try:
+        return MatchSettings.from_json(header["arena"])
+    except KozyriError as exc:
+        raise InvalidInput(f"{path}, line 1: {exc}") from None
+
+
+def _header(settings: MatchSettings) -> str:
+    return json.dumps({"arena": settings.to_json(), "version": FORMAT_VERSION}) + "\n"
+
+
+def load_match(path) -> Match:
+    """The match in a results file, from the file alone (nothing is played
+    or written): its settings and the games of its deals."""
+    settings, games = read_results(path)
+    return Match(settings, [g for g in games if g.deal < settings.deals])
+
+
+def _differences(ours: MatchSettings, theirs: MatchSettings) -> list[str]:
+    a, b = ours.to_json(), theirs.to_json()
+    return [key for key in a if key != "deals" and a[key] != b[key]]
+
+
+def _replace_header(path: Path, settings: MatchSettings) -> None:
+    """Write ``settings`` as the header of ``path``, atomically (the games stay)."""
+    body = path.read_bytes().split(b"\n", 1)[1]
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(_header(settings).encode() + body)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+# --- running a match -----------------------------------------------------------
+def default_workers() -> int:
+    """All the cores of this machine."""
+    return max(1, os.cpu_count() or 1)
+
+
+def run_match(settings: MatchSettings, out=None, *, resume: bool = False, workers: int | None = None,
+              on_game: Callable[[GameResult, Match], None] | None = None, details: bool = False) -> Match:
+    """Play the match on ``workers`` processes (default: all cores) and
+    return it with its games.
+
+    ``out``: the results file; every game is appended to it as it ends. A
+    file that exists is continued only with ``resume`` (its games are kept,
+    the others played); a new or empty one gets the settings line first.
+    ``on_game(game, match)`` is called in this process after each game is
+    written (``match.games``: every finished game so far). ``details``: each
+    move's agent info goes into the file too.
+
+    Ctrl-C stops the match: the games already written stay in the file (the
+    file is the truth; ``resume`` continues), the games in flight are
+    dropped, and the result says ``stopped="interrupted"``."""
+    if not isinstance(settings, MatchSettings):
+        raise InvalidInput(f"a match needs MatchSettings, not {type(settings).__name__}")
+    workers = default_workers() if workers is None else workers
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InvalidInput(f"the number of workers must be a whole number >= 1, not {workers!r}")
+    match = Match(settings)
+    sink = None
+    if out is not None:
+        out = Path(out)
+        if out.is_dir():
+            raise InvalidInput(f"{out} is a directory, not a results file")
+        if resume and out.exists() and _header(settings).encode().startswith(out.read_bytes()):
+            out.write_bytes(b"")  # (the start of) this match's settings line alone: a run killed at once
+        if out.exists() and out.stat().st_size > 0:
+            if not resume:
+                raise InvalidInput(f"{out} exists: continue its match with --resume, or give another file")
+            found, games = read_results(out, repair=True)
+            diff = _differences(settings, found)
+            if diff:
+                key = diff[0]
+                theirs, ours = json.dumps(found.to_json()[key]), json.dumps(settings.to_json()[key])
+                raise InvalidInput(f"{out} holds a match with other settings ({key}: {theirs} there, {ours} "
+                                   "here): give the same settings (only the number of deals may change), "
+                                   "or another file")
+            if found.deals != settings.deals:
+                _replace_header(out, settings)
+            match.games = [g for g in games if g.deal < settings.deals]
+        else:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(_header(settings))
+        sink = out.open("a", encoding="utf-8")
+    done = {(g.deal, g.rotation) for g in match.games}
+    todo = [game for game in settings.games() if game not in done]
+
+    def finished(game: GameResult) -> None:
+        if sink is not None:
+            sink.write(json.dumps(game.to_json()) + "\n")
+            sink.flush()
+        match.games.append(game)
+        if on_game is not None:
+            on_game(game, match)
+
+    try:
+        if workers == 1 or len(todo) <= 1:
+            for deal, rotation in todo:
+                finished(play_match_game(settings, deal, rotation, details=details))
+        else:
+            _run_parallel(settings, todo, min(workers, len(todo)), details, finished)
+    except KeyboardInterrupt:
+        match.stopped = INTERRUPTED
+    finally:
+        if sink is not None:
+            sink.close()
+    match.games.sort(key=lambda g: (g.deal, g.rotation))
+    return match
+
+
+def arena(agent_names: Sequence[str], deals: int, *, deck="36", n_players: int | None = None,
+          rules: Rules | None = None, limit: Limit | None = None, seed: int = 1,
+          turn_cap: int = DEFAULT_TURN_CAP, out=None, resume: bool = False, workers: int | None = None,
+          on_game: Callable[[GameResult, Match], None] | None = None, details: bool = False) -> Match:
+    """A duplicate match of ``agent_names`` (see :func:`lineup`: one per
+    seat, or two for one agent against a field of the other) over ``deals``
+    seeded deals: :class:`MatchSettings` and :func:`run_match` in one call.
+    ``limit``: each move's (default ``Limit(time=0.1)``)."""
+    rules = rules or Rules()
+    limit = limit or Limit(time=DEFAULT_TIME)
+    settings = MatchSettings(lineup(agent_names, n_players), deals, deck, rules.must_beat, rules.pass_sixes,
+                             limit.time, limit.nodes, limit.memory, seed, turn_cap)
+    return run_match(settings, out, resume=resume, workers=workers, on_game=on_game, details=details)
+
+
+def _worker_start(agents: list[str]) -> None:
+    """In each worker process, once: leave Ctrl-C to the parent; import the agents."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in agents:
+        agent_class(name)
+
+
+def _run_parallel(settings: MatchSettings, todo: list[tuple[int, int]], workers: int, details: bool,
+                  finished: Callable[[GameResult], None]) -> None:
+    executor = cf.ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(settings.agents,))
+    try:
+        futures = [executor.submit(play_match_game, settings, deal, rotation, details=details)
+                   for deal, rotation in todo]
+        for future in cf.as_completed(futures):
+            finished(future.result())
+    except BaseException:
+        _stop_workers(executor)
+        raise
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_workers(executor: cf.ProcessPoolExecutor) -> None:
+    """End the games in flight now (Ctrl-C or an error): their results are not wanted."""
+    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        if process.is_alive():
+            process.terminate()

@@ -1,0 +1,78 @@
+"""``pimc``: perfect-information Monte Carlo, the classic determinization.
+
+Deals consistent with what the player knows are drawn uniformly
+(:meth:`kozyri.owntrumps.Observation.sample`); each is searched as if its
+cards were visible, with ``mcts``'s search (UCT with playouts, and
+with the exact solver when the deal is small); every deal has one vote,
+shared among its moves by their visits (a proven win takes the whole vote),
+and the move with the most votes is played. The budget is shared
+evenly among ``worlds`` deals (fewer when time runs out). With nothing
+hidden (two players) ``pimc`` is ``mcts``.
+
+PIMC's known weaknesses (it assumes the cards will be seen: "strategy
+fusion"; it ignores what its own moves reveal) are what ``ismcts`` is
+measured against.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kozyri.agents.base import (
+    AgentInfo,
+    PlayResult,
+    perfect_information,
+    with_limit_defaults,
+)
+from kozyri.agents.mcts import DEFAULT_LIMIT, MctsAgent, load_kernels
+from kozyri.core import InvalidInput, Limit
+from kozyri.search.control import controlled
+
+#: Deals searched per move when the budget allows.
+DEFAULT_WORLDS = 24
+
+
+class PimcAgent(MctsAgent):
+    """Perfect-information Monte Carlo (see the module docstring)."""
+
+    name = "pimc"
+
+    def __init__(self, seed: int = 0, *, worlds: int = DEFAULT_WORLDS, **options):
+        super().__init__(seed, **options)
+        if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
+            raise InvalidInput(f"the number of deals must be a whole number >= 1, not {worlds!r}")
+        self.worlds = worlds
+
+    def _choose(self, state, moves, limit, control) -> PlayResult:
+        if perfect_information(state) is not None:
+            result = super()._choose(state, moves, limit, control)
+            return PlayResult(result.move, replace(result.info, agent=self.name))
+        load_kernels()
+        limit = with_limit_defaults(limit, DEFAULT_LIMIT)
+        rng = self.rng(state)
+        weight = dict.fromkeys(moves, 0.0)
+        value = dict.fromkeys(moves, 0.0)
+        playouts = searched = 0
+        with controlled(limit, control) as ctrl:
+            for k in range(self.worlds):
+                left = self.worlds - k
+                share = Limit(time=None if ctrl.remaining is None else ctrl.remaining / left,
+                              nodes=None if ctrl.limit.nodes is None else max(1, (ctrl.limit.nodes - ctrl.nodes) // left))
+                world = state.sample(rng)[0]
+                with ctrl.child(share) as sub:
+                    result, stats = self.search(world, sub, rng.getrandbits(63) | 1, proofs_count=False)
+                searched += 1
+                playouts += result.info.playouts
+                # Each deal has one vote, shared among its moves by their visits.
+                visits = sum(s.visits for s in stats)
+                for s in stats:
+                    if s.visits:
+                        weight[s.move] += s.visits / visits
+                        value[s.move] += s.visits / visits * (s.mean or 0.0)
+                if ctrl.stopped:
+                    break
+            best = max(moves, key=lambda m: (weight[m], value[m]))
+            estimate = value[best] / weight[best] if weight[best] else None
+            info = AgentInfo(self.name, estimate=estimate, nodes=ctrl.nodes, playouts=playouts, worlds=searched,
+                             seconds=ctrl.elapsed, stopped=ctrl.reason)
+        return PlayResult(best, info)

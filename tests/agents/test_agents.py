@@ -1,0 +1,185 @@
+"""The agents: legal, reproducible play for 2-4 players; proofs kept and never
+wrong; the only legal move at once; the Numba greedy playout policy matches
+the Python greedy agent; bad input refused."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from kozyri.agents import AGENTS, best_move, default_agent, legal_moves, make_agent
+from kozyri.agents.ismcts import ismcts_search
+from kozyri.agents.mcts import kernel_tables, uct_search
+from kozyri.agents.simple import greedy_scores
+from kozyri.core import DRAW, WIN, GameOver, InvalidInput, Limit, Value
+from kozyri.owntrumps import GameRecord, Position, Rules
+from kozyri.owntrumps import mcts_kernels as K
+from kozyri.owntrumps.kernels import gen_moves, state_arrays
+from kozyri.owntrumps.rules import Move, MoveKind
+from kozyri.search.control import SearchControl
+from tests.support.owntrumps import random_game_position, random_record, reference_value, sweep
+
+SEARCHING = ["mcts", "pimc", "ismcts"]
+
+
+def play_game(names: list[str], deck, n_players: int, seed: int, limit: Limit, cap: int = 300) -> GameRecord:
+    """A game between agents: with two players they see the position, with
+    more each sees its own observation."""
+    agents = [make_agent(name, seed=seed + seat) for seat, name in enumerate(names)]
+    record = GameRecord.deal(deck, n_players, seed=seed)
+    while not record.is_over and len(record.moves) < cap:
+        mover = record.final.to_move
+        state = record.final if n_players == 2 else record.observation(mover)
+        move, info = agents[mover].choose(state, limit)
+        assert move in record.final.legal_moves()
+        assert info.agent == names[mover]
+        record = record.play(move)
+    return record
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+@pytest.mark.parametrize("name", list(AGENTS))
+def test_agents_play_legal_reproducible_games(name, n_players):
+    names = [name] + ["greedy"] * (n_players - 1)
+    limit = Limit(nodes=150)
+    first = play_game(names, "4x3", n_players, seed=7, limit=limit)
+    again = play_game(names, "4x3", n_players, seed=7, limit=limit)
+    assert first.moves == again.moves
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n_players", [2, 4])
+@pytest.mark.parametrize("name", SEARCHING)
+def test_agents_play_36_cards(name, n_players):
+    names = [name] + ["random"] * (n_players - 1)
+    record = play_game(names, 36, n_players, seed=3, limit=Limit(nodes=60), cap=150)
+    assert len(record.moves) > 0
+
+
+def forced_positions():
+    for pos in sweep(300, seed=5):
+        if len(pos.legal_moves()) == 1:
+            yield pos
+
+
+@pytest.mark.parametrize("name", list(AGENTS))
+def test_the_only_legal_move_is_played_at_once(name):
+    found = 0
+    for pos in forced_positions():
+        move, info = make_agent(name).choose(pos, Limit(nodes=10**9))
+        assert move == pos.legal_moves()[0]
+        assert info.forced and info.nodes == 0 and info.playouts == 0
+        found += 1
+    assert found >= 5
+
+
+def move_value(pos: Position, move: Move) -> Value:
+    """The exact value of ``move`` for the two-player mover, by brute force."""
+    child = pos.play(move)
+    if child.is_over:
+        return Value.exact(child.outcome.value_for(pos.to_move))
+    return reference_value(child).flipped()
+
+
+def test_mcts_with_the_exact_solver_keeps_every_proven_value():
+    checked = 0
+    for pos in sweep(60, seed=11):
+        value = reference_value(pos)
+        if value not in (WIN, DRAW) or len(pos.legal_moves()) < 2:
+            continue
+        move, info = make_agent("mcts", seed=checked).choose(pos, Limit(time=30, nodes=2000))
+        assert move_value(pos, move) == value, pos
+        assert info.value == value
+        checked += 1
+    assert checked >= 15
+
+
+def test_mcts_solver_proofs_are_never_wrong_and_wins_are_played():
+    """With the exact solver off, what the MCTS-solver proves must be right."""
+    proven = 0
+    for pos in sweep(80, seed=12):
+        value = reference_value(pos)
+        agent = make_agent("mcts", seed=3, exact=False)
+        move, info = agent.choose(pos, Limit(nodes=3000))
+        if info.forced:
+            continue
+        if info.value is not None:
+            proven += 1
+            assert info.value == value, pos
+        if info.value == WIN:
+            assert move_value(pos, move) == WIN
+    assert proven >= 20
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_search_trees_branch_on_the_legal_moves(n_players):
+    rng = random.Random(n_players)
+    for i in range(15):
+        pos = random_game_position(rng.choice(["4x3", "24"]), n_players, "SHDC"[:n_players],
+                                   Rules(must_beat=rng.random() < 0.5), seed=i, walk=rng.randrange(30))
+        legal = set(pos.legal_moves())
+        stats = uct_search(pos, SearchControl(Limit(memory=4)), seed=i + 1, max_iterations=200)
+        assert {s.move for s in stats.moves} == legal
+        assert sum(s.visits for s in stats.moves) == stats.iterations
+        moves, _ = ismcts_search(pos, [pos], SearchControl(Limit(memory=4)), seed=i + 1,
+                                 max_iterations=20 * len(legal))
+        assert {s.move for s in moves} == legal
+
+
+def test_the_playout_policy_is_the_greedy_agent():
+    """The Numba policy picks one of the Python greedy agent's best moves."""
+    for n_players in (2, 3, 4):
+        for i in range(40):
+            pos = random_game_position("36", n_players, "SHDC"[:n_players], Rules(), seed=i, walk=i * 3)
+            moves = pos.legal_moves()
+            scores = greedy_scores(pos, moves)
+            best = {m for m, s in zip(moves, scores) if s == max(scores)}
+            beat_mask, take_n, strength = kernel_tables(pos)
+            hands, pile, pile_len = state_arrays(pos)
+            out = np.empty(K.MAX_MOVES, dtype=np.int32)
+            n = gen_moves(hands, pile, pile_len, pos.to_move, beat_mask, take_n, True, out, 0)
+            rng = np.array([i + 1], dtype=np.uint64)
+            code = K.greedy_choice(out, n, hands, pos.to_move, beat_mask, strength, rng)
+            assert Move.decode(int(code)) in best
+
+
+def test_greedy_goes_out_and_does_not_take_by_choice():
+    pos = Position.from_text("AH | QS KS QH AS / KH", trumps="SH", rules=Rules(must_beat=False))
+    assert len(pos.legal_moves()) == 2  # beat KH with AH (and go out), or take
+    assert make_agent("greedy").choose(pos).move == Move.beat(pos.deck.parse_card("AH"))
+    for pos in sweep(200, seed=4):
+        if pos.rules.must_beat:
+            continue
+        moves = pos.legal_moves()
+        if any(m.kind == MoveKind.BEAT for m in moves):
+            assert make_agent("greedy").choose(pos).move.kind != MoveKind.TAKE
+
+
+def test_agents_refuse_what_they_cannot_play():
+    with pytest.raises(InvalidInput, match="unknown agent"):
+        make_agent("alphazero")
+    with pytest.raises(InvalidInput, match="seed"):
+        make_agent("mcts", seed="x")
+    with pytest.raises(InvalidInput, match="epsilon"):
+        make_agent("mcts", epsilon=2)
+    record = random_record("4x2", 2, seed=1, max_moves=1000)
+    assert record.is_over
+    with pytest.raises(GameOver):
+        make_agent("mcts").choose(record.final)
+    record = GameRecord.deal("4x3", 3, seed=2)
+    with pytest.raises(InvalidInput, match="is to move"):
+        make_agent("pimc").choose(record.observation(1))
+    with pytest.raises(InvalidInput, match="Position or an Observation"):
+        legal_moves("QS KH")
+
+
+def test_best_move_picks_the_agent_by_what_is_hidden():
+    two = GameRecord.deal("4x3", 2, seed=3)
+    four = GameRecord.deal("4x3", 4, seed=3)
+    assert default_agent(two.final) == default_agent(two.observation(0)) == "mcts"
+    assert default_agent(four.observation(0)) == "pimc"
+    move, info = best_move(four.observation(0), Limit(nodes=200), seed=2)
+    assert info.agent == "pimc" and info.worlds >= 1
+    assert move in four.final.legal_moves()

@@ -1,0 +1,438 @@
+"""Matches between agents (``kozyri.agents.arena``, ``kozyri arena``): duplicate
+rotation, what each agent sees, caps, reproducibility, the results file and
+resume, workers, statistics, and bad input refused with exit code 2.
+
+The agents are random and greedy on a 12-card deck (4x3): whole matches in
+well under a second."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+
+from kozyri.agents import arena as arena_module
+from kozyri.agents import make_agent
+from kozyri.agents.arena import (
+    GameResult,
+    MatchSettings,
+    arena,
+    elo,
+    lineup,
+    load_match,
+    mean_interval,
+    play_game,
+    read_results,
+    run_match,
+    summarize,
+    wilson,
+)
+from kozyri.agents.base import Agent
+from kozyri.core import InvalidInput, Limit
+from kozyri.owntrumps import GameRecord, Observation, Position, Rules
+from kozyri.search.control import SearchControl
+
+NODES = Limit(nodes=10)  # random and greedy do not search: the limit changes nothing
+
+
+def settings(lineup_=("greedy", "random"), deals=4, **options) -> MatchSettings:
+    options = {"deck": "4x3", "time": None, "nodes": 10, "seed": 3, **options}
+    return MatchSettings(tuple(lineup_), deals, **options)
+
+
+def game_lines(path) -> list[dict]:
+    """The game lines of a results file, without the seconds (they vary from run to run)."""
+    lines = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    for line in lines:
+        del line["seconds"]
+    return sorted(lines, key=lambda g: (g["deal"], g["rotation"]))
+
+
+def stats_without_time(match) -> list[dict]:
+    out = []
+    for st in match.stats():
+        data = st.to_json()
+        for key in ("seconds", "seconds_per_move"):
+            del data[key]
+        out.append(data)
+    return out
+
+
+# =============================================================================
+# Duplicate: every agent plays every hand and every trump of every deal
+# =============================================================================
+@pytest.mark.parametrize("names, players", [(("greedy", "random"), 2), (("greedy", "random"), 3),
+                                            (("greedy", "random"), 4), (("greedy", "random", "random"), 3)])
+def test_rotation_gives_every_agent_every_hand_and_trump(names, players):
+    match = arena(names, deals=3, deck="4x3", n_players=players, limit=NODES, seed=5, workers=1)
+    assert match.complete and match.stopped is None and len(match.games) == 3 * players
+    seats_of = lineup(names, players)
+    for deal in range(3):
+        games = [g for g in match.games if g.deal == deal]
+        assert sorted(g.rotation for g in games) == list(range(players))
+        # The deal (hands, trumps, leader, rules) is the same in every rotation ...
+        assert len({g.record.start for g in games}) == 1
+        start = games[0].record.start
+        assert start.trumps == tuple("SHDC"[:players]) and start.n_players == players
+        # ... and the agent of seat s in rotation 0 holds seat s + r in rotation r.
+        for g in games:
+            assert g.seats == tuple(seats_of[(s - g.rotation) % players] for s in range(players))
+        for name in set(names):
+            held = {(s, start.hands[s], start.trumps[s]) for g in games for s, a in enumerate(g.seats) if a == name}
+            assert {s for s, _, _ in held} == set(range(players)), name
+    first = [st for st in match.stats() if st.agent == names[0]][0]
+    assert first.seats == 3 * players and first.deals == 3
+
+
+def test_lineup_of_names_and_players():
+    assert lineup(["pimc", "greedy"], 4) == ("pimc", "greedy", "greedy", "greedy")
+    assert lineup(["mcts", "greedy"]) == ("mcts", "greedy")
+    assert lineup(["a", "b", "c"], 3) == ("a", "b", "c")
+    with pytest.raises(InvalidInput, match="3 agents for 4 players"):
+        lineup(["a", "b", "c"], 4)
+    for n in (1, 5):
+        with pytest.raises(InvalidInput, match="2 to 4 players"):
+            lineup(["a", "b"], n)
+
+
+# =============================================================================
+# What an agent sees
+# =============================================================================
+class Spy(Agent):
+    """Greedy, keeping every state it is shown."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        super().__init__(seed)
+        self.greedy = make_agent("greedy", seed)
+        self.seen = []
+
+    def choose(self, state, limit=None, *, control=None):
+        self.seen.append(state)
+        return self.greedy.choose(state, limit, control=control)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_an_agent_sees_only_its_own_seat(players):
+    start = Position.deal("4x3", "SHDC"[:players], leader=1, seed=7, n_players=players)
+    spies = [Spy(seed) for seed in range(players)]
+    game = play_game(start, spies, NODES, turn_cap=500)
+    record = game.record
+    positions = record.positions()
+    shown = {id(state): seat for seat, spy in enumerate(spies) for state in spy.seen}
+    assert len(shown) == sum(len(spy.seen) for spy in spies) == len(record.moves)
+    for seat, spy in enumerate(spies):
+        for state in spy.seen:
+            # Which position the state was shown at: the moves played before it.
+            i = len(state.moves) if isinstance(state, Observation) else positions.index(state)
+            assert positions[i].to_move == seat
+            if players == 2:
+                assert isinstance(state, Position) and state == positions[i]
+            else:
+                assert isinstance(state, Observation) and state.seat == seat
+                assert state == GameRecord(record.start, record.moves[:i]).observation(seat)
+
+
+def test_a_game_played_alone():
+    start = Position.deal("4x3", "SH", seed=2)
+    game = play_game(start, [make_agent("greedy", 1), make_agent("random", 2)], NODES, details=True)
+    assert game.record.is_over and not game.capped and game.deal is None
+    assert game.seats == ("greedy", "random") and len(game.seconds) == 2
+    assert len(game.info) == len(game.record.moves) and all(i["agent"] in ("greedy", "random") for i in game.info)
+    assert sum(game.moves_by_seat()) == len(game.record.moves)
+    assert game.outcome in ("draw", f"loser {game.loser}")
+    again = GameResult.from_json(json.loads(json.dumps(game.to_json())))
+    assert again.record == game.record and again.outcome == game.outcome and again.info == game.info
+    with pytest.raises(InvalidInput, match="needs 2 agents"):
+        play_game(start, [make_agent("greedy")], NODES)
+    with pytest.raises(InvalidInput, match="turn cap"):
+        play_game(start, [make_agent("greedy"), make_agent("random")], NODES, turn_cap=0)
+
+
+# =============================================================================
+# Caps
+# =============================================================================
+def test_a_capped_game_is_reported_as_capped(tmp_path):
+    start = Position.deal("4x3", "SH", seed=2)
+    game = play_game(start, [make_agent("random", 1), make_agent("random", 2)], NODES, turn_cap=3)
+    assert game.capped and len(game.record.moves) == 3 and not game.record.is_over
+    assert game.outcome == "capped" and game.loser is None and game.score(0) == game.score(1) == 0.5
+    # In a match: counted apart from draws, scored as draws, written as such.
+    out = tmp_path / "capped.jsonl"
+    match = run_match(settings(deals=3, turn_cap=4), out, workers=1)
+    assert all(g.capped for g in match.games) and match.to_json()["capped"] == 6 and match.to_json()["draws"] == 0
+    for st in match.stats():
+        assert (st.capped, st.wins, st.draws, st.losses, st.score) == (6, 0, 0, 0, 0.5)
+    assert all(line["outcome"] == "capped" and line["capped"] and line["moves"] == 4 for line in game_lines(out))
+
+
+# =============================================================================
+# Reproducible, and independent of order and processes
+# =============================================================================
+def test_the_same_seed_gives_the_same_games(tmp_path):
+    for name in ("a", "b"):
+        run_match(settings(("greedy", "random", "random"), deals=3), tmp_path / f"{name}.jsonl", workers=1)
+    assert game_lines(tmp_path / "a.jsonl") == game_lines(tmp_path / "b.jsonl")
+    run_match(settings(("greedy", "random", "random"), deals=3, seed=4), tmp_path / "c.jsonl", workers=1)
+    assert game_lines(tmp_path / "c.jsonl") != game_lines(tmp_path / "a.jsonl")
+
+
+def test_statistics_do_not_depend_on_the_order_of_the_games():
+    match = arena(["greedy", "random"], deals=6, deck="4x3", limit=NODES, workers=1)
+    games = list(match.games)
+    random.Random(1).shuffle(games)
+    assert [s.to_json() for s in summarize(match.settings, games)] == [s.to_json() for s in match.stats()]
+
+
+def test_two_workers_give_what_one_gives(tmp_path):
+    one = run_match(settings(("greedy", "random", "random"), deals=4), tmp_path / "one.jsonl", workers=1)
+    two = run_match(settings(("greedy", "random", "random"), deals=4), tmp_path / "two.jsonl", workers=2)
+    assert two.complete and stats_without_time(two) == stats_without_time(one)
+    assert game_lines(tmp_path / "two.jsonl") == game_lines(tmp_path / "one.jsonl")
+
+
+# =============================================================================
+# The results file: streaming, resume, the summary from the file alone
+# =============================================================================
+def test_resume_after_a_killed_run_finishes_the_same_match(tmp_path):
+    whole = tmp_path / "whole.jsonl"
+    full = run_match(settings(deals=5), whole, workers=1)
+    # A run killed while writing its fourth game: three whole lines and half a line.
+    cut = tmp_path / "cut.jsonl"
+    lines = whole.read_text().splitlines(keepends=True)
+    cut.write_text("".join(lines[:4]) + lines[4][:len(lines[4]) // 2])
+    seen = []
+    resumed = run_match(settings(deals=5), cut, resume=True, workers=1, on_game=lambda g, m: seen.append(g))
+    assert len(seen) == 10 - 3 and resumed.complete
+    assert game_lines(cut) == game_lines(whole)
+    assert cut.read_text().count("\n") == 11 and cut.read_text().endswith("\n")
+    assert stats_without_time(resumed) == stats_without_time(full)
+    assert stats_without_time(load_match(cut)) == stats_without_time(full)
+    # Resuming a finished match plays nothing.
+    assert run_match(settings(deals=5), cut, resume=True, workers=1,
+                     on_game=lambda g, m: pytest.fail("played")).complete
+
+
+def test_a_match_can_be_extended_with_more_deals(tmp_path):
+    out = tmp_path / "m.jsonl"
+    run_match(settings(deals=2), out, workers=1)
+    more = run_match(settings(deals=4), out, resume=True, workers=1)
+    assert len(more.games) == 8 and read_results(out)[0].deals == 4
+    assert game_lines(out) == game_lines(_fresh(tmp_path, settings(deals=4)))
+
+
+def _fresh(tmp_path, match_settings):
+    path = tmp_path / "fresh.jsonl"
+    run_match(match_settings, path, workers=1)
+    return path
+
+
+def test_the_file_refuses_other_settings_and_garbage(tmp_path):
+    out = tmp_path / "m.jsonl"
+    run_match(settings(deals=2), out, workers=1)
+    with pytest.raises(InvalidInput, match="exists"):
+        run_match(settings(deals=2), out, workers=1)
+    with pytest.raises(InvalidInput, match=r"other settings \(turn_cap: 1000 there, 50 here\)"):
+        run_match(settings(deals=2, turn_cap=50), out, resume=True, workers=1)
+    lines = out.read_text().splitlines(keepends=True)
+    game = json.loads(lines[1])
+    bad_lines = {
+        "not JSON": "{oops\n",
+        "needs 'record'": json.dumps({k: v for k, v in game.items() if k != "record"}) + "\n",
+        "not rotation": json.dumps({**game, "seats": game["seats"][::-1]}) + "\n",
+        "not deal 1": json.dumps({**game, "deal": 1}) + "\n",
+        "outcome": json.dumps({**game, "outcome": "draw" if game["outcome"] != "draw" else "loser 0"}) + "\n",
+        "illegal": json.dumps({**game, "record": {**game["record"], "moves": ["take3"]}}) + "\n",
+    }
+    for fragment, line in bad_lines.items():
+        broken = tmp_path / "broken.jsonl"
+        broken.write_text(lines[0] + line)
+        with pytest.raises(InvalidInput, match="line 2") as caught:
+            run_match(settings(deals=2), broken, resume=True, workers=1)
+        assert fragment.split()[-1] in str(caught.value), (fragment, str(caught.value))
+    for content in ("", "\n", "hello\n", '{"deal": 0}\n', '{"arena": {"lineup": ["greedy"], "deals": 1}}\n'):
+        broken = tmp_path / "broken.jsonl"
+        broken.write_text(content)
+        with pytest.raises(InvalidInput):
+            load_match(broken)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_keeps_the_finished_games(tmp_path, workers):
+    out = tmp_path / "m.jsonl"
+    calls = []
+
+    def interrupt_after_three(game, match):
+        calls.append(game)
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # as Ctrl-C in the parent, while it waits for games
+
+    stopped = run_match(settings(deals=5), out, workers=workers, on_game=interrupt_after_three)
+    assert stopped.stopped == "interrupted" and len(stopped.games) == 3 and not stopped.complete
+    assert len(game_lines(out)) == 3
+    finished = run_match(settings(deals=5), out, resume=True, workers=1)
+    assert finished.complete and finished.stopped is None
+    assert game_lines(out) == game_lines(_fresh(tmp_path, settings(deals=5)))
+
+
+def test_a_game_stopped_by_ctrl_c_is_not_a_result():
+    control = SearchControl()
+
+    class Interrupted(Spy):
+        def choose(self, state, limit=None, *, control=None):
+            control.stop("interrupted")  # what Ctrl-C does to a search under the game's control
+            return super().choose(state, limit, control=control)
+
+    start = Position.deal("4x3", "SHD", seed=1, n_players=3)
+    with pytest.raises(KeyboardInterrupt):
+        play_game(start, [Interrupted(1), Spy(2), Spy(3)], NODES, control=control)
+
+
+def test_cli_ctrl_c_prints_the_finished_games_and_exits_130(cli, tmp_path, monkeypatch):
+    played = []
+    real = arena_module.play_match_game
+
+    def play_two(*args, **options):
+        if len(played) == 2:
+            raise KeyboardInterrupt
+        played.append(args)
+        return real(*args, **options)
+
+    monkeypatch.setattr(arena_module, "play_match_game", play_two)
+    out = tmp_path / "m.jsonl"
+    result = cli("arena", "greedy", "random", "--deck", "4x3", "--deals", "3", "--workers", "1", "--out", str(out))
+    assert result.exit_code == 130
+    assert "2 of 6 games" in result.stdout and "stopped early (interrupted)" in result.stdout
+    assert len(game_lines(out)) == 2
+
+
+# =============================================================================
+# Statistics
+# =============================================================================
+def test_interval_formulas():
+    lo, hi = wilson(5, 10)
+    assert math.isclose(lo, 0.2366, abs_tol=1e-4) and math.isclose(hi, 0.7634, abs_tol=1e-4)
+    assert wilson(0, 10)[0] == 0 and math.isclose(wilson(0, 10)[1], 0.2775, abs_tol=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert elo(0.5) == 0 and math.isclose(elo(0.75), 190.85, abs_tol=0.01) and elo(1.0) == 1000 and elo(0) == -1000
+    values = [0.25, 0.5, 0.75, 0.5, 1.0]  # per-deal scores, mean 0.6
+    lo, hi = mean_interval(values)
+    sd = math.sqrt(sum((v - 0.6) ** 2 for v in values) / 4)
+    assert math.isclose(hi - 0.6, 1.959964 * sd / math.sqrt(5)) and math.isclose(0.6 - lo, hi - 0.6)
+    # No spread at all: the (wider) Wilson interval over the deals.
+    assert mean_interval([1.0] * 8) == wilson(8, 8)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_summary_counts_add_up(players):
+    match = arena(["greedy", "random"], deals=8, deck="4x3", n_players=players, limit=NODES, seed=2, workers=1)
+    stats = {st.agent: st for st in match.stats()}
+    greedy, rand = stats["greedy"], stats["random"]
+    assert greedy.seats == 8 * players and rand.seats == 8 * players * (players - 1)
+    for st in stats.values():
+        assert st.wins + st.draws + st.losses + st.capped == st.seats
+        assert st.loser_interval[0] <= st.loser_rate <= st.loser_interval[1]
+    decided = sum(g.loser is not None for g in match.games)
+    assert greedy.losses + rand.losses == decided
+    if players == 2:
+        assert math.isclose(greedy.score + rand.score, 1.0) and math.isclose(greedy.elo, -rand.elo)
+        assert greedy.score_interval[0] <= greedy.score <= greedy.score_interval[1]
+        assert greedy.elo_interval[0] <= greedy.elo <= greedy.elo_interval[1]
+        assert (greedy.wins, greedy.losses) == (rand.losses, rand.wins)
+    else:
+        assert greedy.score is None and greedy.elo is None
+
+
+def test_settings_are_checked():
+    for bad, fragment in ((dict(lineup_=("greedy",)), "2 to 4 seats"), (dict(lineup_=("greedy", "greedy")),
+                          "two different agents"), (dict(lineup_=("greedy", "nobody")), "unknown agent"),
+                          (dict(deals=0), "deals"), (dict(deck="5x5"), "deck"), (dict(turn_cap=0), "turn cap"),
+                          (dict(seed=-1), "seed")):
+        with pytest.raises(InvalidInput, match=fragment):
+            settings(**bad)
+    s = settings(deck="4X3")
+    assert s.deck == "4x3" and MatchSettings.from_json(s.to_json()) == s
+    with pytest.raises(InvalidInput, match="unknown key"):
+        MatchSettings.from_json({**s.to_json(), "colour": 1})
+    assert settings(must_beat=False).rules == Rules(must_beat=False)
+
+
+# =============================================================================
+# The command
+# =============================================================================
+def test_cli_text_json_file_and_summary(cli, tmp_path):
+    out = tmp_path / "m.jsonl"
+    args = ("arena", "greedy", "random", "--deck", "4x3", "--deals", "3", "--nodes", "5", "--workers", "1")
+    text = cli(*args, "--out", str(out))
+    assert text.exit_code == 0, text.output
+    assert "6 of 6 games" in text.stdout and "greedy" in text.stdout and "Elo" in text.stdout
+    assert text.stderr == ""  # no progress line off a terminal
+    data = json.loads(cli("arena", "--out", str(out), "--summary", "--json").stdout)
+    assert data["games"] == data["planned"] == 6 and [a["agent"] for a in data["agents"]] == ["greedy", "random"]
+    assert data["settings"]["lineup"] == ["greedy", "random"] and data["settings"]["nodes"] == 5
+    again = json.loads(cli(*args, "--out", str(out), "--resume", "--json").stdout)
+    assert again["agents"] == data["agents"]
+    # Without the agents, --resume takes the file's settings; --deals extends the match.
+    more = json.loads(cli("arena", "--out", str(out), "--resume", "--deals", "4", "--json").stdout)
+    assert more["games"] == 8 and more["settings"]["lineup"] == ["greedy", "random"]
+    four = cli("arena", "greedy", "random", "--players", "4", "--deck", "4x3", "--deals", "2", "--workers", "1")
+    assert four.exit_code == 0 and "loser rate" in four.stdout and "8 of 8 games" in four.stdout
+
+
+def test_every_game_of_the_file_replays(cli, tmp_path):
+    out = tmp_path / "m.jsonl"
+    result = cli("arena", "greedy", "random", "--players", "3", "--deck", "4x3", "--deals", "2", "--turn-cap", "30",
+                 "--workers", "1", "--out", str(out), "--move-info")
+    assert result.exit_code == 0, result.output
+    for line in out.read_text().splitlines()[1:]:
+        game = json.loads(line)
+        assert len(game["info"]) == game["moves"]
+        replay = cli("replay", "-", "--json", input=json.dumps(game["record"]))
+        assert replay.exit_code == 0, replay.output
+        assert GameRecord.from_json(game["record"]).to_json() == game["record"]
+
+
+BAD = [
+    (("arena", "greedy", "nobody"), ["unknown agent 'nobody'"]),
+    (("arena", "greedy"), ["at least two agents"]),
+    (("arena",), ["name the agents"]),
+    (("arena", "greedy", "random", "--deck", "7x7"), ["deck"]),
+    (("arena", "greedy", "random", "--players", "1"), ["--players"]),
+    (("arena", "greedy", "random", "--players", "5"), ["--players"]),
+    (("arena", "greedy", "random", "random", "--players", "4"), ["3 agents for 4 players"]),
+    (("arena", "greedy", "random", "--deals", "-3"), ["--deals"]),
+    (("arena", "greedy", "random", "--time", "nan"), ["--time"]),
+    (("arena", "greedy", "greedy"), ["two different agents"]),
+    (("arena", "--summary"), ["--out"]),
+]
+
+
+@pytest.mark.parametrize("args, fragments", BAD)
+def test_cli_bad_input(cli, bad_input, args, fragments):
+    bad_input(cli(*args, "--workers", "1"), *fragments)
+
+
+def test_cli_refuses_files_of_other_matches_and_garbage(cli, bad_input, tmp_path):
+    out = tmp_path / "m.jsonl"
+    args = ("arena", "greedy", "random", "--deck", "4x3", "--deals", "2", "--workers", "1", "--out", str(out))
+    assert cli(*args).exit_code == 0
+    bad_input(cli(*args), "exists", "--resume")
+    bad_input(cli(*args, "--resume", "--seed", "9"), "other settings", "seed")
+    bad_input(cli("arena", "--out", str(out), "--resume", "--seed", "9"), "only --deals may change", "--seed")
+    bad_input(cli("arena", "--out", str(out), "--summary", "greedy", "random"), "--summary only reads")
+    for content in ("hello\n", '{"arena": {"lineup": ["greedy", "random"], "deals": 2}}\n[1, 2]\n'):
+        out.write_text(content)
+        bad_input(cli(*args, "--resume"), str(out))
+        bad_input(cli("arena", "--out", str(out), "--summary"), str(out))
+    bad_input(cli("arena", "--out", str(tmp_path), "--summary"), "directory")
+    bad_input(cli("arena", "--out", str(tmp_path / "none.jsonl"), "--summary"), "cannot read")
+
+
+def test_cli_help_teaches_with_examples(cli):
+    result = cli("arena", "--help")
+    assert result.exit_code == 0
+    for fragment in ("kozyri arena mcts greedy --deals 200", "--resume", "--summary", "kozyri replay", "duplicate"):
+        assert fragment in result.stdout, fragment
