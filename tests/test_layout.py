@@ -28,7 +28,8 @@ ALLOWED = {
     "kozyri.agents": {"kozyri.core", "kozyri.search", "kozyri.owntrumps"},
     "kozyri.protocols": {"kozyri.core", "kozyri.search", "kozyri.owntrumps", "kozyri.reversi", "kozyri.agents"},
     "kozyri": {"kozyri.core"},  # the package's own __init__
-    "kozyri_cli": {"kozyri", "kozyri.core", "kozyri.search", "kozyri.owntrumps", "kozyri.reversi",
+    "kozyri.studies": {"kozyri.core", "kozyri.search", "kozyri.owntrumps", "kozyri.agents"},
+    "kozyri_cli": {"kozyri", "kozyri.core", "kozyri.search", "kozyri.owntrumps", "kozyri.reversi", "kozyri.studies",
                    "kozyri.agents", "kozyri.protocols"},
 }
 

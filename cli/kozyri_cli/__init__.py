@@ -24,6 +24,7 @@ def main():
       kozyri replay RECORD [--seat N]    a game move by move, as one player saw it
       kozyri bestmove POSITION|RECORD    a strong move for the real game (2-4 players)
       kozyri arena mcts greedy           agents against each other, duplicate deals
+      kozyri winrates --deck 4x3 --all-deals   trump-choice win rates over many deals
     \b
     Reversi:
       kozyri reversi --help
@@ -32,4 +33,4 @@ def main():
     """
 
 
-from kozyri_cli import arena, owntrumps, play, reversi, trumps  # noqa: E402,F401  (register the commands)
+from kozyri_cli import arena, owntrumps, play, reversi, trumps, winrates  # noqa: E402,F401  (register the commands)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import time
 from pathlib import Path
 
 import click
@@ -21,7 +19,7 @@ from kozyri.agents.arena import (
     run_match,
 )
 from kozyri_cli import main
-from kozyri_cli.common import SECONDS, ProgressLine, emit_json, exit_interrupted_if, fail
+from kozyri_cli.common import SECONDS, CountProgress, emit_json, exit_interrupted_if, fail
 
 #: The options that decide a match's games (the settings line of its file).
 MATCH_OPTIONS = ("players", "deals", "deck", "seconds", "nodes", "memory", "seed", "turn_cap", "must_beat",
@@ -147,14 +145,12 @@ def _print(match: Match, as_json: bool) -> None:
         click.echo(match_text(match))
 
 
-class MatchProgress(ProgressLine):
+class MatchProgress(CountProgress):
     """Games done of all, the first agent's running score (two players) or
     loser rate (more), the pace and the time left; a terminal only."""
 
     def __init__(self, enabled: bool | None = None):
-        super().__init__(enabled)
-        self.started = time.monotonic()
-        self.first_done: int | None = None
+        super().__init__("games", enabled)
         self.counted = 0
         self.total = 0.0
         self.seats = 0
@@ -169,25 +165,8 @@ class MatchProgress(ProgressLine):
                     self.seats += 1
                     self.total += g.score(seat) if match.settings.n_players == 2 else (g.loser == seat)
         self.counted = len(match.games)
-        done, planned = len(match.games), match.planned
-        if self.first_done is None:
-            self.first_done = done - 1
-        rate = (done - self.first_done) / max(1e-9, time.monotonic() - self.started)
-        eta = (planned - done) / rate if rate > 0 else 0.0
         what = "score" if match.settings.n_players == 2 else "loser"
-        text = (f"  {done}/{planned} games  {agent} {what} {100 * self.total / max(1, self.seats):.1f}%  "
-                f"{rate * 60:.1f} games/min  ETA {_duration(eta)}")
-        width = shutil.get_terminal_size((100, 20)).columns - 1
-        click.echo("\r" + text[:width] + "\x1b[K", err=True, nl=False)
-        self.shown = True
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
+        self.update(len(match.games), match.planned, f"{agent} {what} {100 * self.total / max(1, self.seats):.1f}%")
 
 
 def _interval(pair, scale: float = 100.0, fmt: str = "{:.1f}") -> str:

@@ -15,6 +15,7 @@ import math
 import os
 import shutil
 import sys
+import time
 from contextlib import contextmanager
 
 import click
@@ -166,6 +167,39 @@ class ProgressLine:
         if self.shown:
             click.echo("\r\x1b[K", err=True, nl=False)
             self.shown = False
+
+
+class CountProgress(ProgressLine):
+    """Work done of planned, the pace, the time left and a note (a running
+    result), on standard error when it is a terminal."""
+
+    def __init__(self, unit: str, enabled: bool | None = None):
+        super().__init__(enabled)
+        self.unit = unit
+        self.started = time.monotonic()
+        self.first_done: int | None = None
+
+    def update(self, done: int, planned: int, note: str = "") -> None:
+        if not self.enabled:
+            return
+        if self.first_done is None:
+            self.first_done = done - 1  # the work found already done (a resumed run) is not the pace
+        rate = (done - self.first_done) / max(1e-9, time.monotonic() - self.started)
+        eta = (planned - done) / rate if rate > 0 else 0.0
+        text = (f"  {done:,}/{planned:,} {self.unit}  {note}{'  ' if note else ''}{rate * 60:.1f} {self.unit}/min  "
+                f"ETA {duration(eta)}")
+        width = shutil.get_terminal_size((100, 20)).columns - 1
+        click.echo("\r" + text[:width] + "\x1b[K", err=True, nl=False)
+        self.shown = True
+
+
+def duration(seconds: float) -> str:
+    """Seconds for people: 42 s, 17 min, 3.5 h."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 @contextmanager

@@ -3,18 +3,22 @@ reach exactly the number of states measured independently (seeds/FACTS.md)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
 
 from kozyri.core import InvalidInput, LimitReached
 from kozyri.owntrumps import Position, Rules
 from kozyri.owntrumps.prover import ProofSearch
 from kozyri.owntrumps.solver import decide
-from kozyri.owntrumps.tables import RetrogradeTable
+from kozyri.owntrumps.cards import Deck
+from kozyri.owntrumps.choice import PAIRS
+from kozyri.owntrumps.tables import DeckTables, RetrogradeTable, relabel_suits, suit_relabelling
 from kozyri.search.control import SearchControl
-from tests.support.owntrumps import random_position, reference, sweep
+from tests.support.owntrumps import positions, random_position, reference, reference_value, sweep
 
 
 def test_tables_agree_with_the_reference():
@@ -61,3 +65,51 @@ def test_table_limits_and_bad_input_are_typed_errors():
     # The first card led ends this game: no other position can be reached.
     with pytest.raises(InvalidInput, match="not reachable"):
         RetrogradeTable(Position.from_text("AS | KS", trumps="SH")).value(Position.from_text("KS | AS", trumps="SH"))
+
+
+# --- every position of a deck from one table per trump pair, up to suit renaming ----
+_DECK_TABLES: dict = {}
+
+
+def deck_tables(pos: Position) -> DeckTables:
+    key = (pos.deck, pos.rules)
+    if key not in _DECK_TABLES:
+        _DECK_TABLES[key] = DeckTables(pos.deck, pos.rules)
+    return _DECK_TABLES[key]
+
+
+@settings(max_examples=80, deadline=None)
+@given(positions())
+def test_deck_tables_agree_with_the_reference(pos):
+    # Any trump pair, answered by the table of its canonical pair (suits
+    # renamed): checked against brute force on the position as it is.
+    assert deck_tables(pos).value(pos) == reference_value(pos), pos.to_json()
+
+
+def test_suit_renaming_makes_one_trump_pair_of_a_four_suit_deck():
+    canonical = {suit_relabelling(Position.deal("4x2", trumps=pair, seed=1))[1] for pair in PAIRS}
+    assert len(canonical) == 1
+    # Two suits in the deck: both trumps in it, only one of them (either seat), or none.
+    classes = {suit_relabelling(Position.deal("2x5", trumps=pair, seed=1))[1] for pair in PAIRS}
+    assert len(classes) == 4
+
+
+def test_renaming_suits_keeps_every_card_and_the_value():
+    rng = random.Random(3)
+    for _ in range(40):
+        pair = rng.choice(PAIRS)
+        pos = random_position("2x4", pair, rng.random() < 0.5, rng.randrange(2**32), rng.randrange(12))
+        perm, trumps = suit_relabelling(pos)
+        renamed = relabel_suits(pos, perm, trumps)
+        renamed.validate()
+        assert sorted(h.bit_count() for h in renamed.hands) == sorted(h.bit_count() for h in pos.hands)
+        assert reference_value(renamed) == reference_value(pos)
+
+
+def test_every_deal_of_a_deck_is_reached_from_one_table():
+    # seeds/FACTS.md: every deal of a deck shape reaches the same states.
+    tables = DeckTables(Deck.parse("4x2"), Rules())
+    for hand in itertools.combinations(range(8), 4):
+        rest = [c for c in range(8) if c not in hand]
+        tables.value(Position.build(tables.deck, [list(hand), rest], [], "SH", 0))
+    assert tables.n_tables == 1

@@ -37,8 +37,8 @@ from kozyri.agents.base import (
     AgentInfo,
     PlayResult,
     State,
+    fully_known,
     legal_moves,
-    perfect_information,
 )
 from kozyri.core import InvalidInput, Limit
 
@@ -70,7 +70,7 @@ def make_agent(name: str, seed: int = 0, **options) -> Agent:
 
 def default_agent(state: State) -> str:
     """The agent :func:`best_move` uses: ``mcts`` with every card visible, else ``pimc``."""
-    return "mcts" if perfect_information(state) is not None else "pimc"
+    return "mcts" if fully_known(state) else "pimc"
 
 
 def best_move(state: State, limit: Limit | None = None, *, agent: str | None = None, seed: int = 0,

@@ -56,17 +56,12 @@ equal player loses 1 game in ``n_players``).
 
 from __future__ import annotations
 
-import concurrent.futures as cf
-import json
+import functools
 import math
-import os
 import random
-import signal
-import tempfile
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
-from pathlib import Path
-from typing import Callable, Sequence
 
 from kozyri.agents import AGENTS, agent_class, make_agent
 from kozyri.agents.base import Agent
@@ -77,6 +72,7 @@ from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord
 from kozyri.owntrumps.rules import Rules
 from kozyri.search.control import SearchControl
+from kozyri.search.runs import ResultsFile, check_workers, run_tasks
 
 #: Moves after which a game is stopped and counted as capped.
 DEFAULT_TURN_CAP = 1000
@@ -215,7 +211,7 @@ class MatchSettings:
         return out
 
     @classmethod
-    def from_json(cls, data) -> "MatchSettings":
+    def from_json(cls, data) -> MatchSettings:
         """Settings from their JSON form (keys left out take their defaults)."""
         if not isinstance(data, dict):
             raise InvalidInput("a match's settings must be a JSON object")
@@ -283,7 +279,7 @@ class GameResult:
         return out
 
     @classmethod
-    def from_json(cls, data, settings: MatchSettings | None = None) -> "GameResult":
+    def from_json(cls, data, settings: MatchSettings | None = None) -> GameResult:
         """A game from its JSON form (a line of a results file), checked
         against the record it holds and, given ``settings``, against the
         match: the deal, the seats and the turn cap."""
@@ -540,77 +536,44 @@ class Match:
 
 
 # --- the results file ----------------------------------------------------------
+def _file(path) -> ResultsFile:
+    return ResultsFile(path, "arena", FORMAT_VERSION)
+
+
 def read_results(path, *, repair: bool = False) -> tuple[MatchSettings, list[GameResult]]:
     """The settings (header) and the games of a results file, every game
     checked. A last line without its newline (a run killed while writing
     it) is left out, and with ``repair`` cut from the file. A game line
     that is not a game of the match is refused with its line number."""
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InvalidInput(f"cannot read {path}: {exc.strerror or exc}") from None
-    cut = raw.rfind(b"\n") + 1  # the end of the last whole line
-    if cut < len(raw) and repair:
-        with path.open("r+b") as fh:
-            fh.truncate(cut)
-    try:
-        text = raw[:cut].decode("utf-8")
-    except UnicodeDecodeError:
-        raise InvalidInput(f"{path} is not a results file of kozyri arena (not UTF-8 text)") from None
-    lines = text.split("\n")[:-1]
-    if not lines:
-        raise InvalidInput(f"{path} is not a results file of kozyri arena (it has no settings line)")
-    settings = _read_header(path, lines[0])
+    results = _file(path)
+    found, records = results.read(repair=repair)
+    settings = _settings(results, found)
+    return settings, _games(results, settings, records)
+
+
+def _games(results: ResultsFile, settings: MatchSettings, records: list[tuple[int, dict]]) -> list[GameResult]:
+    """The games of ``records``, checked, one per deal and rotation, in order."""
     games: dict[tuple[int, int], GameResult] = {}
-    for number, line in enumerate(lines[1:], 2):
-        if not line.strip():
-            continue
+    for number, record in records:
         try:
-            game = GameResult.from_json(json.loads(line), settings)
-        except json.JSONDecodeError:
-            raise InvalidInput(f"{path}, line {number}: not JSON") from None
+            game = GameResult.from_json(record, settings)
         except KozyriError as exc:
-            raise InvalidInput(f"{path}, line {number}: {exc}") from None
+            raise InvalidInput(f"{results.path}, line {number}: {exc}") from None
         games.setdefault((game.deal, game.rotation), game)
-    return settings, [games[key] for key in sorted(games)]
+    return [games[key] for key in sorted(games)]
 
 
 def read_settings(path) -> MatchSettings:
     """The settings of a results file (its first line alone)."""
-    path = Path(path)
-    try:
-        with path.open("rb") as fh:
-            first = fh.readline()
-    except OSError as exc:
-        raise InvalidInput(f"cannot read {path}: {exc.strerror or exc}") from None
-    if not first.endswith(b"\n"):
-        raise InvalidInput(f"{path} is not a results file of kozyri arena (it has no settings line)")
-    try:
-        return _read_header(path, first.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise InvalidInput(f"{path} is not a results file of kozyri arena (not UTF-8 text)") from None
+    results = _file(path)
+    return _settings(results, results.read_settings())
 
 
-def _read_header(path: Path, line: str) -> MatchSettings:
+def _settings(results: ResultsFile, found: dict) -> MatchSettings:
     try:
-        header = json.loads(line)
-    except json.JSONDecodeError:
-        header = None
-    if not isinstance(header, dict) or "arena" not in header:
-        raise InvalidInput(f"{path} is not a results file of kozyri arena (its first line is not the settings)")
-    version = header.get("version", FORMAT_VERSION)
-    if version != FORMAT_VERSION:
-        raise InvalidInput(f"{path} is a results file of format version {version!r}; this kozyri reads "
-                           f"version {FORMAT_VERSION}")
-    try:
-        return MatchSettings.from_json(header["arena"])
+        return MatchSettings.from_json(found)
     except KozyriError as exc:
-        raise InvalidInput(f"{path}, line 1: {exc}") from None
-
-
-def _header(settings: MatchSettings) -> str:
-    return json.dumps({"arena": settings.to_json(), "version": FORMAT_VERSION}) + "\n"
+        raise InvalidInput(f"{results.path}, line 1: {exc}") from None
 
 
 def load_match(path) -> Match:
@@ -620,30 +583,7 @@ def load_match(path) -> Match:
     return Match(settings, [g for g in games if g.deal < settings.deals])
 
 
-def _differences(ours: MatchSettings, theirs: MatchSettings) -> list[str]:
-    a, b = ours.to_json(), theirs.to_json()
-    return [key for key in a if key != "deals" and a[key] != b[key]]
-
-
-def _replace_header(path: Path, settings: MatchSettings) -> None:
-    """Write ``settings`` as the header of ``path``, atomically (the games stay)."""
-    body = path.read_bytes().split(b"\n", 1)[1]
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(_header(settings).encode() + body)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
 # --- running a match -----------------------------------------------------------
-def default_workers() -> int:
-    """All the cores of this machine."""
-    return max(1, os.cpu_count() or 1)
-
-
 def run_match(settings: MatchSettings, out=None, *, resume: bool = False, workers: int | None = None,
               on_game: Callable[[GameResult, Match], None] | None = None, details: bool = False) -> Match:
     """Play the match on ``workers`` processes (default: all cores) and
@@ -661,57 +601,32 @@ def run_match(settings: MatchSettings, out=None, *, resume: bool = False, worker
     dropped, and the result says ``stopped="interrupted"``."""
     if not isinstance(settings, MatchSettings):
         raise InvalidInput(f"a match needs MatchSettings, not {type(settings).__name__}")
-    workers = default_workers() if workers is None else workers
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InvalidInput(f"the number of workers must be a whole number >= 1, not {workers!r}")
+    workers = check_workers(workers)
     match = Match(settings)
-    sink = None
+    results = None
     if out is not None:
-        out = Path(out)
-        if out.is_dir():
-            raise InvalidInput(f"{out} is a directory, not a results file")
-        if resume and out.exists() and _header(settings).encode().startswith(out.read_bytes()):
-            out.write_bytes(b"")  # (the start of) this match's settings line alone: a run killed at once
-        if out.exists() and out.stat().st_size > 0:
-            if not resume:
-                raise InvalidInput(f"{out} exists: continue its match with --resume, or give another file")
-            found, games = read_results(out, repair=True)
-            diff = _differences(settings, found)
-            if diff:
-                key = diff[0]
-                theirs, ours = json.dumps(found.to_json()[key]), json.dumps(settings.to_json()[key])
-                raise InvalidInput(f"{out} holds a match with other settings ({key}: {theirs} there, {ours} "
-                                   "here): give the same settings (only the number of deals may change), "
-                                   "or another file")
-            if found.deals != settings.deals:
-                _replace_header(out, settings)
-            match.games = [g for g in games if g.deal < settings.deals]
-        else:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(_header(settings))
-        sink = out.open("a", encoding="utf-8")
+        results = _file(out)
+        records = results.open(settings.to_json(), resume=resume, may_differ=("deals",),
+                               check=lambda found: _settings(results, found))
+        match.games = [g for g in _games(results, settings, records) if g.deal < settings.deals]
     done = {(g.deal, g.rotation) for g in match.games}
     todo = [game for game in settings.games() if game not in done]
 
     def finished(game: GameResult) -> None:
-        if sink is not None:
-            sink.write(json.dumps(game.to_json()) + "\n")
-            sink.flush()
+        if results is not None:
+            results.append(game.to_json())
         match.games.append(game)
         if on_game is not None:
             on_game(game, match)
 
     try:
-        if workers == 1 or len(todo) <= 1:
-            for deal, rotation in todo:
-                finished(play_match_game(settings, deal, rotation, details=details))
-        else:
-            _run_parallel(settings, todo, min(workers, len(todo)), details, finished)
+        run_tasks(functools.partial(_play_task, settings, details), todo, finished, workers=workers,
+                  initializer=_load_agents, initargs=(settings.agents,))
     except KeyboardInterrupt:
         match.stopped = INTERRUPTED
     finally:
-        if sink is not None:
-            sink.close()
+        if results is not None:
+            results.close()
     match.games.sort(key=lambda g: (g.deal, g.rotation))
     return match
 
@@ -731,34 +646,12 @@ def arena(agent_names: Sequence[str], deals: int, *, deck="36", n_players: int |
     return run_match(settings, out, resume=resume, workers=workers, on_game=on_game, details=details)
 
 
-def _worker_start(agents: list[str]) -> None:
-    """In each worker process, once: leave Ctrl-C to the parent; import the agents."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _load_agents(agents: list[str]) -> None:
+    """Import the agents' modules (in each worker process, once)."""
     for name in agents:
         agent_class(name)
 
 
-def _run_parallel(settings: MatchSettings, todo: list[tuple[int, int]], workers: int, details: bool,
-                  finished: Callable[[GameResult], None]) -> None:
-    executor = cf.ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(settings.agents,))
-    try:
-        futures = [executor.submit(play_match_game, settings, deal, rotation, details=details)
-                   for deal, rotation in todo]
-        for future in cf.as_completed(futures):
-            finished(future.result())
-    except BaseException:
-        _stop_workers(executor)
-        raise
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
-
-
-def _stop_workers(executor: cf.ProcessPoolExecutor) -> None:
-    """End the games in flight now (Ctrl-C or an error): their results are not wanted."""
-    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14
-    if terminate is not None:
-        terminate()
-        return
-    for process in list((getattr(executor, "_processes", None) or {}).values()):
-        if process.is_alive():
-            process.terminate()
+def _play_task(settings: MatchSettings, details: bool, game: tuple[int, int]) -> GameResult:
+    deal, rotation = game
+    return play_match_game(settings, deal, rotation, details=details)

@@ -152,14 +152,17 @@ def visible_position(state: State) -> Position:
     return Position(state.deck, hands, state.pile, state.trumps, state.to_move, state.rules)
 
 
+def fully_known(state: State) -> bool:
+    """Whether nothing is hidden: a position, or an observation that allows
+    one deal only (as with two players)."""
+    return isinstance(state, Position) or state.count() == 1
+
+
 def perfect_information(state: State) -> Position | None:
-    """The position itself when nothing is hidden (a position, or an
-    observation that allows one deal only, as with two players)."""
+    """The position itself when nothing is hidden (see :func:`fully_known`), else None."""
     if isinstance(state, Position):
         return state
-    if state.count() == 1:
-        return state.sample(random.Random(0))[0]
-    return None
+    return state.sample(random.Random(0))[0] if state.count() == 1 else None
 
 
 def with_limit_defaults(limit: Limit | None, default: Limit) -> Limit:

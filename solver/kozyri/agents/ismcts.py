@@ -32,8 +32,8 @@ from kozyri.agents.mcts import (
     iteration_budget,
     kernel_tables,
     load_kernels,
+    new_tree,
     pick,
-    tree_capacity,
 )
 from kozyri.core import InvalidInput
 from kozyri.owntrumps import mcts_kernels as K
@@ -42,8 +42,6 @@ from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.rules import Move
 from kozyri.search.control import SearchControl, controlled
 
-#: Bytes per node (move, first child, next sibling, mover, visits, total, availability).
-NODE_BYTES = 29
 #: Deals drawn up front and used in turn.
 DEFAULT_POOL = 256
 
@@ -56,17 +54,10 @@ def ismcts_search(position: Position, worlds: list[Position], control: SearchCon
     beat_mask, take_n, strength = kernel_tables(position)
     _, pile, pile_len = state_arrays(position)
     world_hands = np.array([w.hands for w in worlds], dtype=np.uint64)
-    capacity = tree_capacity(control.limit.memory, NODE_BYTES)
-    move = np.empty(capacity, dtype=np.int32)
-    first = np.empty(capacity, dtype=np.int32)
-    sibling = np.empty(capacity, dtype=np.int32)
-    mover = np.empty(capacity, dtype=np.int8)
-    visits = np.empty(capacity, dtype=np.int32)
-    total = np.empty(capacity, dtype=np.float64)
-    avail = np.empty(capacity, dtype=np.int32)
-    first[0], sibling[0], visits[0], total[0], avail[0], mover[0] = -1, -1, 0, 0.0, 0, -1
+    move, first, sibling, mover, visits, total, avail = new_tree(control, [
+        (np.int32, 0), (np.int32, -1), (np.int32, -1), (np.int8, -1), (np.int32, 0), (np.float64, 0.0),
+        (np.int32, 0)])
     ctl = control.ctl
-    ctl[K.CTL_USED], ctl[K.CTL_PLAYOUTS] = 1, 0
     rng = np.array([seed], dtype=np.uint64)
     budget = iteration_budget(control, max_iterations)
     control.run(K.ismcts, world_hands, pile, pile_len, position.to_move, beat_mask, take_n,

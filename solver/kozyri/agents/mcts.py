@@ -43,8 +43,6 @@ from kozyri.search.control import CTL_NODE_LIMIT, CTL_NODES, SearchControl, cont
 DEFAULT_LIMIT = Limit(time=1.0)
 #: Megabytes for the tree when the limit names none.
 DEFAULT_TREE_MB = 64
-#: Bytes per tree node (move, first child, child count, mover, visits, total, solved).
-NODE_BYTES = 26
 #: A playout longer than this many moves is stopped and scored as a draw.
 MAX_PLAYOUT_PLIES = 1000
 #: The share of random moves in the playouts (the others are ``greedy``'s, with the deal in view).
@@ -106,8 +104,17 @@ def kernel_tables(position: Position) -> tuple[np.ndarray, np.ndarray, np.ndarra
 _TABLES: dict = {}
 
 
-def tree_capacity(memory_mb: float | None, node_bytes: int = NODE_BYTES) -> int:
-    return max(1024, int((memory_mb or DEFAULT_TREE_MB) * 2**20 / node_bytes))
+def new_tree(control: SearchControl, columns: list[tuple[type, object]]) -> list[np.ndarray]:
+    """The arrays of a search tree, one per ``(dtype, root value)`` column,
+    as many nodes as the control's memory limit holds; the control's tree
+    counters start at the root."""
+    node_bytes = sum(np.dtype(dtype).itemsize for dtype, _ in columns)
+    capacity = max(1024, int((control.limit.memory or DEFAULT_TREE_MB) * 2**20 / node_bytes))
+    arrays = [np.empty(capacity, dtype=dtype) for dtype, _ in columns]
+    for array, (_, root) in zip(arrays, columns):
+        array[0] = root
+    control.ctl[K.CTL_USED], control.ctl[K.CTL_PLAYOUTS] = 1, 0
+    return arrays
 
 
 def uct_search(position: Position, control: SearchControl, *, seed: int, exploration: float = 1.0,
@@ -116,17 +123,10 @@ def uct_search(position: Position, control: SearchControl, *, seed: int, explora
     """Grow a UCT tree for ``position`` under ``control``; the root's statistics."""
     beat_mask, take_n, strength = kernel_tables(position)
     hands, pile, pile_len = state_arrays(position)
-    capacity = tree_capacity(control.limit.memory)
-    move = np.empty(capacity, dtype=np.int32)
-    first = np.empty(capacity, dtype=np.int32)
-    count = np.empty(capacity, dtype=np.int32)
-    mover = np.empty(capacity, dtype=np.int8)
-    visits = np.empty(capacity, dtype=np.int32)
-    total = np.empty(capacity, dtype=np.float64)
-    solved = np.empty(capacity, dtype=np.int8)
-    first[0], count[0], visits[0], total[0], solved[0], mover[0] = -1, 0, 0, 0.0, K.UNSOLVED, -1
+    move, first, count, mover, visits, total, solved = new_tree(control, [
+        (np.int32, 0), (np.int32, -1), (np.int32, 0), (np.int8, -1), (np.int32, 0), (np.float64, 0.0),
+        (np.int8, K.UNSOLVED)])
     ctl = control.ctl
-    ctl[K.CTL_USED], ctl[K.CTL_PLAYOUTS] = 1, 0
     rng = np.array([seed], dtype=np.uint64)
     budget = iteration_budget(control, max_iterations)
     use_solver = use_solver and position.n_players == 2
@@ -253,10 +253,8 @@ class MctsAgent(Agent):
         limit: as many proof nodes as the limit has iterations; proof nodes
         are not counted as iterations)."""
         share = Limit(time=None if ctrl.remaining is None else ctrl.remaining / 2)
-        with ctrl.child(share) as sub:
-            value, allowed = proven_moves(position, control=sub)
-            sub.ctl[K.CTL_NODES] = 0
-        return value, allowed
+        with ctrl.child(share, count_nodes=False) as sub:
+            return proven_moves(position, control=sub)
 
     def info(self, ctrl: SearchControl, value: Value | None, estimate: float | None) -> AgentInfo:
         return AgentInfo(self.name, value=value if value is not None and value.known else None, estimate=estimate,

@@ -21,7 +21,7 @@ from dataclasses import replace
 from kozyri.agents.base import (
     AgentInfo,
     PlayResult,
-    perfect_information,
+    fully_known,
     with_limit_defaults,
 )
 from kozyri.agents.mcts import DEFAULT_LIMIT, MctsAgent, load_kernels
@@ -44,7 +44,7 @@ class PimcAgent(MctsAgent):
         self.worlds = worlds
 
     def _choose(self, state, moves, limit, control) -> PlayResult:
-        if perfect_information(state) is not None:
+        if fully_known(state):
             result = super()._choose(state, moves, limit, control)
             return PlayResult(result.move, replace(result.info, agent=self.name))
         load_kernels()

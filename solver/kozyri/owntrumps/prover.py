@@ -60,9 +60,8 @@ class ProofSearch:
         self.beat_mask, self.take_n = build_tables(position)
         size = position.deck.size
         # strength[seat, c]: how many cards c beats for seat (move ordering).
-        bits = np.array([[(int(self.beat_mask[s, t]) >> c) & 1 for t in range(size)]
-                         for s in range(n) for c in range(size)], dtype=np.int32).reshape(n, size, size)
-        self.strength = bits.sum(axis=2).astype(np.int32)
+        beats = (self.beat_mask[:, :, None] >> np.arange(size, dtype=np.uint64)) & np.uint64(1)
+        self.strength = beats.sum(axis=1).astype(np.int32)
         rng = np.random.default_rng(seed)
         self.z_pile = rng.integers(1, 2**63, size=(size, size), dtype=np.int64).astype(np.uint64)
         # The two suits nobody has as trump are interchangeable (only ever with two players).

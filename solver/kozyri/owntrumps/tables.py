@@ -9,16 +9,21 @@ for decks of at most 12 cards: a state packs into one uint64, ``mover | hand0
 what is neither in hand 0 nor on the pile).
 
 Used to cross-check the solver at sizes the plain-Python reference cannot
-reach, and measured against it in ``benchmarks/``. (The plain-Python
+reach, and measured against it in ``benchmarks/``; :class:`DeckTables`
+answers every deal of a small deck for the win-rate studies. (The plain-Python
 reference for tiny decks is :class:`kozyri.owntrumps.reference.ReferenceSolver`.)
 """
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import replace
+
 import numpy as np
 from numba import njit
 
 from kozyri.core import InvalidInput, LimitReached, Value
+from kozyri.owntrumps.cards import SUITS
 from kozyri.owntrumps.kernels import PLAYING, build_tables, game_status, gen_moves, make_move, state_arrays
 from kozyri.owntrumps.position import Position
 from kozyri.search.control import CTL_NODES, SearchControl, controlled, stop_requested
@@ -203,12 +208,87 @@ class RetrogradeTable:
         hands, pile, pile_len = state_arrays(position)
         return np.uint64(pack_state(hands, pile, pile_len, position.to_move, self.n))
 
-    def value(self, position: Position) -> Value:
-        """The value for the player to move (the position must be reachable
-        from the one the table was built from)."""
+    def lookup(self, position: Position) -> Value | None:
+        """The value for the player to move, or None when the position is not
+        reachable from the one the table was built from."""
         key = self._key(position)
         slot = _lookup(self._table, self._keys, key, self._table.shape[0] - 1)
         index = self._table[slot]
-        if index < 0:
+        return None if index < 0 else Value.exact(int(self._values[index]))
+
+    def value(self, position: Position) -> Value:
+        """The value for the player to move (the position must be reachable
+        from the one the table was built from)."""
+        value = self.lookup(position)
+        if value is None:
             raise InvalidInput("position not reachable from the table's root")
-        return Value.exact(int(self._values[index]))
+        return value
+
+
+def suit_relabelling(position: Position) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """A renaming of the deck's suits that brings the trumps to a canonical
+    form: ``(perm, trumps)``, deck suit ``i`` becoming ``perm[i]``.
+
+    The rules see suits only through the trumps and through "the same
+    suit", and every suit of a deck has the same ranks, so renaming suits
+    maps games to games with the same values. All 12 trump pairs of a
+    four-suit deck become one; a suit the deck lacks (its player has no
+    trumps) stays one the deck lacks.
+    """
+    deck = position.deck
+    key, perm = min((tuple(p[t] if t >= 0 else -1 for t in position.trump_indices), p)
+                    for p in itertools.permutations(range(len(deck.suits))))
+    absent = iter(s for s in SUITS if s not in deck.suits)
+    return perm, tuple(deck.suits[k] if k >= 0 else next(absent) for k in key)
+
+
+def relabel_suits(position: Position, perm: tuple[int, ...], trumps: tuple[str, ...]) -> Position:
+    """``position`` with deck suit ``i`` renamed ``perm[i]`` and the given trumps."""
+    deck = position.deck
+    n_ranks = deck.n_ranks
+
+    def card(c: int) -> int:
+        return perm[c // n_ranks] * n_ranks + c % n_ranks
+
+    hands = tuple(deck.mask(card(c) for c in deck.cards_of(h)) for h in position.hands)
+    return replace(position, hands=hands, pile=tuple(card(c) for c in position.pile), trumps=trumps)
+
+
+class DeckTables:
+    """Every two-player position of one small deck (at most 12 cards) and
+    rule set, solved: one :class:`RetrogradeTable` per trump pair up to a
+    renaming of suits (:func:`suit_relabelling`), built on first use.
+
+    Every deal of a deck reaches the same states (``seeds/FACTS.md``,
+    checked by the tests), so one table answers every deal and every
+    position of play: one for all 12 trump pairs of a four-suit deck.
+    """
+
+    def __init__(self, deck, rules, *, control: SearchControl | None = None, max_states: int = 400_000_000):
+        self.deck, self.rules = deck, rules
+        self.control, self.max_states = control, max_states
+        self._tables: dict[tuple[str, ...], list[RetrogradeTable]] = {}
+
+    @property
+    def n_tables(self) -> int:
+        return sum(len(t) for t in self._tables.values())
+
+    @property
+    def n_states(self) -> int:
+        return sum(t.n_states for tables in self._tables.values() for t in tables)
+
+    def value(self, position: Position) -> Value:
+        """The value for the player to move."""
+        if position.deck != self.deck or position.rules != self.rules:
+            raise InvalidInput("the position is of another deck or rule set than the tables")
+        if position.is_over:
+            raise InvalidInput("the game is already over")
+        canonical = relabel_suits(position, *suit_relabelling(position))
+        tables = self._tables.setdefault(canonical.trumps, [])
+        for table in tables:
+            value = table.lookup(canonical)
+            if value is not None:
+                return value
+        table = RetrogradeTable(canonical, self.max_states, control=self.control)
+        tables.append(table)
+        return table.value(canonical)

@@ -178,14 +178,16 @@ class SearchControl:
 
     # --- children ------------------------------------------------------------------
     @contextmanager
-    def child(self, limit: Limit | None = None):
+    def child(self, limit: Limit | None = None, *, count_nodes: bool = True):
         """A control for one part of the work, with a limit of its own (and
-        this control's deadline); its nodes count here when the block ends."""
+        this control's deadline); its nodes count here when the block ends,
+        unless ``count_nodes`` is false (work measured in another unit)."""
         sub = SearchControl(limit, parent=self)
         try:
             yield sub
         finally:
-            self.ctl[CTL_NODES] += sub.ctl[CTL_NODES]
+            if count_nodes:
+                self.ctl[CTL_NODES] += sub.ctl[CTL_NODES]
             self._children.discard(sub)
 
     # --- running -------------------------------------------------------------------

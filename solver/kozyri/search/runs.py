@@ -1,0 +1,262 @@
+"""Long runs: results files that survive interruptions, and task pools.
+
+A **results file** is JSON Lines: a settings line (``{KIND: settings,
+"version": N}``), then one line per finished task, flushed as it ends.
+A run killed while writing leaves a last line without its newline; reading
+leaves it out (and a resuming run cuts it off), so a ``kill -9`` loses at
+most the tasks in flight. A resumed run must have the same settings, except
+for the ones that only say how much to do (the number of deals).
+
+A **task pool** runs ``function(task)`` for many tasks and hands each result
+back in this process as it comes: in this process, on local worker
+processes (each loads the compiled kernels once, in its initializer), or on
+a Dask cluster. Ctrl-C in the parent stops the workers; what was handed
+back stays handed back.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import os
+import signal
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from kozyri.core import InvalidInput
+
+#: Where tasks run: this process and local worker processes, or a Dask cluster.
+BACKENDS = ("local", "dask")
+
+
+class ResultsFile:
+    """One run's JSON Lines file (see the module docstring).
+
+    ``kind`` names the run in the settings line and in messages
+    (``"arena"``: "a results file of kozyri arena")."""
+
+    def __init__(self, path, kind: str, version: int = 1):
+        self.path = Path(path)
+        self.kind, self.version = kind, version
+        self._sink = None
+
+    @property
+    def what(self) -> str:
+        return f"a results file of kozyri {self.kind}"
+
+    def header(self, settings: dict) -> str:
+        return json.dumps({self.kind: settings, "version": self.version}) + "\n"
+
+    # --- reading ---------------------------------------------------------------
+    def read(self, *, repair: bool = False) -> tuple[dict, list[tuple[int, dict]]]:
+        """The settings and the records ``(line number, object)`` of the file.
+        A last line without its newline is left out, and with ``repair`` cut
+        from the file."""
+        try:
+            raw = self.path.read_bytes()
+        except OSError as exc:
+            raise InvalidInput(f"cannot read {self.path}: {exc.strerror or exc}") from None
+        cut = raw.rfind(b"\n") + 1  # the end of the last whole line
+        if cut < len(raw) and repair:
+            with self.path.open("r+b") as fh:
+                fh.truncate(cut)
+        lines = self._decode(raw[:cut]).split("\n")[:-1]
+        if not lines:
+            raise InvalidInput(f"{self.path} is not {self.what} (it has no settings line)")
+        settings = self._settings(lines[0])
+        records = []
+        for number, line in enumerate(lines[1:], 2):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                raise InvalidInput(f"{self.path}, line {number}: not JSON") from None
+            if not isinstance(record, dict):
+                raise InvalidInput(f"{self.path}, line {number}: not a JSON object")
+            records.append((number, record))
+        return settings, records
+
+    def read_settings(self) -> dict:
+        """The settings line alone."""
+        try:
+            with self.path.open("rb") as fh:
+                first = fh.readline()
+        except OSError as exc:
+            raise InvalidInput(f"cannot read {self.path}: {exc.strerror or exc}") from None
+        if not first.endswith(b"\n"):
+            raise InvalidInput(f"{self.path} is not {self.what} (it has no settings line)")
+        return self._settings(self._decode(first))
+
+    def _decode(self, raw: bytes) -> str:
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidInput(f"{self.path} is not {self.what} (not UTF-8 text)") from None
+
+    def _settings(self, line: str) -> dict:
+        try:
+            header = json.loads(line)
+        except json.JSONDecodeError:
+            header = None
+        if not isinstance(header, dict) or not isinstance(header.get(self.kind), dict):
+            raise InvalidInput(f"{self.path} is not {self.what} (its first line is not the settings)")
+        version = header.get("version", self.version)
+        if version != self.version:
+            raise InvalidInput(f"{self.path} is {self.what} of format version {version!r}; this kozyri reads "
+                               f"version {self.version}")
+        return header[self.kind]
+
+    # --- writing ---------------------------------------------------------------
+    def open(self, settings: dict, *, resume: bool, may_differ: Sequence[str] = (),
+             check: Callable[[dict], Any] | None = None) -> list[tuple[int, dict]]:
+        """Start the file with ``settings``, or with ``resume`` continue it:
+        its records are returned (checked by ``check(settings found)``
+        first) and new ones are appended after them. Settings other than
+        ``may_differ`` must be the same; when those differ the settings
+        line is rewritten (atomically)."""
+        path = self.path
+        if path.is_dir():
+            raise InvalidInput(f"{path} is a directory, not a results file")
+        header = self.header(settings).encode()
+        if resume and path.exists() and header.startswith(path.read_bytes()):
+            path.write_bytes(b"")  # (the start of) this run's settings line alone: a run killed at once
+        records: list[tuple[int, dict]] = []
+        if path.exists() and path.stat().st_size > 0:
+            if not resume:
+                raise InvalidInput(f"{path} exists: continue its run with --resume, or give another file")
+            found, records = self.read(repair=True)
+            if check is not None:
+                check(found)
+            for key in settings:
+                if key not in may_differ and found.get(key) != settings[key]:
+                    theirs, ours = json.dumps(found.get(key)), json.dumps(settings[key])
+                    raise InvalidInput(f"{path} holds a run with other settings ({key}: {theirs} there, {ours} "
+                                       f"here): give the same settings (only {', '.join(may_differ) or 'nothing'} "
+                                       "may change), or another file")
+            if found != settings:
+                self._replace_header(header)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(header)
+        self._sink = path.open("a", encoding="utf-8")
+        return records
+
+    def append(self, record: dict) -> None:
+        """Write one record and flush it to disk."""
+        self._sink.write(json.dumps(record) + "\n")
+        self._sink.flush()
+
+    def close(self) -> None:
+        if self._sink is not None:
+            self._sink.close()
+            self._sink = None
+
+    def _replace_header(self, header: bytes) -> None:
+        """A new settings line, written atomically (the records stay)."""
+        body = self.path.read_bytes().split(b"\n", 1)[1]
+        fd, temp = tempfile.mkstemp(dir=self.path.parent, prefix=self.path.name, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(header + body)
+            os.replace(temp, self.path)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+
+
+# --- task pools ------------------------------------------------------------------
+def default_workers() -> int:
+    """All the cores of this machine."""
+    return max(1, os.cpu_count() or 1)
+
+
+def check_workers(workers) -> int:
+    workers = default_workers() if workers is None else workers
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InvalidInput(f"the number of workers must be a whole number >= 1, not {workers!r}")
+    return workers
+
+
+def run_tasks(function: Callable, tasks: Iterable, done: Callable[[Any], None], *, workers: int = 1,
+              initializer: Callable | None = None, initargs: tuple = (), backend: str = "local",
+              address: str | None = None) -> None:
+    """``done(function(task))`` for every task, ``done`` always in this
+    process, in the order the results come.
+
+    ``local``: in this process with one worker (the initializer is run here
+    once), else on ``workers`` processes. ``dask``: on the Dask cluster at
+    ``address`` (a scheduler such as ``tcp://host:8786``), or on a local
+    Dask cluster of ``workers`` processes when no address is given; the
+    initializer runs once on each worker.
+    """
+    if backend not in BACKENDS:
+        raise InvalidInput(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
+    tasks = list(tasks)
+    if backend == "dask":
+        _run_dask(function, tasks, done, workers, initializer, initargs, address)
+    elif workers == 1 or len(tasks) <= 1:
+        if initializer is not None:
+            initializer(*initargs)
+        for task in tasks:
+            done(function(task))
+    else:
+        _run_processes(function, tasks, done, min(workers, len(tasks)), initializer, initargs)
+
+
+def _worker_start(initializer, initargs) -> None:
+    """In each worker process, once: leave Ctrl-C to the parent, then the caller's initializer."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def _run_processes(function, tasks, done, workers, initializer, initargs) -> None:
+    executor = cf.ProcessPoolExecutor(max_workers=workers, initializer=_worker_start,
+                                      initargs=(initializer, initargs))
+    try:
+        futures = [executor.submit(function, task) for task in tasks]
+        for future in cf.as_completed(futures):
+            done(future.result())
+    except BaseException:
+        _stop_workers(executor)
+        raise
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_workers(executor: cf.ProcessPoolExecutor) -> None:
+    """End the tasks in flight now (Ctrl-C or an error): their results are not wanted."""
+    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        if process.is_alive():
+            process.terminate()
+
+
+def _run_dask(function, tasks, done, workers, initializer, initargs, address) -> None:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise InvalidInput("the dask backend needs Dask: pip install 'kozyri[cluster]'") from None
+    cluster = None
+    if address is None:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    try:
+        with Client(address or cluster) as client:
+            if initializer is not None:
+                client.run(initializer, *initargs)
+            futures = client.map(function, tasks, pure=False)
+            try:
+                for future in as_completed(futures):
+                    done(future.result())
+            except BaseException:
+                client.cancel(futures)
+                raise
+    finally:
+        if cluster is not None:
+            cluster.close()

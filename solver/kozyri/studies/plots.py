@@ -1,0 +1,121 @@
+"""Pictures of a win-rate study (matplotlib, the ``plot`` extra).
+
+Left: with two players the trump-pair grid as a heatmap of the leader's
+win rate, each cell with its Wilson 95% interval and W/D/L counts; with
+three or four players the leader's loser rate per assignment, with
+intervals. Right: the trump-choice policies as grouped bars, the leader's
+score (two players) or loser rate (more) per pair of policies.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kozyri.core import InvalidInput
+from kozyri.owntrumps.cards import SUITS
+from kozyri.studies.winrates import Summary
+
+
+def plot_summary(summary: Summary, path) -> Path:
+    """Draw ``summary`` into the image file ``path`` (PNG, SVG or PDF by its suffix)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise InvalidInput("plots need matplotlib: pip install 'kozyri[plot]'") from None
+    path = Path(path)
+    s = summary.settings
+    fig, (left, right) = plt.subplots(1, 2, figsize=(14, 6), gridspec_kw={"width_ratios": [1, 1.2]})
+    if s.players == 2:
+        _grid(fig, left, summary)
+    else:
+        _assignments(left, summary)
+    _policies(right, summary)
+    where = "every deal" if s.all_deals else f"{summary.deals:,} deals"
+    how = ", ".join(f"{name} {count:,}" for name, count in summary.how.items() if count)
+    fig.suptitle(f"Own Trumps, deck {s.deck}, {s.players} players, must_beat {'on' if s.must_beat else 'off'}: "
+                 f"{where} (cells: {how})", fontsize=12)
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=110)
+    except (OSError, ValueError) as exc:
+        raise InvalidInput(f"cannot write the plot {path}: {exc}") from None
+    finally:
+        plt.close(fig)
+    return path
+
+
+def _grid(fig, ax, summary: Summary) -> None:
+    import numpy as np
+
+    rates = np.full((4, 4), np.nan)
+    for i, a in enumerate(SUITS):
+        for j, b in enumerate(SUITS):
+            if a != b:
+                tally = summary.assignments[(a, b)][0].to_json()
+                if tally["win_rate"] is not None:
+                    rates[i, j] = tally["win_rate"]
+                    lo, hi = tally["win_interval"]
+                    text = (f"{100 * tally['win_rate']:.1f}%\n{100 * lo:.0f}-{100 * hi:.0f}%\n"
+                            f"{tally['won']}/{tally['drawn']}/{tally['lost']}")
+                else:
+                    text = "?"
+            else:
+                text = ""
+            ax.text(j, i, text, ha="center", va="center", fontsize=8)
+    image = ax.imshow(rates, cmap="RdYlGn", vmin=0, vmax=1)
+    fig.colorbar(image, ax=ax, fraction=0.046, label="the leader's win rate")
+    ax.set_xticks(range(4), SUITS)
+    ax.set_yticks(range(4), SUITS)
+    ax.set_xlabel("the other player's trump")
+    ax.set_ylabel("the leader's trump")
+    ax.set_title("Trump pairs: win rate, 95% interval, W/D/L")
+
+
+def _assignments(ax, summary: Summary) -> None:
+    names, rates, low, high = [], [], [], []
+    for trumps, tallies in summary.assignments.items():
+        tally = tallies[0].to_json()
+        if tally["loss_rate"] is None:
+            continue
+        names.append("".join(trumps))
+        rates.append(tally["loss_rate"])
+        low.append(tally["loss_rate"] - tally["loss_interval"][0])
+        high.append(tally["loss_interval"][1] - tally["loss_rate"])
+    ax.bar(range(len(names)), rates, yerr=[low, high], capsize=2, color="tab:blue")
+    ax.axhline(1 / summary.settings.players, color="grey", linestyle="--", label="an equal player")
+    ax.set_xticks(range(len(names)), names, rotation=90, fontsize=8)
+    ax.set_ylabel("the leader's loser rate")
+    ax.set_xlabel("trumps in turn order, the leader's first")
+    ax.set_title("Assignments: the leader's loser rate, 95% intervals")
+    ax.legend()
+
+
+def _policies(ax, summary: Summary) -> None:
+    two = summary.settings.players == 2
+    names = list(summary.policies)
+    width = 0.8 / len(names)
+    for k, other in enumerate(names):
+        values = []
+        for leader in names:
+            tally = summary.policies[leader][other]
+            value = tally.score if two else tally.to_json()["loss_rate"]
+            values.append(float("nan") if value is None else value)
+        ax.bar([i + (k - (len(names) - 1) / 2) * width for i in range(len(names))], values, width,
+               label=f"others: {other}")
+    ax.axhline(0.5 if two else 1 / summary.settings.players, color="grey", linestyle="--", linewidth=1)
+    ax.set_xticks(range(len(names)), [f"leader: {n}" for n in names], fontsize=9)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("the leader's score (win 1, draw 1/2)" if two else "the leader's loser rate")
+    ax.set_title("Trump-choice policies, chosen in turn order")
+    ax.legend(fontsize=8, ncol=2)
+
+
+def check_available() -> None:
+    """Refuse early when matplotlib is missing."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise InvalidInput("plots need matplotlib: pip install 'kozyri[plot]'") from None
