@@ -13,6 +13,7 @@ from kozyri.studies.plots import check_available
 from kozyri.studies.winrates import (
     DEFAULT_DEALS,
     DEFAULT_MOVE_TIME,
+    DEFAULT_SOLVE_CARDS,
     DEFAULT_SOLVE_TIME,
     DEFAULT_TURN_CAP,
     Study,
@@ -50,8 +51,9 @@ recomputes every figure from it. Formulas and format: docs/winrates.md."""
               "the report adds that seat's results by its own trump.")
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
               help="The seat of --hand (0 leads).")
-@click.option("--solve-time", type=click.FloatRange(min=0, max=1e9), default=DEFAULT_SOLVE_TIME, show_default=True, metavar="SECONDS",
-              help="Exact solving per cell before self-play (two players, decks over 12 cards; 0: none).")
+@click.option("--solve-time", type=click.FloatRange(min=0, max=1e9), metavar="SECONDS",
+              help="Exact solving per cell before self-play (two players, decks over 12 cards; 0: none) "
+                   f"[default: {DEFAULT_SOLVE_TIME:g} up to {DEFAULT_SOLVE_CARDS} cards, 0 above].")
 @click.option("--selfplay/--exact-only", default=True, show_default=True,
               help="Play the cells the solver does not settle with the engine, or leave them unknown.")
 @click.option("--agent", type=click.Choice(list(AGENTS)), metavar="NAME",

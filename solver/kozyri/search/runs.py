@@ -238,6 +238,10 @@ def _stop_workers(executor: cf.ProcessPoolExecutor) -> None:
             process.terminate()
 
 
+#: Seconds to wait for a Dask scheduler before giving up.
+DASK_CONNECT_SECONDS = 10
+
+
 def _run_dask(function, tasks, done, workers, initializer, initargs, address) -> None:
     try:
         from dask.distributed import Client, LocalCluster, as_completed
@@ -247,7 +251,11 @@ def _run_dask(function, tasks, done, workers, initializer, initargs, address) ->
     if address is None:
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
     try:
-        with Client(address or cluster) as client:
+        try:
+            client = Client(address or cluster, timeout=DASK_CONNECT_SECONDS)
+        except (OSError, ValueError, TypeError) as exc:
+            raise InvalidInput(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        with client:
             if initializer is not None:
                 client.run(initializer, *initargs)
             futures = client.map(function, tasks, pure=False)

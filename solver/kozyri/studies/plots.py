@@ -39,7 +39,7 @@ def plot_summary(summary: Summary, path) -> Path:
                  f"{where} (cells: {how})", fontsize=12)
     fig.tight_layout()
     try:
-        fig.savefig(path, dpi=110)
+        fig.savefig(path, dpi=110, bbox_inches="tight")
     except (OSError, ValueError) as exc:
         raise InvalidInput(f"cannot write the plot {path}: {exc}") from None
     finally:

@@ -41,14 +41,14 @@ def header(summary: Summary) -> list[str]:
         lines.append("every cell exact, from the retrograde tables of the whole deck")
     else:
         ways = []
-        if s.players == 2 and s.solve_time > 0:
-            ways.append(f"exact where the solver settles a cell within {s.solve_time:g} s")
+        if s.solve_seconds > 0:
+            ways.append(f"exact where the solver settles a cell within {s.solve_seconds:g} s")
         if s.selfplay:
             limit = f"{s.nodes:,} iterations" if s.nodes is not None else f"{s.time:g} s"
-            ways.append(f"otherwise one game of {s.agent_name} in every seat at {limit} a move "
+            ways.append(f"{'otherwise ' if ways else ''}one game of {s.agent_name} in every seat at {limit} a move "
                         f"(turn cap {s.turn_cap:,}: capped games count as draws)")
         else:
-            ways.append("otherwise unknown (no self-play)")
+            ways.append(f"{'otherwise ' if ways else ''}unknown (no self-play)")
         lines.append("; ".join(ways))
     if s.hand is not None:
         lines.append(f"seat {s.seat} holds {s.hand}")

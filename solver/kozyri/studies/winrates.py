@@ -10,7 +10,8 @@ how it was obtained:
 * ``table``: two players and at most 12 cards, from the retrograde tables
   of the whole deck (:class:`~kozyri.owntrumps.tables.DeckTables`): exact;
 * ``exact``: two players, the exact solver settled it within
-  ``solve_time`` seconds;
+  ``solve_time`` seconds (by default 1 s up to 24 cards, none above:
+  the solver does not settle a larger deal from its start);
 * ``selfplay``: otherwise, a game of the engine (``agent`` in every seat,
   ``time`` or ``nodes`` a move); with three or four players always (the
   exact paranoid value says what one seat can force against all the others
@@ -51,8 +52,10 @@ from kozyri.studies.policies import HAND_POLICIES, POLICIES, choose_trump
 
 #: Random deals when a study names no number.
 DEFAULT_DEALS = 100
-#: Seconds the exact solver may spend on one cell (two players).
+#: Seconds the exact solver may spend on one cell (two players) by default ...
 DEFAULT_SOLVE_TIME = 1.0
+#: ... on decks of at most this many cards (none on larger decks).
+DEFAULT_SOLVE_CARDS = 24
 #: Seconds a move in self-play.
 DEFAULT_MOVE_TIME = 0.1
 #: Moves after which a self-play game is stopped (capped).
@@ -83,8 +86,9 @@ class StudySettings:
     #: The cards of seat ``seat`` in every deal (the rest dealt at random), or None.
     hand: str | None = None
     seat: int = 0
-    #: Seconds of exact solving per cell (two players, decks over 12 cards); 0: none.
-    solve_time: float = DEFAULT_SOLVE_TIME
+    #: Seconds of exact solving per cell (two players, decks over 12 cards); 0: none;
+    #: None: :data:`DEFAULT_SOLVE_TIME` up to :data:`DEFAULT_SOLVE_CARDS` cards, else none.
+    solve_time: float | None = None
     #: Self-play when a cell is not settled exactly (else it stays unknown).
     selfplay: bool = True
     #: The self-play agent (default: mcts for two players, pimc for more).
@@ -118,8 +122,8 @@ class StudySettings:
                                    f"{MAX_ALL_DEALS:,}: study random deals instead")
         if self.hand is not None:
             self.hand_mask  # noqa: B018 - checks the hand
-        if not isinstance(self.solve_time, (int, float)) or isinstance(self.solve_time, bool) \
-                or not 0 <= self.solve_time < math.inf:
+        if self.solve_time is not None and (not isinstance(self.solve_time, (int, float))
+                                            or isinstance(self.solve_time, bool) or not 0 <= self.solve_time < math.inf):
             raise InvalidInput(f"the solve time must be 0 or more seconds, not {self.solve_time!r}")
         if self.agent is not None and self.agent not in AGENTS:
             raise InvalidInput(f"unknown agent {self.agent!r} (known: {', '.join(AGENTS)})")
@@ -140,6 +144,15 @@ class StudySettings:
     def method(self) -> str:
         """``table`` (two players, at most 12 cards) or ``search`` (exact solver, then self-play)."""
         return TABLE if self.players == 2 and self.deck_obj.size <= MAX_CARDS else "search"
+
+    @property
+    def solve_seconds(self) -> float:
+        """Seconds of exact solving per cell (0: none)."""
+        if self.players != 2:
+            return 0.0
+        if self.solve_time is not None:
+            return float(self.solve_time)
+        return DEFAULT_SOLVE_TIME if self.deck_obj.size <= DEFAULT_SOLVE_CARDS else 0.0
 
     @property
     def agent_name(self) -> str:
@@ -271,10 +284,10 @@ def evaluate_cell(settings: StudySettings, position: Position, deal: int, index:
     if settings.method == TABLE:
         out = {"how": TABLE, "loser": _from_value(deck_tables(position.deck, position.rules).value(position),
                                                   position.to_move)}
-    elif settings.players == 2 and settings.solve_time > 0:
+    elif settings.solve_seconds > 0:
         from kozyri.owntrumps.solver import solve
 
-        result = solve(position, Limit(time=settings.solve_time), value_only=True)
+        result = solve(position, Limit(time=settings.solve_seconds), value_only=True)
         if result.value.known:
             out = {"how": EXACT, "loser": _from_value(result.value, position.to_move)}
     if not out and settings.selfplay:
@@ -388,7 +401,7 @@ def _load_kernels(settings: StudySettings) -> None:
     """Load the compiled kernels a study needs (once per worker process)."""
     if settings.method == TABLE:
         return
-    if settings.players == 2 and settings.solve_time > 0:
+    if settings.solve_seconds > 0:
         from kozyri.owntrumps.solver import load_kernels
 
         load_kernels()
