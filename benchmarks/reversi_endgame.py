@@ -63,8 +63,8 @@ def main() -> None:
     chosen = [item for name in SETS for item in SETS[name]] if args.set == "all" else SETS[args.set]
     mode = "wld" if args.wld else "exact"
 
-    print(f"| position | empties | mode | score | best moves | nodes | seconds | M nodes/s |")
-    print(f"| -------- | ------: | ---- | ----: | ---------- | ----: | ------: | --------: |")
+    print("| position | empties | mode | score | best moves | nodes | seconds | M nodes/s |")
+    print("| -------- | ------: | ---- | ----: | ---------- | ----: | ------: | --------: |")
     total_nodes = 0
     total_seconds = 0.0
     started = time.perf_counter()

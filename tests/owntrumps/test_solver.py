@@ -178,3 +178,15 @@ def test_a_stop_keeps_what_is_proven(monkeypatch):
     result = solve(pos, control=control)
     assert result.value == Value.unknown("cancelled") and result.stopped == "cancelled"
     assert result.to_json()["reason"] == "cancelled"
+
+
+def test_adjacent_cards_in_one_hand_are_not_interchangeable():
+    # Cards on the pile come back into the hands, so two cards adjacent in
+    # rank in one hand do not behave alike (unlike bridge): a solver must not
+    # merge them (benchmarks/owntrumps_equivalence.py measures how often).
+    pos = Position.from_json({"deck": {"ranks": ["J", "Q", "K", "A"], "suits": ["S", "H"]},
+                              "hands": [["JS", "KH", "AH"], ["KS", "AS", "JH", "QH"]], "pile": ["QS"],
+                              "trumps": ["S", "H"], "to_move": 1})
+    assert reference_value(pos.play("JH+AS")) == LOSS
+    assert reference_value(pos.play("QH+AS")) == DRAW
+    assert solve(pos.play("JH+AS")).value == LOSS and solve(pos.play("QH+AS")).value == DRAW

@@ -103,8 +103,9 @@ def _policies(ax, summary: Summary) -> None:
             tally = summary.policies[leader][other]
             value = tally.score if two else tally.to_json()["loss_rate"]
             values.append(float("nan") if value is None else value)
-        ax.bar([i + (k - (len(names) - 1) / 2) * width for i in range(len(names))], values, width,
-               label=f"others: {other}")
+        bars = ax.bar([i + (k - (len(names) - 1) / 2) * width for i in range(len(names))], values, width,
+                      label=f"others: {other}")
+        ax.bar_label(bars, labels=["" if v != v else f"{100 * v:.0f}" for v in values], fontsize=6)  # v != v: NaN
     ax.axhline(0.5 if two else 1 / summary.settings.players, color="grey", linestyle="--", linewidth=1)
     ax.set_xticks(range(len(names)), [f"leader: {n}" for n in names], fontsize=9)
     ax.set_ylim(0, 1)
