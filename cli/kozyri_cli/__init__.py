@@ -25,6 +25,7 @@ def main():
       kozyri bestmove POSITION|RECORD    a strong move for the real game (2-4 players)
       kozyri arena mcts greedy           agents against each other, duplicate deals
       kozyri winrates --deck 4x3 --all-deals   trump-choice win rates over many deals
+      kozyri tables build --deck 4x3     every 12-card position solved once, kept on disk
     \b
     Reversi:
       kozyri reversi --help
@@ -33,4 +34,4 @@ def main():
     """
 
 
-from kozyri_cli import arena, owntrumps, play, reversi, trumps, winrates  # noqa: E402,F401  (register the commands)
+from kozyri_cli import arena, owntrumps, play, reversi, tables, trumps, winrates  # noqa: E402,F401  (register the commands)

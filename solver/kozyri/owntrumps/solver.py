@@ -49,6 +49,9 @@ class SolveResult(SearchResult):
     best_moves_complete: bool = True
     #: With three or four players: the question the value answers (see :func:`paranoid_question`).
     question: str | None = None
+    #: Where the value came from: ``"search"``, or ``"table"`` (a retrograde table on disk,
+    #: :func:`kozyri.owntrumps.tables.stored_value`; the best moves too).
+    source: str = "search"
 
     @property
     def proven(self) -> str | None:
@@ -73,6 +76,8 @@ class SolveResult(SearchResult):
             out["best_moves_complete"] = False
         if self.question:
             out["question"] = self.question
+        if self.source != "search":
+            out["source"] = self.source
         return out
 
 
@@ -103,16 +108,30 @@ def solve(position: Position, limit: Limit | None = None, *, value_only: bool = 
     the value is proven, ``best_moves_complete`` is False and the main line
     may be cut short. ``value_only`` skips the best moves and the main line
     (settling every move costs more than the value itself).
+
+    A two-player position of a deck whose retrograde table is stored on disk
+    (``kozyri tables build``) takes its value and best moves from the table
+    at once (``source`` is then ``"table"``); the main line still comes from
+    the search (the fastest win is not in the table).
     """
     if position.is_over:
         raise GameOver("the game is already over")
+    from kozyri.owntrumps.tables import stored_tables
+
     load_kernels()  # before the clock starts: loading compiled code cannot be interrupted
+    tables = stored_tables(position)
     with controlled(limit, control) as ctrl:
         search = ProofSearch(position, ctrl.limit.memory or DEFAULT_MEMORY_MB)
-        value = decide(search, position, ctrl)
-        result = SolveResult(value=value, position=position, question=paranoid_question(position))
+        value = tables.lookup(position) if tables is not None else None
+        source = "search" if value is None else "table"
+        if value is None:
+            value = decide(search, position, ctrl)
+        result = SolveResult(value=value, position=position, question=paranoid_question(position), source=source)
         if value.known and not value_only:
-            result.best_moves, result.best_moves_complete = _best_moves(search, position, value, ctrl)
+            if source == "table":
+                result.best_moves = _table_best_moves(tables, position, value)
+            else:
+                result.best_moves, result.best_moves_complete = _best_moves(search, position, value, ctrl)
             result.pv, result.pv_repeats = _principal_variation(search, position, value, ctrl)
         result.nodes = search.nodes
         result.seconds = ctrl.elapsed
@@ -254,6 +273,24 @@ def _best_moves(search: ProofSearch, position: Position, value: Value,
         if v == value:
             best.append(m)
     return best, complete
+
+
+def _table_best_moves(tables, position: Position, value: Value) -> list[Move]:
+    """Every move that keeps ``value``, each child's value from the tables."""
+    seat = position.to_move
+    best = []
+    for m in position.legal_moves():
+        child = position.play(m)
+        if child.is_over:
+            v = child.outcome.value_for(seat)
+        else:
+            found = tables.lookup(child)
+            if found is None:  # every position of play is in the table of its deal
+                raise AssertionError("a move leaves the stored table")
+            v = -found.lower
+        if v == value.lower:
+            best.append(m)
+    return best
 
 
 def _win_plies(search: ProofSearch, positions: list[Position], winner: int, control: SearchControl,

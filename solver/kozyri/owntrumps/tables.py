@@ -12,12 +12,19 @@ Used to cross-check the solver at sizes the plain-Python reference cannot
 reach, and measured against it in ``benchmarks/``; :class:`DeckTables`
 answers every deal of a small deck for the win-rate studies. (The plain-Python
 reference for tiny decks is :class:`kozyri.owntrumps.reference.ReferenceSolver`.)
+
+A :class:`TableStore` keeps finished tables on disk (``kozyri tables build``):
+sorted state keys and their values, 9 bytes a state, memory-mapped when
+read, so that ``solve`` and ``trumps`` answer any position of a stored deck
+at once (:func:`stored_value`).
 """
 
 from __future__ import annotations
 
 import itertools
+import os
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -27,6 +34,7 @@ from kozyri.owntrumps.cards import SUITS
 from kozyri.owntrumps.kernels import PLAYING, build_tables, game_status, gen_moves, make_move, state_arrays
 from kozyri.owntrumps.position import Position
 from kozyri.search.control import CTL_NODES, SearchControl, controlled, stop_requested
+from kozyri.search.runs import write_atomically
 from kozyri.search.ttable import mix
 
 MAX_CARDS = 12
@@ -224,6 +232,33 @@ class RetrogradeTable:
             raise InvalidInput("position not reachable from the table's root")
         return value
 
+    def compact(self) -> SortedTable:
+        """The same answers in 9 bytes a state: the keys sorted, their values."""
+        keys = self._keys[:self.n_states]
+        order = np.argsort(keys, kind="stable")
+        return SortedTable(self.n, keys[order], self._values[:self.n_states][order])
+
+
+class SortedTable:
+    """A finished table as sorted state keys and their values (for the player
+    to move): what :class:`TableStore` writes and memory-maps."""
+
+    def __init__(self, n_cards: int, keys: np.ndarray, values: np.ndarray):
+        self.n, self.keys, self.values = n_cards, keys, values
+
+    @property
+    def n_states(self) -> int:
+        return int(self.keys.shape[0])
+
+    def lookup(self, position: Position) -> Value | None:
+        """The value for the player to move, or None when the table does not hold the position."""
+        hands, pile, pile_len = state_arrays(position)
+        key = np.uint64(pack_state(hands, pile, pile_len, position.to_move, self.n))
+        i = int(np.searchsorted(self.keys, key))
+        if i >= self.n_states or self.keys[i] != key:
+            return None
+        return Value.exact(int(self.values[i]))
+
 
 def suit_relabelling(position: Position) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """A renaming of the deck's suits that brings the trumps to a canonical
@@ -256,18 +291,23 @@ def relabel_suits(position: Position, perm: tuple[int, ...], trumps: tuple[str, 
 
 class DeckTables:
     """Every two-player position of one small deck (at most 12 cards) and
-    rule set, solved: one :class:`RetrogradeTable` per trump pair up to a
-    renaming of suits (:func:`suit_relabelling`), built on first use.
+    ``must_beat`` setting, solved: one table per trump pair up to a renaming
+    of suits (:func:`suit_relabelling`), read from ``store`` when it holds
+    it, else built on first use (and written to ``store`` when ``save``).
 
     Every deal of a deck reaches the same states (``seeds/FACTS.md``,
     checked by the tests), so one table answers every deal and every
     position of play: one for all 12 trump pairs of a four-suit deck.
+    ``pass_sixes`` changes only the deal, not the game after it: the same
+    tables answer both settings.
     """
 
-    def __init__(self, deck, rules, *, control: SearchControl | None = None, max_states: int = 400_000_000):
+    def __init__(self, deck, rules, *, control: SearchControl | None = None, max_states: int = 400_000_000,
+                 store: TableStore | None = None, save: bool = False, build: bool = True):
         self.deck, self.rules = deck, rules
         self.control, self.max_states = control, max_states
-        self._tables: dict[tuple[str, ...], list[RetrogradeTable]] = {}
+        self.store, self.save, self.build = store, save, build
+        self._tables: dict[tuple[str, ...], list] = {}
 
     @property
     def n_tables(self) -> int:
@@ -277,18 +317,200 @@ class DeckTables:
     def n_states(self) -> int:
         return sum(t.n_states for tables in self._tables.values() for t in tables)
 
-    def value(self, position: Position) -> Value:
-        """The value for the player to move."""
-        if position.deck != self.deck or position.rules != self.rules:
-            raise InvalidInput("the position is of another deck or rule set than the tables")
-        if position.is_over:
-            raise InvalidInput("the game is already over")
+    def _tables_for(self, trumps: tuple[str, ...]) -> list:
+        if trumps not in self._tables:
+            stored = self.store.load(self.deck, self.rules.must_beat, trumps) if self.store is not None else []
+            self._tables[trumps] = stored
+        return self._tables[trumps]
+
+    def lookup(self, position: Position) -> Value | None:
+        """The value for the player to move from the tables at hand, or None (nothing built)."""
+        self._check(position)
         canonical = relabel_suits(position, *suit_relabelling(position))
-        tables = self._tables.setdefault(canonical.trumps, [])
-        for table in tables:
+        for table in self._tables_for(canonical.trumps):
             value = table.lookup(canonical)
             if value is not None:
                 return value
+        return None
+
+    def value(self, position: Position) -> Value:
+        """The value for the player to move (a table is built when none holds the position)."""
+        value = self.lookup(position)
+        if value is not None:
+            return value
+        if not self.build:
+            raise InvalidInput("no stored table holds this position")
+        canonical = relabel_suits(position, *suit_relabelling(position))
         table = RetrogradeTable(canonical, self.max_states, control=self.control)
+        tables = self._tables_for(canonical.trumps)
+        if self.save and self.store is not None:
+            self.store.save(self.deck, self.rules.must_beat, canonical.trumps, len(tables), table.compact())
         tables.append(table)
         return table.value(canonical)
+
+    def _check(self, position: Position) -> None:
+        if position.deck != self.deck or position.rules.must_beat != self.rules.must_beat:
+            raise InvalidInput("the position is of another deck or rule set than the tables")
+        if position.n_players != 2:
+            raise InvalidInput("retrograde tables are for two players")
+        if position.is_over:
+            raise InvalidInput("the game is already over")
+
+
+# --- tables on disk ------------------------------------------------------------------
+#: The directory of stored tables when none is named: $KOZYRI_TABLES, else the user's cache.
+TABLES_ENV = "KOZYRI_TABLES"
+
+
+def default_tables_dir() -> Path:
+    if os.environ.get(TABLES_ENV):
+        return Path(os.environ[TABLES_ENV])
+    cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(cache) / "kozyri" / "tables"
+
+
+class TableStore:
+    """Finished tables in a directory, two files each: the sorted state keys
+    (``.keys.npy``, uint64) and their values (``.values.npy``, int8 for the
+    player to move), named by deck, ``must_beat``, canonical trumps and a
+    number. Read with memory mapping: opening costs nothing, a lookup reads
+    a few pages."""
+
+    def __init__(self, directory=None):
+        self.directory = Path(directory) if directory is not None else default_tables_dir()
+
+    @staticmethod
+    def stem(deck, must_beat: bool, trumps: tuple[str, ...], index: int) -> str:
+        ranks = "".join(deck.ranks)
+        return f"{ranks}-{''.join(deck.suits)}-{'mb' if must_beat else 'nmb'}-{''.join(trumps)}-{index}"
+
+    def save(self, deck, must_beat: bool, trumps: tuple[str, ...], index: int, table: SortedTable) -> Path:
+        """Write ``table`` (each file atomically: a crash leaves no half table)."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        stem = self.stem(deck, must_beat, trumps, index)
+        for suffix, array in ((".values.npy", table.values), (".keys.npy", table.keys)):  # keys last: the mark
+            write_atomically(self.directory / (stem + suffix),
+                             lambda fh, array=array: np.save(fh, np.ascontiguousarray(array)))
+        return self.directory / (stem + ".keys.npy")
+
+    def load(self, deck, must_beat: bool, trumps: tuple[str, ...]) -> list[SortedTable]:
+        """The stored tables of this deck, setting and canonical trumps (memory-mapped)."""
+        out = []
+        for index in itertools.count():
+            stem = self.directory / self.stem(deck, must_beat, trumps, index)
+            keys_path, values_path = Path(f"{stem}.keys.npy"), Path(f"{stem}.values.npy")
+            if not keys_path.exists():
+                break
+            try:
+                keys = np.load(keys_path, mmap_mode="r")
+                values = np.load(values_path, mmap_mode="r")
+            except (OSError, ValueError) as exc:
+                raise InvalidInput(f"the stored table {keys_path} cannot be read ({exc}): "
+                                   "delete it and build it again (kozyri tables build)") from None
+            if keys.dtype != np.uint64 or values.dtype != np.int8 or keys.shape != values.shape \
+                    or keys.ndim != 1:
+                raise InvalidInput(f"the stored table {keys_path} is damaged: delete it and build it again "
+                                   "(kozyri tables build)")
+            out.append(SortedTable(deck.size, keys, values))
+        return out
+
+    def entries(self) -> list[dict]:
+        """What the store holds: a dict per table (deck, must_beat, trumps, states, bytes, path)."""
+        out = []
+        if not self.directory.is_dir():
+            return out
+        for keys_path in sorted(self.directory.glob("*.keys.npy")):
+            parts = keys_path.name[:-len(".keys.npy")].split("-")
+            if len(parts) != 5:
+                continue
+            values_path = keys_path.with_name(keys_path.name.replace(".keys.npy", ".values.npy"))
+            size = keys_path.stat().st_size + (values_path.stat().st_size if values_path.exists() else 0)
+            try:
+                states = int(np.load(keys_path, mmap_mode="r").shape[0])
+            except (OSError, ValueError):
+                states = None
+            out.append({"ranks": parts[0], "suits": parts[1], "must_beat": parts[2] == "mb", "trumps": parts[3],
+                        "index": int(parts[4]) if parts[4].isdigit() else parts[4], "states": states,
+                        "bytes": size, "path": str(keys_path)})
+        return out
+
+
+def stored_tables(position: Position, store: TableStore | None = None) -> DeckTables | None:
+    """The tables on disk (``store``, by default :func:`default_tables_dir`)
+    that may hold a two-player position of at most 12 cards, or None. Never
+    builds a table."""
+    if position.n_players != 2 or position.deck.size > MAX_CARDS or position.is_over:
+        return None
+    store = store if store is not None else TableStore()
+    if not store.directory.is_dir():
+        return None
+    return DeckTables(position.deck, position.rules, store=store, build=False)
+
+
+def stored_value(position: Position, store: TableStore | None = None) -> Value | None:
+    """The value for the player to move from the tables on disk, or None when no stored table holds it."""
+    tables = stored_tables(position, store)
+    return tables.lookup(position) if tables is not None else None
+
+
+def trump_classes(deck) -> list[tuple[str, str]]:
+    """One trump pair of each class up to renaming suits (the first in the order of PAIRS)."""
+    from kozyri.owntrumps.choice import PAIRS
+
+    seen, out = set(), []
+    for pair in PAIRS:
+        probe = Position.deal(deck, trumps=pair, seed=1)
+        canonical = suit_relabelling(probe)[1]
+        if canonical not in seen:
+            seen.add(canonical)
+            out.append(pair)
+    return out
+
+
+def build_stored_tables(deck, must_beat: bool, store: TableStore | None = None, *,
+                        control: SearchControl | None = None, max_states: int = 400_000_000,
+                        on_table=None) -> list[dict]:
+    """Build and store the tables that answer every position of play of a
+    deck: for every trump class, tables until every even deal (either seat
+    leading) is in one of them; a position reached from such a deal is then
+    in the same table. Tables already stored are kept. ``on_table(row)``
+    after each table. Returns a row per table: trumps, index, states,
+    seconds (0 for one already stored), bytes on disk, path, built."""
+    import time
+
+    from kozyri.owntrumps.rules import Rules
+
+    store = store if store is not None else TableStore()
+    if deck.size > MAX_CARDS:
+        raise InvalidInput(f"retrograde tables are for decks of at most {MAX_CARDS} cards, not {deck.size}")
+    rules = Rules(must_beat=must_beat)
+    first = (deck.size + 1) // 2
+    rows = []
+
+    def row(trumps, index, table, seconds, built):
+        stem = store.directory / store.stem(deck, must_beat, trumps, index)
+        size = sum(Path(f"{stem}{suffix}").stat().st_size for suffix in (".keys.npy", ".values.npy"))
+        out = {"trumps": "".join(trumps), "index": index, "states": table.n_states, "seconds": round(seconds, 3),
+               "bytes": size, "path": f"{stem}.keys.npy", "built": built}
+        rows.append(out)
+        if on_table is not None:
+            on_table(out)
+
+    for pair in trump_classes(deck):
+        trumps = suit_relabelling(Position.deal(deck, trumps=pair, seed=1))[1]
+        tables = store.load(deck, must_beat, trumps)
+        for index, table in enumerate(tables):
+            row(trumps, index, table, 0.0, False)
+        for hand in itertools.combinations(range(deck.size), first):
+            rest = [c for c in range(deck.size) if c not in hand]
+            for leader in (0, 1):
+                deal = Position.build(deck, [list(hand), rest], [], pair, leader, rules)
+                canonical = relabel_suits(deal, *suit_relabelling(deal))
+                if any(t.lookup(canonical) is not None for t in tables):
+                    continue
+                began = time.perf_counter()
+                table = RetrogradeTable(canonical, max_states, control=control).compact()
+                store.save(deck, must_beat, trumps, len(tables), table)
+                tables.append(table)
+                row(trumps, len(tables) - 1, table, time.perf_counter() - began, True)
+    return rows

@@ -157,14 +157,25 @@ class ResultsFile:
     def _replace_header(self, header: bytes) -> None:
         """A new settings line, written atomically (the records stay)."""
         body = self.path.read_bytes().split(b"\n", 1)[1]
-        fd, temp = tempfile.mkstemp(dir=self.path.parent, prefix=self.path.name, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(header + body)
-            os.replace(temp, self.path)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
+        write_atomically(self.path, lambda fh: fh.write(header + body))
+
+
+def write_atomically(path, write: Callable[[Any], Any]) -> None:
+    """Write ``path`` through ``write(binary file)`` so that it is whole or
+    absent after a crash: a temporary file beside it, then a rename. The
+    file gets the usual permissions (as ``open`` would give it)."""
+    path = Path(path)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temp, 0o666 & ~umask)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
 
 
 # --- task pools ------------------------------------------------------------------

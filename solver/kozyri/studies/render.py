@@ -85,8 +85,11 @@ def summary_text(summary: Summary) -> str:
             out.append(f"  {''.join(trumps):<7} " + "".join(f"{_pct(t.to_json()['loss_rate']):>9}" for t in tallies))
     if summary.choice is not None:
         c = summary.choice
+        basis = ("values with best play, knowing both hands" if c.exact_deals == c.deals else
+                 "outcomes of the cells as obtained: exact ones with best play, self-play games as played; "
+                 "both hands known")
         out += ["", f"Choosing the trumps ({c.deals:,} deals with every cell known, {c.exact_deals:,} of them exact; "
-                "values with best play, knowing both hands):"]
+                f"{basis}):"]
         if c.deals:
             out.append("  the leader chooses first:  " + _wdl(c.leader_first))
             out.append("  the other chooses first:   " + _wdl(c.other_first))

@@ -260,10 +260,11 @@ def start_position(settings: StudySettings, hands: Sequence[int], trumps: Sequen
 # --- one deal -------------------------------------------------------------------------
 @functools.lru_cache(maxsize=2)
 def deck_tables(deck: Deck, rules: Rules):
-    """The retrograde tables of a small deck, kept for the process's later deals."""
-    from kozyri.owntrumps.tables import DeckTables
+    """The retrograde tables of a small deck, kept for the process's later
+    deals: read from disk when stored (``kozyri tables build``), else built."""
+    from kozyri.owntrumps.tables import DeckTables, TableStore
 
-    return DeckTables(deck, rules)
+    return DeckTables(deck, rules, store=TableStore())
 
 
 def _seed(settings: StudySettings, *parts) -> int:

@@ -1,0 +1,92 @@
+"""``kozyri tables``: retrograde tables of small decks, built once and kept on disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kozyri.core import INTERRUPTED, LimitReached
+from kozyri.owntrumps.cards import Deck
+from kozyri.owntrumps.tables import TABLES_ENV, TableStore, build_stored_tables, default_tables_dir
+from kozyri.search.control import SearchControl
+from kozyri_cli import main
+from kozyri_cli.common import EXIT_INTERRUPTED, ProgressLine, emit_json, fail
+
+DIR_HELP = f"The tables' directory [default: ${TABLES_ENV}, else {default_tables_dir()}]."
+
+
+@main.group()
+def tables():
+    """Retrograde tables: every position of a small deck, solved once.
+
+    A table holds every two-player position of a deck of at most 12 cards
+    for one trump pair up to renaming the suits (one table serves all 12
+    pairs of a four-suit deck) and one must_beat setting. Once built, `kozyri
+    solve` and `kozyri trumps` answer any position of that deck at once
+    (their JSON says "source": "table"), and `kozyri winrates` starts
+    without building. Stored as sorted state keys and values, 9 bytes a
+    state (the 12-card deck: 35 M states, 314 MB; building it takes about a
+    minute and 6-7 GB of memory).
+
+    \b
+    Examples:
+      kozyri tables build --deck 4x3                 the 12-card deck, must_beat on
+      kozyri tables build --deck 2x5 --no-must-beat  four tables (two suits: four trump classes)
+      kozyri tables list
+    """
+
+
+@tables.command("build")
+@click.option("--deck", required=True, metavar="SPEC", help="A deck of at most 12 cards: 4x3, 2x5, Q,K,A/S,H ...")
+@click.option("--must-beat/--no-must-beat", default=True, show_default=True, help="Whoever can beat must beat.")
+@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), help=DIR_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the tables as one JSON object.")
+def build(deck, must_beat, directory, as_json):
+    """Build the tables of a deck (those not stored yet) and store them."""
+    deck = Deck.parse(deck)
+    store = TableStore(directory)
+    line = ProgressLine()
+    control = SearchControl(progress=line)
+    rows = []
+
+    def done(row):
+        line.clear()
+        rows.append(row)
+        if not as_json:
+            what = "built in %.1f s" % row["seconds"] if row["built"] else "already stored"
+            click.echo(f"trumps {row['trumps']}: {row['states']:,} states, {row['bytes'] / 2**20:,.0f} MB, {what}: "
+                       f"{row['path']}")
+
+    try:
+        build_stored_tables(deck, must_beat, store, control=control, on_table=done)
+    except LimitReached as exc:
+        line.clear()
+        if control.reason == INTERRUPTED:
+            click.echo("interrupted: the table being built was not stored", err=True)
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+        fail(str(exc))
+    finally:
+        line.clear()
+    if as_json:
+        emit_json({"deck": deck.spec(), "must_beat": must_beat, "directory": str(store.directory), "tables": rows})
+
+
+@tables.command("list")
+@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), help=DIR_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the tables as one JSON object.")
+def list_tables(directory, as_json):
+    """The tables stored in the directory."""
+    store = TableStore(directory)
+    entries = store.entries()
+    if as_json:
+        emit_json({"directory": str(store.directory), "tables": entries})
+        return
+    if not entries:
+        click.echo(f"no tables in {store.directory} (kozyri tables build --deck 4x3)")
+        return
+    click.echo(f"tables in {store.directory}:")
+    for e in entries:
+        states = "?" if e["states"] is None else f"{e['states']:,}"
+        click.echo(f"  ranks {e['ranks']}, suits {e['suits']}, must_beat {'on' if e['must_beat'] else 'off'}, "
+                   f"trumps {e['trumps']}: {states} states, {e['bytes'] / 2**20:,.1f} MB")

@@ -1,0 +1,123 @@
+"""Retrograde tables kept on disk (``kozyri.owntrumps.tables.TableStore``,
+``kozyri tables``): what they answer against the brute-force reference and
+the search, ``solve`` and ``trumps`` taking their answers from them, damaged
+files, and the command."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from kozyri.core import InvalidInput
+from kozyri.owntrumps import Position, Rules, solve, trump_grid
+from kozyri.owntrumps.cards import Deck
+from kozyri.owntrumps.tables import (
+    DeckTables,
+    TableStore,
+    build_stored_tables,
+    stored_value,
+    trump_classes,
+)
+from tests.support.owntrumps import positions, reference_value
+
+SHAPES = ("4x2", "2x4", "3x2")
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    """Every table of the small decks below, both rule settings."""
+    built = TableStore(tmp_path_factory.mktemp("tables"))
+    for shape in SHAPES:
+        for must_beat in (True, False):
+            build_stored_tables(Deck.parse(shape), must_beat, built)
+    return built
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions(shapes=SHAPES))
+def test_stored_tables_agree_with_the_reference(store, pos):
+    assert stored_value(pos, store) == reference_value(pos), pos.to_json()
+
+
+def test_trump_classes_and_what_is_stored(store):
+    assert len(trump_classes(Deck.parse("4x2"))) == 1  # four full suits: one class
+    assert len(trump_classes(Deck.parse("2x4"))) == 4  # both, the leader's only, the other's only, none
+    entries = store.entries()
+    # One table answers every deal of the four-suit 4x2 deck, per rule set (seeds/FACTS.md);
+    # smaller decks have deals that end at once, each in a little table of its own.
+    assert sum(e["ranks"] == "KA" and e["suits"] == "SHDC" for e in entries) == 2
+    for shape in SHAPES:
+        deck = Deck.parse(shape)
+        for hand in itertools.combinations(range(deck.size), (deck.size + 1) // 2):
+            rest = [c for c in range(deck.size) if c not in hand]
+            for leader in (0, 1):
+                deal = Position.build(deck, [list(hand), rest], [], ("S", "D"), leader, Rules())
+                assert stored_value(deal, store) is not None, (shape, hand, leader)
+    for e in entries:
+        assert e["bytes"] >= 9 * e["states"] > 0
+    assert not list(store.directory.glob("*.tmp"))
+    # Building again builds nothing.
+    rows = build_stored_tables(Deck.parse("4x2"), True, store)
+    assert [r["built"] for r in rows] == [False]
+
+
+def test_solve_and_trumps_take_their_answers_from_the_stored_tables(store, monkeypatch):
+    deal = Position.from_text("KS AS KH AH | KD AD KC AC", trumps="SD", rules=Rules(must_beat=False))
+    searched = solve(deal)
+    grid_searched = trump_grid(deal)
+    monkeypatch.setenv("KOZYRI_TABLES", str(store.directory))
+    from_table = solve(deal)
+    assert from_table.source == "table" and searched.source == "search"
+    assert from_table.value == searched.value
+    assert sorted(from_table.best_moves) == sorted(searched.best_moves)
+    assert from_table.to_json()["source"] == "table"
+    grid = trump_grid(deal)
+    assert [c.value for c in grid.cells.values()] == [c.value for c in grid_searched.cells.values()]
+    # Positions of play, not only deals.
+    pos = deal.play(deal.legal_moves()[0])
+    assert solve(pos).value == solve(pos, value_only=True).value == reference_value(pos)
+
+
+def test_no_store_and_other_decks_fall_back_to_the_search(tmp_path):
+    empty = TableStore(tmp_path / "none")
+    pos = Position.from_text("KS AS KH AH | KD AD KC AC", trumps="SD")
+    assert stored_value(pos, empty) is None
+    assert stored_value(Position.deal("4x4", seed=1), TableStore(tmp_path)) is None  # 16 cards: no tables
+    with pytest.raises(InvalidInput, match="no stored table"):
+        DeckTables(pos.deck, pos.rules, store=TableStore(tmp_path), build=False).value(pos)
+
+
+def test_a_damaged_table_is_refused_with_what_to_do(tmp_path):
+    store = TableStore(tmp_path)
+    build_stored_tables(Deck.parse("4x2"), True, store)
+    values = next(tmp_path.glob("*.values.npy"))
+    np.save(values, np.zeros(3, dtype=np.int8))
+    pos = Position.from_text("KS AS KH AH | KD AD KC AC", trumps="SD")
+    with pytest.raises(InvalidInput, match="damaged.*build it again"):
+        stored_value(pos, store)
+    values.write_bytes(b"garbage")
+    with pytest.raises(InvalidInput, match="cannot be read.*build it again"):
+        stored_value(pos, store)
+
+
+def test_cli_build_list_and_solve(cli, bad_input, tmp_path, monkeypatch):
+    built = cli("tables", "build", "--deck", "4x2", "--no-must-beat", "--dir", str(tmp_path))
+    assert built.exit_code == 0, built.output
+    assert "states" in built.stdout and "built in" in built.stdout
+    again = json.loads(cli("tables", "build", "--deck", "4x2", "--no-must-beat", "--dir", str(tmp_path),
+                           "--json").stdout)
+    assert again["tables"][0]["built"] is False and again["must_beat"] is False
+    listed = json.loads(cli("tables", "list", "--dir", str(tmp_path), "--json").stdout)
+    assert len(listed["tables"]) == 1 and listed["tables"][0]["must_beat"] is False
+    assert "must_beat off" in cli("tables", "list", "--dir", str(tmp_path)).stdout
+    monkeypatch.setenv("KOZYRI_TABLES", str(tmp_path))
+    solved = json.loads(cli("solve", "KS AS KH AH | KD AD KC AC", "--trumps", "SD", "--no-must-beat",
+                            "--json").stdout)
+    assert solved["source"] == "table"
+    bad_input(cli("tables", "build", "--deck", "36", "--dir", str(tmp_path)), "at most 12 cards")
+    bad_input(cli("tables", "build", "--deck", "7x7"), "deck")
+    assert "no tables" in cli("tables", "list", "--dir", str(tmp_path / "empty")).stdout
