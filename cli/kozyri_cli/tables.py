@@ -25,9 +25,9 @@ def tables():
     pairs of a four-suit deck) and one must_beat setting. Once built, `kozyri
     solve` and `kozyri trumps` answer any position of that deck at once
     (their JSON says "source": "table"), and `kozyri winrates` starts
-    without building. Stored as sorted state keys and values, 9 bytes a
-    state (the 12-card deck: 35 M states, 314 MB; building it takes about a
-    minute and 6-7 GB of memory).
+    without building. Stored as sorted state keys, values and depths, 11
+    bytes a state (the 12-card deck: 35 M states, 383 MB; building it takes
+    about a minute and 6-7 GB of memory).
 
     \b
     Examples:
@@ -55,7 +55,7 @@ def build(deck, must_beat, directory, as_json):
         rows.append(row)
         if not as_json:
             what = "built in %.1f s" % row["seconds"] if row["built"] else "already stored"
-            click.echo(f"trumps {row['trumps']}: {row['states']:,} states, {row['bytes'] / 2**20:,.0f} MB, {what}: "
+            click.echo(f"trumps {row['trumps']}: {row['states']:,} states, {row['bytes'] / 1e6:,.0f} MB, {what}: "
                        f"{row['path']}")
 
     try:
@@ -89,4 +89,4 @@ def list_tables(directory, as_json):
     for e in entries:
         states = "?" if e["states"] is None else f"{e['states']:,}"
         click.echo(f"  ranks {e['ranks']}, suits {e['suits']}, must_beat {'on' if e['must_beat'] else 'off'}, "
-                   f"trumps {e['trumps']}: {states} states, {e['bytes'] / 2**20:,.1f} MB")
+                   f"trumps {e['trumps']}: {states} states, {e['bytes'] / 1e6:,.1f} MB")

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from kozyri.core import InvalidInput
+from kozyri.core import DRAW, InvalidInput
 from kozyri.owntrumps import Position, Rules, solve, trump_grid
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.tables import (
@@ -22,7 +23,7 @@ from kozyri.owntrumps.tables import (
     stored_value,
     trump_classes,
 )
-from tests.support.owntrumps import positions, reference_value
+from tests.support.owntrumps import positions, random_position, reference_value
 
 SHAPES = ("4x2", "2x4", "3x2")
 
@@ -58,7 +59,7 @@ def test_trump_classes_and_what_is_stored(store):
                 deal = Position.build(deck, [list(hand), rest], [], ("S", "D"), leader, Rules())
                 assert stored_value(deal, store) is not None, (shape, hand, leader)
     for e in entries:
-        assert e["bytes"] >= 9 * e["states"] > 0
+        assert e["bytes"] >= 11 * e["states"] > 0
     assert not list(store.directory.glob("*.tmp"))
     # Building again builds nothing.
     rows = build_stored_tables(Deck.parse("4x2"), True, store)
@@ -80,6 +81,32 @@ def test_solve_and_trumps_take_their_answers_from_the_stored_tables(store, monke
     # Positions of play, not only deals.
     pos = deal.play(deal.legal_moves()[0])
     assert solve(pos).value == solve(pos, value_only=True).value == reference_value(pos)
+
+
+def test_the_main_line_from_the_tables_is_as_long_as_the_search_s(store, monkeypatch):
+    # Depth to the end (fastest win, longest resistance) is what both main lines follow.
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(60):
+        shape = rng.choice(SHAPES)
+        pos = random_position(shape, rng.choice([("S", "H"), ("S", "D"), ("H", "S")]), rng.random() < 0.5,
+                              rng.randrange(2**32), rng.randrange(12))
+        monkeypatch.setenv("KOZYRI_TABLES", str(store.directory / "none"))
+        searched = solve(pos)
+        monkeypatch.setenv("KOZYRI_TABLES", str(store.directory))
+        tabled = solve(pos)
+        assert tabled.source == "table" and tabled.value == searched.value
+        assert sorted(tabled.best_moves) == sorted(searched.best_moves)
+        end = pos
+        for move in tabled.pv:
+            end = end.play(move)
+        if searched.value != DRAW:
+            assert len(tabled.pv) == len(searched.pv), pos.to_json()
+            assert end.is_over and end.outcome.value_for(pos.to_move) == searched.value.lower
+            checked += 1
+        else:  # a drawn line goes on until a position repeats, or ends in the one-card draw
+            assert tabled.pv_repeats or (end.is_over and end.outcome.value_for(pos.to_move) == 0)
+    assert checked > 20
 
 
 def test_no_store_and_other_decks_fall_back_to_the_search(tmp_path):

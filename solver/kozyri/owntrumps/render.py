@@ -101,7 +101,7 @@ def render_result(result: SolveResult, with_position: bool = True) -> str:
         lines += move_lines(pos, result.pv)
         if result.pv_repeats:
             lines.append("  ... the line repeats: a draw by endless play")
-    source = "   (value and best moves from the stored retrograde table)" if result.source == "table" else ""
+    source = "   (value, best moves and main line from the stored retrograde table)" if result.source == "table" else ""
     lines.append(f"Nodes: {result.nodes:,}   time: {result.seconds:.2f} s{source}")
     return "\n".join(lines)
 

@@ -111,8 +111,8 @@ def solve(position: Position, limit: Limit | None = None, *, value_only: bool = 
 
     A two-player position of a deck whose retrograde table is stored on disk
     (``kozyri tables build``) takes its value and best moves from the table
-    at once (``source`` is then ``"table"``); the main line still comes from
-    the search (the fastest win is not in the table).
+    at once (``source`` is then ``"table"``), and the main line too: the
+    table knows the plies to the end under best play.
     """
     if position.is_over:
         raise GameOver("the game is already over")
@@ -130,9 +130,10 @@ def solve(position: Position, limit: Limit | None = None, *, value_only: bool = 
         if value.known and not value_only:
             if source == "table":
                 result.best_moves = _table_best_moves(tables, position, value)
+                result.pv, result.pv_repeats = _table_principal_variation(tables, position, value)
             else:
                 result.best_moves, result.best_moves_complete = _best_moves(search, position, value, ctrl)
-            result.pv, result.pv_repeats = _principal_variation(search, position, value, ctrl)
+                result.pv, result.pv_repeats = _principal_variation(search, position, value, ctrl)
         result.nodes = search.nodes
         result.seconds = ctrl.elapsed
         result.stopped = ctrl.reason
@@ -275,22 +276,52 @@ def _best_moves(search: ProofSearch, position: Position, value: Value,
     return best, complete
 
 
-def _table_best_moves(tables, position: Position, value: Value) -> list[Move]:
-    """Every move that keeps ``value``, each child's value from the tables."""
+def _table_children(tables, position: Position) -> list[tuple[Move, Position, int, int]]:
+    """Each move with its position, its value for the player making it and
+    the plies to the end after it (0 for a draw), from the tables."""
     seat = position.to_move
-    best = []
+    out = []
     for m in position.legal_moves():
         child = position.play(m)
         if child.is_over:
-            v = child.outcome.value_for(seat)
+            out.append((m, child, child.outcome.value_for(seat), 0))
+            continue
+        found = tables.lookup(child)
+        if found is None:  # every position of play is in the table of its deal
+            raise AssertionError("a move leaves the stored table")
+        out.append((m, child, -found.lower, tables.depth(child)))
+    return out
+
+
+def _table_best_moves(tables, position: Position, value: Value) -> list[Move]:
+    """Every move that keeps ``value``, each child's value from the tables."""
+    return [m for m, _, v, _ in _table_children(tables, position) if v == value.lower]
+
+
+def _table_principal_variation(tables, position: Position, value: Value,
+                               max_len: int = 400) -> tuple[list[Move], bool]:
+    """The main line of :func:`_principal_variation` from the tables: the
+    winner takes a move to the nearest end, the loser one to the farthest;
+    in a draw both keep it until a position repeats."""
+    pv: list[Move] = []
+    seen = set()
+    pos = position
+    while not pos.is_over and len(pv) < max_len:
+        if value == DRAW:
+            if pos.key() in seen:
+                return pv, True
+            seen.add(pos.key())
+        children = _table_children(tables, pos)
+        best = max(v for _, _, v, _ in children)
+        keeping = [c for c in children if c[2] == best]
+        if best > 0:
+            move, pos = min(keeping, key=lambda c: c[3])[:2]
+        elif best < 0:
+            move, pos = max(keeping, key=lambda c: c[3])[:2]
         else:
-            found = tables.lookup(child)
-            if found is None:  # every position of play is in the table of its deal
-                raise AssertionError("a move leaves the stored table")
-            v = -found.lower
-        if v == value.lower:
-            best.append(m)
-    return best
+            move, pos = keeping[0][:2]
+        pv.append(move)
+    return pv, False
 
 
 def _win_plies(search: ProofSearch, positions: list[Position], winner: int, control: SearchControl,

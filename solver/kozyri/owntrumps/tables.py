@@ -14,8 +14,8 @@ answers every deal of a small deck for the win-rate studies. (The plain-Python
 reference for tiny decks is :class:`kozyri.owntrumps.reference.ReferenceSolver`.)
 
 A :class:`TableStore` keeps finished tables on disk (``kozyri tables build``):
-sorted state keys and their values, 9 bytes a state, memory-mapped when
-read, so that ``solve`` and ``trumps`` answer any position of a stored deck
+sorted state keys, their values and depths, 11 bytes a state, memory-mapped
+when read, so that ``solve`` and ``trumps`` answer any position of a stored deck
 at once (:func:`stored_value`).
 """
 
@@ -81,7 +81,11 @@ def _lookup(table, node_keys, key, mask):
 @njit(cache=True, nogil=True)
 def solve_all(root_key, n, beat_mask, take_n, must_beat, max_states, max_edges, ctl):
     """Values (+1 win, 0 draw, -1 loss for the mover) of every state reachable
-    from ``root_key``: ``(status, n_states, node_keys, values, table)``.
+    from ``root_key``, and for a won or lost state its depth: the plies to the
+    end when the winner wins as fast as possible and the loser resists as
+    long as possible (the queue hands out states in order of depth, so the
+    first losing child found is a nearest one and the last winning child a
+    farthest one): ``(status, n_states, node_keys, values, depths, table)``.
     Polls the control array ``ctl`` and returns ``STOPPED`` when asked to."""
     size = 1
     while size < 2 * max_states:
@@ -93,6 +97,7 @@ def solve_all(root_key, n, beat_mask, take_n, must_beat, max_states, max_edges, 
     edges = np.zeros(max_edges, dtype=np.int32)
     remaining = np.zeros(max_states, dtype=np.int32)
     values = np.zeros(max_states, dtype=np.int8)
+    depths = np.zeros(max_states, dtype=np.int16)
     hands = np.zeros(2, dtype=np.uint64)
     pile = np.zeros(n, dtype=np.int32)
     moves = np.zeros(4096, dtype=np.int32)
@@ -111,7 +116,7 @@ def solve_all(root_key, n, beat_mask, take_n, must_beat, max_states, max_edges, 
             break
         ctl[CTL_NODES] += 1
         if (s & 0xFFFF) == 0 and stop_requested(ctl):
-            return STOPPED, n_states, node_keys, values, table
+            return STOPPED, n_states, node_keys, values, depths, table
         edge_start[s] = n_edges
         pile_len, mover = unpack_state(node_keys[s], n, hands, pile)
         count = gen_moves(hands, pile, pile_len, mover, beat_mask, take_n, must_beat, moves, 0)
@@ -122,6 +127,7 @@ def solve_all(root_key, n, beat_mask, take_n, must_beat, max_states, max_edges, 
             if status != PLAYING:  # two players: the mover went out and won, or drew
                 if status >= 0 and values[s] == 0:
                     values[s] = 1
+                    depths[s] = 1
                     queue[q_tail] = s
                     q_tail += 1
             else:
@@ -129,12 +135,12 @@ def solve_all(root_key, n, beat_mask, take_n, must_beat, max_states, max_edges, 
                 slot = _lookup(table, node_keys, key, mask)
                 if table[slot] < 0:
                     if n_states >= max_states:
-                        return TOO_MANY_STATES, n_states, node_keys, values, table
+                        return TOO_MANY_STATES, n_states, node_keys, values, depths, table
                     table[slot] = n_states
                     node_keys[n_states] = key
                     n_states += 1
                 if n_edges >= max_edges:
-                    return TOO_MANY_EDGES, n_states, node_keys, values, table
+                    return TOO_MANY_EDGES, n_states, node_keys, values, depths, table
                 edges[n_edges] = table[slot]
                 n_edges += 1
             # Undo: hands from the state's key, pile cards above new_len are intact.
@@ -161,22 +167,24 @@ def solve_all(root_key, n, beat_mask, take_n, must_beat, max_states, max_edges, 
         c = queue[q_head]
         q_head += 1
         if (q_head & 0xFFFF) == 0 and stop_requested(ctl):
-            return STOPPED, n_states, node_keys, values, table
+            return STOPPED, n_states, node_keys, values, depths, table
         for e in range(pred_start[c], pred_start[c + 1]):
             p = preds[e]
             if values[p] != 0:
                 continue
             if values[c] == -1:
                 values[p] = 1
+                depths[p] = depths[c] + 1
                 queue[q_tail] = p
                 q_tail += 1
             else:
                 remaining[p] -= 1
                 if remaining[p] == 0:
                     values[p] = -1
+                    depths[p] = depths[c] + 1
                     queue[q_tail] = p
                     q_tail += 1
-    return OK, n_states, node_keys, values, table
+    return OK, n_states, node_keys, values, depths, table
 
 
 class RetrogradeTable:
@@ -199,7 +207,7 @@ class RetrogradeTable:
         room = min(1 << 16, max_states)  # grown fourfold while too small: fresh memory is slow to touch
         with controlled(None, control) as ctrl:
             while True:
-                status, n_states, keys, values, table = ctrl.run(
+                status, n_states, keys, values, depths, table = ctrl.run(
                     solve_all, root, self.n, beat_mask, take_n, position.rules.must_beat, room,
                     room * edges_per_state, ctrl.ctl)
                 if status == OK:
@@ -210,7 +218,7 @@ class RetrogradeTable:
                     raise LimitReached(f"more than {max_states:,} states or their moves")
                 room = min(4 * room, max_states)
         self.n_states = int(n_states)
-        self._keys, self._values, self._table = keys, values, table
+        self._keys, self._values, self._depths, self._table = keys, values, depths, table
 
     def _key(self, position: Position) -> np.uint64:
         hands, pile, pile_len = state_arrays(position)
@@ -224,6 +232,12 @@ class RetrogradeTable:
         index = self._table[slot]
         return None if index < 0 else Value.exact(int(self._values[index]))
 
+    def depth(self, position: Position) -> int | None:
+        """Plies to the end of a won or lost position under best play (0: a draw), or None."""
+        key = self._key(position)
+        index = self._table[_lookup(self._table, self._keys, key, self._table.shape[0] - 1)]
+        return None if index < 0 else int(self._depths[index])
+
     def value(self, position: Position) -> Value:
         """The value for the player to move (the position must be reachable
         from the one the table was built from)."""
@@ -233,31 +247,41 @@ class RetrogradeTable:
         return value
 
     def compact(self) -> SortedTable:
-        """The same answers in 9 bytes a state: the keys sorted, their values."""
+        """The same answers in 11 bytes a state: the keys sorted, their values and depths."""
         keys = self._keys[:self.n_states]
         order = np.argsort(keys, kind="stable")
-        return SortedTable(self.n, keys[order], self._values[:self.n_states][order])
+        return SortedTable(self.n, keys[order], self._values[:self.n_states][order],
+                           self._depths[:self.n_states][order])
 
 
 class SortedTable:
-    """A finished table as sorted state keys and their values (for the player
-    to move): what :class:`TableStore` writes and memory-maps."""
+    """A finished table as sorted state keys, their values (for the player
+    to move) and depths (plies to the end with the fastest win and the
+    longest resistance; 0 for a draw): what :class:`TableStore` writes and
+    memory-maps."""
 
-    def __init__(self, n_cards: int, keys: np.ndarray, values: np.ndarray):
-        self.n, self.keys, self.values = n_cards, keys, values
+    def __init__(self, n_cards: int, keys: np.ndarray, values: np.ndarray, depths: np.ndarray):
+        self.n, self.keys, self.values, self.depths = n_cards, keys, values, depths
 
     @property
     def n_states(self) -> int:
         return int(self.keys.shape[0])
 
-    def lookup(self, position: Position) -> Value | None:
-        """The value for the player to move, or None when the table does not hold the position."""
+    def _index(self, position: Position) -> int | None:
         hands, pile, pile_len = state_arrays(position)
         key = np.uint64(pack_state(hands, pile, pile_len, position.to_move, self.n))
         i = int(np.searchsorted(self.keys, key))
-        if i >= self.n_states or self.keys[i] != key:
-            return None
-        return Value.exact(int(self.values[i]))
+        return i if i < self.n_states and self.keys[i] == key else None
+
+    def lookup(self, position: Position) -> Value | None:
+        """The value for the player to move, or None when the table does not hold the position."""
+        i = self._index(position)
+        return None if i is None else Value.exact(int(self.values[i]))
+
+    def depth(self, position: Position) -> int | None:
+        """Plies to the end of a won or lost position under best play (0: a draw), or None."""
+        i = self._index(position)
+        return None if i is None else int(self.depths[i])
 
 
 def suit_relabelling(position: Position) -> tuple[tuple[int, ...], tuple[str, ...]]:
@@ -333,6 +357,17 @@ class DeckTables:
                 return value
         return None
 
+    def depth(self, position: Position) -> int | None:
+        """Plies to the end of a won or lost position under best play (0: a
+        draw) from the tables at hand, or None."""
+        self._check(position)
+        canonical = relabel_suits(position, *suit_relabelling(position))
+        for table in self._tables_for(canonical.trumps):
+            depth = table.depth(canonical)
+            if depth is not None:
+                return depth
+        return None
+
     def value(self, position: Position) -> Value:
         """The value for the player to move (a table is built when none holds the position)."""
         value = self.lookup(position)
@@ -370,11 +405,14 @@ def default_tables_dir() -> Path:
 
 
 class TableStore:
-    """Finished tables in a directory, two files each: the sorted state keys
-    (``.keys.npy``, uint64) and their values (``.values.npy``, int8 for the
-    player to move), named by deck, ``must_beat``, canonical trumps and a
-    number. Read with memory mapping: opening costs nothing, a lookup reads
-    a few pages."""
+    """Finished tables in a directory, three files each: the sorted state
+    keys (``.keys.npy``, uint64), their values (``.values.npy``, int8, for
+    the player to move) and depths (``.depths.npy``, int16), named by deck,
+    ``must_beat``, canonical trumps and a number. Read with memory mapping:
+    opening costs nothing, a lookup reads a few pages."""
+
+    #: The files of a table, the keys last: a table whose keys are there is whole.
+    PARTS = (("values", np.int8), ("depths", np.int16), ("keys", np.uint64))
 
     def __init__(self, directory=None):
         self.directory = Path(directory) if directory is not None else default_tables_dir()
@@ -384,34 +422,37 @@ class TableStore:
         ranks = "".join(deck.ranks)
         return f"{ranks}-{''.join(deck.suits)}-{'mb' if must_beat else 'nmb'}-{''.join(trumps)}-{index}"
 
+    def paths(self, stem: str) -> dict[str, Path]:
+        return {part: self.directory / f"{stem}.{part}.npy" for part, _ in self.PARTS}
+
     def save(self, deck, must_beat: bool, trumps: tuple[str, ...], index: int, table: SortedTable) -> Path:
-        """Write ``table`` (each file atomically: a crash leaves no half table)."""
+        """Write ``table`` (each file atomically, the keys last: a crash leaves no table that looks whole)."""
         self.directory.mkdir(parents=True, exist_ok=True)
-        stem = self.stem(deck, must_beat, trumps, index)
-        for suffix, array in ((".values.npy", table.values), (".keys.npy", table.keys)):  # keys last: the mark
-            write_atomically(self.directory / (stem + suffix),
-                             lambda fh, array=array: np.save(fh, np.ascontiguousarray(array)))
-        return self.directory / (stem + ".keys.npy")
+        paths = self.paths(self.stem(deck, must_beat, trumps, index))
+        for part, _ in self.PARTS:
+            array = np.ascontiguousarray(getattr(table, part))
+            write_atomically(paths[part], lambda fh, array=array: np.save(fh, array))
+        return paths["keys"]
 
     def load(self, deck, must_beat: bool, trumps: tuple[str, ...]) -> list[SortedTable]:
         """The stored tables of this deck, setting and canonical trumps (memory-mapped)."""
         out = []
         for index in itertools.count():
-            stem = self.directory / self.stem(deck, must_beat, trumps, index)
-            keys_path, values_path = Path(f"{stem}.keys.npy"), Path(f"{stem}.values.npy")
-            if not keys_path.exists():
+            paths = self.paths(self.stem(deck, must_beat, trumps, index))
+            if not paths["keys"].exists():
                 break
-            try:
-                keys = np.load(keys_path, mmap_mode="r")
-                values = np.load(values_path, mmap_mode="r")
-            except (OSError, ValueError) as exc:
-                raise InvalidInput(f"the stored table {keys_path} cannot be read ({exc}): "
-                                   "delete it and build it again (kozyri tables build)") from None
-            if keys.dtype != np.uint64 or values.dtype != np.int8 or keys.shape != values.shape \
-                    or keys.ndim != 1:
-                raise InvalidInput(f"the stored table {keys_path} is damaged: delete it and build it again "
-                                   "(kozyri tables build)")
-            out.append(SortedTable(deck.size, keys, values))
+            arrays = {}
+            for part, dtype in self.PARTS:
+                try:
+                    arrays[part] = np.load(paths[part], mmap_mode="r")
+                except (OSError, ValueError) as exc:
+                    raise InvalidInput(f"the stored table {paths[part]} cannot be read ({exc}): "
+                                       "delete it and build it again (kozyri tables build)") from None
+                if arrays[part].dtype != dtype or arrays[part].shape != arrays["values"].shape \
+                        or arrays[part].ndim != 1:
+                    raise InvalidInput(f"the stored table {paths[part]} is damaged: delete it and build it "
+                                       "again (kozyri tables build)")
+            out.append(SortedTable(deck.size, arrays["keys"], arrays["values"], arrays["depths"]))
         return out
 
     def entries(self) -> list[dict]:
@@ -420,11 +461,11 @@ class TableStore:
         if not self.directory.is_dir():
             return out
         for keys_path in sorted(self.directory.glob("*.keys.npy")):
-            parts = keys_path.name[:-len(".keys.npy")].split("-")
+            stem = keys_path.name[:-len(".keys.npy")]
+            parts = stem.split("-")
             if len(parts) != 5:
                 continue
-            values_path = keys_path.with_name(keys_path.name.replace(".keys.npy", ".values.npy"))
-            size = keys_path.stat().st_size + (values_path.stat().st_size if values_path.exists() else 0)
+            size = sum(p.stat().st_size for p in self.paths(stem).values() if p.exists())
             try:
                 states = int(np.load(keys_path, mmap_mode="r").shape[0])
             except (OSError, ValueError):
@@ -488,10 +529,10 @@ def build_stored_tables(deck, must_beat: bool, store: TableStore | None = None, 
     rows = []
 
     def row(trumps, index, table, seconds, built):
-        stem = store.directory / store.stem(deck, must_beat, trumps, index)
-        size = sum(Path(f"{stem}{suffix}").stat().st_size for suffix in (".keys.npy", ".values.npy"))
+        paths = store.paths(store.stem(deck, must_beat, trumps, index))
+        size = sum(p.stat().st_size for p in paths.values())
         out = {"trumps": "".join(trumps), "index": index, "states": table.n_states, "seconds": round(seconds, 3),
-               "bytes": size, "path": f"{stem}.keys.npy", "built": built}
+               "bytes": size, "path": str(paths["keys"]), "built": built}
         rows.append(out)
         if on_table is not None:
             on_table(out)
