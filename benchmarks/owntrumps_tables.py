@@ -12,14 +12,13 @@ without (the search alone), in this process; the values must agree.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
-import resource
 import statistics
 import tempfile
 import time
 
 import click
+from fresh_process import in_fresh_process
 
 from kozyri.core import Limit
 from kozyri.owntrumps import Position, Rules, solve
@@ -28,21 +27,16 @@ from kozyri.owntrumps.solver import load_kernels
 from kozyri.owntrumps.tables import TABLES_ENV, TableStore, build_stored_tables
 
 
-def _build(deck: str, must_beat: bool, directory: str, queue) -> None:
+def _build(deck: str, must_beat: bool, directory: str) -> tuple:
     began = time.perf_counter()
     rows = build_stored_tables(Deck.parse(deck), must_beat, TableStore(directory))
-    seconds = time.perf_counter() - began
-    queue.put((seconds, rows, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+    return time.perf_counter() - began, rows
 
 
 def build(deck: str, must_beat: bool, directory: str) -> tuple:
-    context = mp.get_context("spawn")
-    queue = context.Queue()
-    process = context.Process(target=_build, args=(deck, must_beat, directory, queue))
-    process.start()
-    out = queue.get()
-    process.join()
-    return out
+    """``(seconds, rows, peak MB)`` of building the tables in a fresh process."""
+    (seconds, rows), peak = in_fresh_process(_build, deck, must_beat, directory)
+    return seconds, rows, peak
 
 
 def timed_solves(deals: list[Position], directory: str, value_only: bool) -> tuple[list, list[float], set]:

@@ -17,34 +17,27 @@ table method runs in it) or of one of its workers.
 
 from __future__ import annotations
 
-import multiprocessing as mp
-import resource
 import time
 
 import click
 
+from fresh_process import in_fresh_process
+
 from kozyri.studies.winrates import StudySettings, run_study
 
 
-def _measure(settings: dict, workers: int, backend: str, queue) -> None:
+def _study(settings: dict, workers: int, backend: str) -> tuple:
     began = time.perf_counter()
     study = run_study(StudySettings(**settings), workers=workers, backend=backend)
     seconds = time.perf_counter() - began
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     summary = study.summary().to_json()
-    queue.put((seconds, len(study.records), summary["how"], summary["overall"], max(own, children) / 1024))
+    return seconds, len(study.records), summary["how"], summary["overall"]
 
 
 def measure(settings: dict, workers: int = 1, backend: str = "local") -> tuple:
     """``(seconds, deals, how, overall, peak MB)`` of one study run in a fresh process."""
-    context = mp.get_context("spawn")
-    queue = context.Queue()
-    process = context.Process(target=_measure, args=(settings, workers, backend, queue))
-    process.start()
-    out = queue.get()
-    process.join()
-    return out
+    result, peak = in_fresh_process(_study, settings, workers, backend)
+    return (*result, peak)
 
 
 @click.command()

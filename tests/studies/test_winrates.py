@@ -19,7 +19,7 @@ import time
 import pytest
 
 from kozyri.core import InvalidInput, Limit
-from kozyri.owntrumps import Position, Rules
+from kozyri.owntrumps import Rules
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.choice import PAIRS, analyse
 from kozyri.owntrumps.solver import solve
@@ -33,7 +33,6 @@ from kozyri.studies.winrates import (
     run_study,
     start_position,
     study_deal,
-    summarize,
 )
 from tests.support.owntrumps import reference_value
 

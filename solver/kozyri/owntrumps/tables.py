@@ -317,7 +317,7 @@ class DeckTables:
     """Every two-player position of one small deck (at most 12 cards) and
     ``must_beat`` setting, solved: one table per trump pair up to a renaming
     of suits (:func:`suit_relabelling`), read from ``store`` when it holds
-    it, else built on first use (and written to ``store`` when ``save``).
+    it, else built on first use (unless ``build`` is False).
 
     Every deal of a deck reaches the same states (``seeds/FACTS.md``,
     checked by the tests), so one table answers every deal and every
@@ -327,10 +327,10 @@ class DeckTables:
     """
 
     def __init__(self, deck, rules, *, control: SearchControl | None = None, max_states: int = 400_000_000,
-                 store: TableStore | None = None, save: bool = False, build: bool = True):
+                 store: TableStore | None = None, build: bool = True):
         self.deck, self.rules = deck, rules
         self.control, self.max_states = control, max_states
-        self.store, self.save, self.build = store, save, build
+        self.store, self.build = store, build
         self._tables: dict[tuple[str, ...], list] = {}
 
     @property
@@ -349,23 +349,20 @@ class DeckTables:
 
     def lookup(self, position: Position) -> Value | None:
         """The value for the player to move from the tables at hand, or None (nothing built)."""
-        self._check(position)
-        canonical = relabel_suits(position, *suit_relabelling(position))
-        for table in self._tables_for(canonical.trumps):
-            value = table.lookup(canonical)
-            if value is not None:
-                return value
-        return None
+        return self._ask(position, "lookup")
 
     def depth(self, position: Position) -> int | None:
         """Plies to the end of a won or lost position under best play (0: a
         draw) from the tables at hand, or None."""
+        return self._ask(position, "depth")
+
+    def _ask(self, position: Position, question: str):
         self._check(position)
         canonical = relabel_suits(position, *suit_relabelling(position))
         for table in self._tables_for(canonical.trumps):
-            depth = table.depth(canonical)
-            if depth is not None:
-                return depth
+            answer = getattr(table, question)(canonical)
+            if answer is not None:
+                return answer
         return None
 
     def value(self, position: Position) -> Value:
@@ -377,10 +374,7 @@ class DeckTables:
             raise InvalidInput("no stored table holds this position")
         canonical = relabel_suits(position, *suit_relabelling(position))
         table = RetrogradeTable(canonical, self.max_states, control=self.control)
-        tables = self._tables_for(canonical.trumps)
-        if self.save and self.store is not None:
-            self.store.save(self.deck, self.rules.must_beat, canonical.trumps, len(tables), table.compact())
-        tables.append(table)
+        self._tables_for(canonical.trumps).append(table)
         return table.value(canonical)
 
     def _check(self, position: Position) -> None:
@@ -427,11 +421,14 @@ class TableStore:
 
     def save(self, deck, must_beat: bool, trumps: tuple[str, ...], index: int, table: SortedTable) -> Path:
         """Write ``table`` (each file atomically, the keys last: a crash leaves no table that looks whole)."""
-        self.directory.mkdir(parents=True, exist_ok=True)
         paths = self.paths(self.stem(deck, must_beat, trumps, index))
-        for part, _ in self.PARTS:
-            array = np.ascontiguousarray(getattr(table, part))
-            write_atomically(paths[part], lambda fh, array=array: np.save(fh, array))
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            for part, _ in self.PARTS:
+                array = np.ascontiguousarray(getattr(table, part))
+                write_atomically(paths[part], lambda fh, array=array: np.save(fh, array))
+        except OSError as exc:
+            raise InvalidInput(f"cannot store the table in {self.directory}: {exc.strerror or exc}") from None
         return paths["keys"]
 
     def load(self, deck, must_beat: bool, trumps: tuple[str, ...]) -> list[SortedTable]:
