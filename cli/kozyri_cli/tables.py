@@ -27,7 +27,7 @@ def tables():
     (their JSON says "source": "table"), and `kozyri winrates` starts
     without building. Stored as sorted state keys, values and depths, 11
     bytes a state (the 12-card deck: 35 M states, 383 MB; building it takes
-    about a minute and 6-7 GB of memory).
+    about 30 s and 3 GB of memory).
 
     \b
     Examples:

@@ -113,3 +113,15 @@ def test_every_deal_of_a_deck_is_reached_from_one_table():
         rest = [c for c in range(8) if c not in hand]
         tables.value(Position.build(tables.deck, [list(hand), rest], [], "SH", 0))
     assert tables.n_tables == 1
+
+
+@pytest.mark.parametrize("shape, must_beat", [("2x5", True), ("4x2", False), ("3x3", True)])
+def test_growing_the_arrays_on_the_way_changes_nothing(shape, must_beat):
+    # Arrays that start tiny grow by half many times, keeping what was found;
+    # arrays big enough at once never grow: the same states, values and depths.
+    pos = Position.deal(shape, trumps="SH", seed=2, rules=Rules(must_beat=must_beat))
+    grown = RetrogradeTable(pos, initial_states=2).compact()
+    at_once = RetrogradeTable(pos, initial_states=4_000_000).compact()
+    assert grown.n_states == at_once.n_states > 1
+    for part in ("keys", "values", "depths"):
+        assert (getattr(grown, part) == getattr(at_once, part)).all(), part

@@ -3,20 +3,20 @@
 Exact and independent of the proof search: it enumerates every state
 reachable from a position, links every move, and propagates wins and losses
 backwards from the ends of the game; the states neither won nor lost are
-draws. Bounded by memory (about 100 bytes per state and its edges), so it is
-for decks of at most 12 cards: a state packs into one uint64, ``mover | hand0
-<< 1 | pile << (1 + n)`` with the pile as 4-bit ``card + 1`` codes (hand 1 is
-what is neither in hand 0 nor on the pile).
+draws. Bounded by memory (about 80 bytes a state with its moves while
+building), so it is for decks of at most 12 cards: a state packs into one
+uint64, ``mover | hand0 << 1 | pile << (1 + n)`` with the pile as 4-bit
+``card + 1`` codes (hand 1 is what is neither in hand 0 nor on the pile).
 
 Used to cross-check the solver at sizes the plain-Python reference cannot
 reach, and measured against it in ``benchmarks/``; :class:`DeckTables`
 answers every deal of a small deck for the win-rate studies. (The plain-Python
 reference for tiny decks is :class:`kozyri.owntrumps.reference.ReferenceSolver`.)
 
-A :class:`TableStore` keeps finished tables on disk (``kozyri tables build``):
-sorted state keys, their values and depths, 11 bytes a state, memory-mapped
-when read, so that ``solve`` and ``trumps`` answer any position of a stored deck
-at once (:func:`stored_value`).
+A :class:`TableStore` keeps finished tables on disk (``kozyri tables
+build``): sorted state keys, their values and depths, 11 bytes a state,
+memory-mapped when read, so that ``solve`` and ``trumps`` answer any
+position of a stored deck at once (:func:`stored_value`).
 """
 
 from __future__ import annotations
@@ -79,45 +79,26 @@ def _lookup(table, node_keys, key, mask):
 
 
 @njit(cache=True, nogil=True)
-def solve_all(root_key, n, beat_mask, take_n, must_beat, max_states, max_edges, ctl):
-    """Values (+1 win, 0 draw, -1 loss for the mover) of every state reachable
-    from ``root_key``, and for a won or lost state its depth: the plies to the
-    end when the winner wins as fast as possible and the loser resists as
-    long as possible (the queue hands out states in order of depth, so the
-    first losing child found is a nearest one and the last winning child a
-    farthest one): ``(status, n_states, node_keys, values, depths, table)``.
-    Polls the control array ``ctl`` and returns ``STOPPED`` when asked to."""
-    size = 1
-    while size < 2 * max_states:
-        size *= 2
-    mask = size - 1
-    table = np.full(size, -1, dtype=np.int32)
-    node_keys = np.zeros(max_states, dtype=np.uint64)
-    edge_start = np.zeros(max_states + 1, dtype=np.int64)
-    edges = np.zeros(max_edges, dtype=np.int32)
-    remaining = np.zeros(max_states, dtype=np.int32)
-    values = np.zeros(max_states, dtype=np.int8)
-    depths = np.zeros(max_states, dtype=np.int16)
+def _enumerate(start, n_states, n_edges, q_tail, n, beat_mask, take_n, must_beat, table, node_keys, edge_start,
+               edges, remaining, values, depths, queue, ctl):
+    """Enumerate the states breadth first from state ``start`` (the states
+    before it are expanded), an edge per non-final move; a state with a
+    winning final move is won in one ply and queued. Stops when the arrays
+    are full (``TOO_MANY_STATES``, ``TOO_MANY_EDGES``: the state being
+    expanded is to be expanded again, from ``edge_start[s]``), or when asked
+    to. Returns ``(status, s, n_states, n_edges, q_tail)``."""
+    mask = table.shape[0] - 1
+    max_states, max_edges = node_keys.shape[0], edges.shape[0]
     hands = np.zeros(2, dtype=np.uint64)
     pile = np.zeros(n, dtype=np.int32)
     moves = np.zeros(4096, dtype=np.int32)
     save = np.zeros(64, dtype=np.int32)
-    queue = np.zeros(max_states, dtype=np.int32)
-    q_head = 0
-    q_tail = 0
-
-    table[_lookup(table, node_keys, root_key, mask)] = 0
-    node_keys[0] = root_key
-    n_states = 1
-    n_edges = 0
-    # Enumerate states breadth first; an edge per non-final move.
-    for s in range(max_states):
-        if s >= n_states:
-            break
+    s = start
+    while s < n_states:
         ctl[CTL_NODES] += 1
         if (s & 0xFFFF) == 0 and stop_requested(ctl):
-            return STOPPED, n_states, node_keys, values, depths, table
-        edge_start[s] = n_edges
+            return STOPPED, s, n_states, n_edges, q_tail
+        n_edges = edge_start[s]
         pile_len, mover = unpack_state(node_keys[s], n, hands, pile)
         count = gen_moves(hands, pile, pile_len, mover, beat_mask, take_n, must_beat, moves, 0)
         remaining[s] = count
@@ -135,18 +116,39 @@ def solve_all(root_key, n, beat_mask, take_n, must_beat, max_states, max_edges, 
                 slot = _lookup(table, node_keys, key, mask)
                 if table[slot] < 0:
                     if n_states >= max_states:
-                        return TOO_MANY_STATES, n_states, node_keys, values, depths, table
+                        return TOO_MANY_STATES, s, n_states, n_edges, q_tail
                     table[slot] = n_states
                     node_keys[n_states] = key
                     n_states += 1
                 if n_edges >= max_edges:
-                    return TOO_MANY_EDGES, n_states, node_keys, values, depths, table
+                    return TOO_MANY_EDGES, s, n_states, n_edges, q_tail
                 edges[n_edges] = table[slot]
                 n_edges += 1
             # Undo: hands from the state's key, pile cards above new_len are intact.
             pile_len, mover = unpack_state(node_keys[s], n, hands, pile)
-    edge_start[n_states] = n_edges
+        edge_start[s + 1] = n_edges
+        s += 1
+    return OK, s, n_states, n_edges, q_tail
 
+
+@njit(cache=True)
+def _rehash(node_keys, n_states, size):
+    """A fresh open-addressing index (``size`` slots, a power of two) of the first ``n_states`` keys."""
+    table = np.full(size, -1, dtype=np.int32)
+    for i in range(n_states):
+        table[_lookup(table, node_keys, node_keys[i], size - 1)] = i
+    return table
+
+
+@njit(cache=True, nogil=True)
+def _propagate(n_states, n_edges, edge_start, edges, remaining, values, depths, queue, q_tail, ctl):
+    """Wins and losses backwards from the queued won states; a state neither
+    won nor lost is a draw. Returns ``OK`` or ``STOPPED``.
+
+    The queue hands out states in order of depth, so the first losing child
+    found is a nearest one and the last winning child a farthest one: a
+    depth is the plies to the end when the winner wins as fast as possible
+    and the loser resists as long as possible."""
     # Predecessors (one entry per edge), as a CSR array.
     pred_start = np.zeros(n_states + 1, dtype=np.int64)
     for e in range(n_edges):
@@ -160,14 +162,14 @@ def solve_all(root_key, n, beat_mask, take_n, must_beat, max_states, max_edges, 
             c = edges[e]
             preds[fill[c]] = s
             fill[c] += 1
-
     # remaining[s]: moves not yet known to lose. A final move never loses (its
     # maker wins or draws), so only moves to won states count down.
+    q_head = 0
     while q_head < q_tail:
         c = queue[q_head]
         q_head += 1
         if (q_head & 0xFFFF) == 0 and stop_requested(ctl):
-            return STOPPED, n_states, node_keys, values, depths, table
+            return STOPPED
         for e in range(pred_start[c], pred_start[c + 1]):
             p = preds[e]
             if values[p] != 0:
@@ -184,7 +186,65 @@ def solve_all(root_key, n, beat_mask, take_n, must_beat, max_states, max_edges, 
                     depths[p] = depths[c] + 1
                     queue[q_tail] = p
                     q_tail += 1
-    return OK, n_states, node_keys, values, depths, table
+    return OK
+
+
+def _grown(array: np.ndarray, size: int, zero: bool = False) -> np.ndarray:
+    """``array`` in a larger one; the new part zeroed only when asked (the
+    kernels write the other arrays before they read them)."""
+    out = np.empty(size, dtype=array.dtype)
+    out[:array.shape[0]] = array
+    if zero:
+        out[array.shape[0]:] = 0
+    return out
+
+
+def solve_all(root_key, n: int, beat_mask, take_n, must_beat: bool, control: SearchControl,
+              max_states: int, initial_states: int = 1 << 16, edges_per_state: int = 6):
+    """Values (+1 win, 0 draw, -1 loss for the mover) and depths of every
+    state reachable from ``root_key``: ``(status, n_states, node_keys,
+    values, depths, table)``. The arrays start small and double as
+    the enumeration fills them, keeping what was found (no restart).
+    ``status``: ``OK``, ``TOO_MANY_STATES`` past ``max_states``, or
+    ``STOPPED`` when ``control`` stops it."""
+    room = max(2, min(initial_states, max_states))
+    node_keys = np.zeros(room, dtype=np.uint64)
+    edge_start = np.zeros(room + 1, dtype=np.int64)
+    edges = np.zeros(room * edges_per_state, dtype=np.int32)
+    remaining = np.zeros(room, dtype=np.int32)
+    values = np.zeros(room, dtype=np.int8)
+    depths = np.zeros(room, dtype=np.int16)
+    queue = np.zeros(room, dtype=np.int32)
+    size = 1
+    while size < 2 * room:
+        size *= 2
+    table = np.full(size, -1, dtype=np.int32)
+    table[_lookup(table, node_keys, root_key, size - 1)] = 0
+    node_keys[0] = root_key
+    s, n_states, n_edges, q_tail = 0, 1, 0, 0
+    while True:
+        status, s, n_states, n_edges, q_tail = control.run(
+            _enumerate, s, n_states, n_edges, q_tail, n, beat_mask, take_n, must_beat, table, node_keys,
+            edge_start, edges, remaining, values, depths, queue, control.ctl)
+        if status == TOO_MANY_EDGES:
+            edges = _grown(edges, 2 * edges.shape[0])
+        elif status == TOO_MANY_STATES:
+            if room >= max_states:
+                return TOO_MANY_STATES, n_states, node_keys, values, depths, table
+            room = min(max_states, 2 * room)
+            node_keys, remaining, queue = (_grown(a, room) for a in (node_keys, remaining, queue))
+            values, depths = _grown(values, room, zero=True), _grown(depths, room, zero=True)
+            edge_start = _grown(edge_start, room + 1)
+            while size < 2 * room:
+                size *= 2
+            if size != table.shape[0]:
+                table = _rehash(node_keys, n_states, size)
+        else:
+            break
+    if status == OK:
+        status = control.run(_propagate, n_states, n_edges, edge_start, edges, remaining, values, depths, queue,
+                             q_tail, control.ctl)
+    return status, n_states, node_keys, values, depths, table
 
 
 class RetrogradeTable:
@@ -196,27 +256,21 @@ class RetrogradeTable:
     :class:`~kozyri.core.LimitReached`.
     """
 
-    def __init__(self, position: Position, max_states: int = 200_000_000, edges_per_state: int = 12,
-                 control: SearchControl | None = None):
+    def __init__(self, position: Position, max_states: int = 200_000_000,
+                 control: SearchControl | None = None, *, initial_states: int = 1 << 16):
         if position.n_players != 2 or position.deck.size > MAX_CARDS:
             raise InvalidInput(f"retrograde tables are for two players and at most {MAX_CARDS} cards")
         self.position = position
         self.n = position.deck.size
         beat_mask, take_n = build_tables(position)
         root = self._key(position)
-        room = min(1 << 16, max_states)  # grown fourfold while too small: fresh memory is slow to touch
         with controlled(None, control) as ctrl:
-            while True:
-                status, n_states, keys, values, depths, table = ctrl.run(
-                    solve_all, root, self.n, beat_mask, take_n, position.rules.must_beat, room,
-                    room * edges_per_state, ctrl.ctl)
-                if status == OK:
-                    break
-                if status == STOPPED:
-                    raise LimitReached(f"the retrograde table was not finished ({ctrl.reason})")
-                if room >= max_states:
-                    raise LimitReached(f"more than {max_states:,} states or their moves")
-                room = min(4 * room, max_states)
+            status, n_states, keys, values, depths, table = solve_all(
+                root, self.n, beat_mask, take_n, position.rules.must_beat, ctrl, max_states, initial_states)
+            if status == STOPPED:
+                raise LimitReached(f"the retrograde table was not finished ({ctrl.reason})")
+            if status != OK:
+                raise LimitReached(f"more than {max_states:,} states")
         self.n_states = int(n_states)
         self._keys, self._values, self._depths, self._table = keys, values, depths, table
 
@@ -249,7 +303,7 @@ class RetrogradeTable:
     def compact(self) -> SortedTable:
         """The same answers in 11 bytes a state: the keys sorted, their values and depths."""
         keys = self._keys[:self.n_states]
-        order = np.argsort(keys, kind="stable")
+        order = np.argsort(keys)  # the keys are distinct: no need of a stable sort
         return SortedTable(self.n, keys[order], self._values[:self.n_states][order],
                            self._depths[:self.n_states][order])
 
