@@ -212,6 +212,16 @@ def progress_line():
         line.clear()
 
 
+def suggest_tables(position, seconds: float, searched: bool) -> None:
+    """After a slow search of a small two-player deck: say that a stored table would answer at once."""
+    from kozyri.owntrumps.tables import MAX_CARDS
+
+    if searched and seconds > 2 and position.n_players == 2 and position.deck.size <= MAX_CARDS:
+        rule = "" if position.rules.must_beat else " --no-must-beat"
+        click.echo(f"tip: `kozyri tables build --deck {position.deck.spec()}{rule}` (once) answers every position "
+                   "of this deck at once", err=True)
+
+
 def exit_interrupted_if(result) -> None:
     """After printing a result: exit 130 if Ctrl-C stopped its computation."""
     if result.stopped == INTERRUPTED:

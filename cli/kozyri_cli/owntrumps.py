@@ -18,7 +18,15 @@ from kozyri.owntrumps.render import record_json, render_record, render_result
 from kozyri.owntrumps.rules import Rules
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
-from kozyri_cli.common import SECONDS, emit_json, exit_interrupted_if, fail, position_text, progress_line
+from kozyri_cli.common import (
+    SECONDS,
+    emit_json,
+    exit_interrupted_if,
+    fail,
+    position_text,
+    progress_line,
+    suggest_tables,
+)
 
 _TEXT_FORM = """  "QS KH AS | KS QH AH"   a deal in text form: the hands, seat 0 first,
                           separated by '|', optionally '/ PILE' (bottom to
@@ -134,6 +142,7 @@ def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_l
         emit_json(result.to_json())
     else:
         click.echo(render_result(result, with_position=False))
+    suggest_tables(pos, result.seconds, result.source == "search")
     exit_interrupted_if(result)
 
 

@@ -9,7 +9,7 @@ from kozyri.owntrumps import grid as grids
 from kozyri.owntrumps.inputs import read_deal
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
-from kozyri_cli.common import SECONDS, emit_json, exit_interrupted_if, position_text, progress_line
+from kozyri_cli.common import SECONDS, emit_json, exit_interrupted_if, position_text, progress_line, suggest_tables
 
 TRUMPS_EPILOG = """\b
 DEAL is one of
@@ -82,4 +82,6 @@ def trumps(deal, deck, leader, must_beat, pass_sixes, time_limit, memory, as_jso
         click.echo(grid.to_text())
         click.echo("")
         click.echo(f"Nodes: {grid.nodes:,}   time: {grid.seconds:.2f} s")
+    searched = any(c.result.source == "search" for c in grid.cells.values())
+    suggest_tables(position, grid.seconds, searched)
     exit_interrupted_if(grid)

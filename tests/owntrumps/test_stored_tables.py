@@ -149,3 +149,14 @@ def test_cli_build_list_and_solve(cli, bad_input, tmp_path, monkeypatch):
     bad_input(cli("tables", "build", "--deck", "7x7"), "deck")
     bad_input(cli("tables", "build", "--deck", "4x2", "--dir", "/proc/no-such-dir"), "cannot store the table")
     assert "no tables" in cli("tables", "list", "--dir", str(tmp_path / "empty")).stdout
+
+
+def test_a_slow_search_of_a_small_deck_suggests_building_its_table(capsys):
+    from kozyri_cli.common import suggest_tables
+
+    small = Position.deal("4x3", seed=1, rules=Rules(must_beat=False))
+    suggest_tables(small, 3.0, searched=True)
+    assert "kozyri tables build --deck 4x3 --no-must-beat" in capsys.readouterr().err
+    for pos, seconds, searched in [(small, 1.0, True), (small, 3.0, False), (Position.deal("4x4", seed=1), 9.0, True)]:
+        suggest_tables(pos, seconds, searched)
+        assert capsys.readouterr().err == ""
