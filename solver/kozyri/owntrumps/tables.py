@@ -448,7 +448,14 @@ TABLES_ENV = "KOZYRI_TABLES"
 def default_tables_dir() -> Path:
     if os.environ.get(TABLES_ENV):
         return Path(os.environ[TABLES_ENV])
-    cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    cache = os.environ.get("XDG_CACHE_HOME")
+    if not cache:
+        try:
+            cache = Path.home() / ".cache"
+        except (KeyError, RuntimeError):  # no home directory known
+            import tempfile
+
+            cache = Path(tempfile.gettempdir())
     return Path(cache) / "kozyri" / "tables"
 
 
