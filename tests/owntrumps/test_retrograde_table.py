@@ -125,3 +125,20 @@ def test_growing_the_arrays_on_the_way_changes_nothing(shape, must_beat):
     assert grown.n_states == at_once.n_states > 1
     for part in ("keys", "values", "depths"):
         assert (getattr(grown, part) == getattr(at_once, part)).all(), part
+
+
+@pytest.mark.parametrize("shape, trumps", [("4x2", "SH"), ("2x5", "DC"), ("3x3", "SC"), ("2x4", "DC")])
+def test_tables_up_to_the_free_suits_answer_as_the_plain_ones(shape, trumps):
+    # The suits that are nobody's trump are interchangeable: a table that
+    # stores one state of each such pair holds fewer states, same answers.
+    pos = Position.deal(shape, trumps=trumps, seed=3)
+    symmetric = RetrogradeTable(pos, symmetric=True)
+    plain = RetrogradeTable(pos)
+    assert symmetric.n_states < plain.n_states
+    rng = random.Random(4)
+    for _ in range(200):
+        walk = random_position(shape, tuple(trumps), True, rng.randrange(2**32), rng.randrange(20))
+        start = plain.lookup(walk)
+        assert symmetric.lookup(walk) == start
+        if start is not None:
+            assert symmetric.depth(walk) == plain.depth(walk)

@@ -32,6 +32,7 @@ from numba import njit
 from kozyri.core import InvalidInput, LimitReached, Value
 from kozyri.owntrumps.cards import SUITS
 from kozyri.owntrumps.kernels import PLAYING, build_tables, game_status, gen_moves, make_move, state_arrays
+from kozyri.search.bits import lowest_bit as lowest_card
 from kozyri.owntrumps.position import Position
 from kozyri.search.control import CTL_NODES, SearchControl, controlled, stop_requested
 from kozyri.search.runs import write_atomically
@@ -47,6 +48,44 @@ def pack_state(hands, pile, pile_len, mover, n):
     for i in range(pile_len):
         key |= np.uint64(pile[i] + 1) << np.uint64(1 + n + 4 * i)
     return key
+
+
+@njit(cache=True)
+def canonical_key(key, n, maps):
+    """The least of ``key`` under the card maps ``maps`` (one row per
+    renaming of the suits that are nobody's trump, the first the identity):
+    isomorphic states get one key."""
+    best = key
+    all_cards = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+    for m in range(1, maps.shape[0]):
+        out = key & np.uint64(1)
+        h0 = (key >> np.uint64(1)) & all_cards
+        while h0:
+            c = lowest_card(h0)
+            h0 &= h0 - np.uint64(1)
+            out |= np.uint64(1) << np.uint64(1 + maps[m, c])
+        rest = key >> np.uint64(1 + n)
+        shift = 1 + n
+        while rest:
+            code = np.int64(rest & np.uint64(15))
+            out |= np.uint64(maps[m, code - 1] + 1) << np.uint64(shift)
+            rest >>= np.uint64(4)
+            shift += 4
+        if out < best:
+            best = out
+    return best
+
+
+def suit_maps(deck, trump_indices) -> np.ndarray:
+    """Card maps of every renaming among the suits of the deck that are
+    nobody's trump (the identity first): such suits are interchangeable."""
+    free = [i for i in range(len(deck.suits)) if i not in trump_indices]
+    rows = []
+    for perm in itertools.permutations(free):
+        rename = dict(zip(free, perm))
+        rows.append([rename.get(c // deck.n_ranks, c // deck.n_ranks) * deck.n_ranks + c % deck.n_ranks
+                     for c in range(deck.size)])
+    return np.array(rows, dtype=np.int32)
 
 
 @njit(cache=True)
@@ -79,8 +118,8 @@ def _lookup(table, node_keys, key, mask):
 
 
 @njit(cache=True, nogil=True)
-def _enumerate(start, n_states, n_edges, q_tail, n, beat_mask, take_n, must_beat, table, node_keys, edge_start,
-               edges, remaining, values, depths, queue, ctl):
+def _enumerate(start, n_states, n_edges, q_tail, n, beat_mask, take_n, must_beat, maps, table, node_keys,
+               edge_start, edges, remaining, values, depths, queue, ctl):
     """Enumerate the states breadth first from state ``start`` (the states
     before it are expanded), an edge per non-final move; a state with a
     winning final move is won in one ply and queued. Stops when the arrays
@@ -112,7 +151,7 @@ def _enumerate(start, n_states, n_edges, q_tail, n, beat_mask, take_n, must_beat
                     queue[q_tail] = s
                     q_tail += 1
             else:
-                key = pack_state(hands, pile, new_len, 1 - mover, n)
+                key = canonical_key(pack_state(hands, pile, new_len, 1 - mover, n), n, maps)
                 slot = _lookup(table, node_keys, key, mask)
                 if table[slot] < 0:
                     if n_states >= max_states:
@@ -199,12 +238,14 @@ def _grown(array: np.ndarray, size: int, zero: bool = False) -> np.ndarray:
     return out
 
 
-def solve_all(root_key, n: int, beat_mask, take_n, must_beat: bool, control: SearchControl,
+def solve_all(root_key, n: int, beat_mask, take_n, must_beat: bool, maps, control: SearchControl,
               max_states: int, initial_states: int = 1 << 16, edges_per_state: int = 6):
     """Values (+1 win, 0 draw, -1 loss for the mover) and depths of every
     state reachable from ``root_key``: ``(status, n_states, node_keys,
-    values, depths, table)``. The arrays start small and double as
-    the enumeration fills them, keeping what was found (no restart).
+    values, depths, table)``, states up to the card maps ``maps`` (see
+    :func:`canonical_key`; the root key must be canonical). The arrays
+    start small and double as the enumeration fills them, keeping what was
+    found (no restart).
     ``status``: ``OK``, ``TOO_MANY_STATES`` past ``max_states``, or
     ``STOPPED`` when ``control`` stops it."""
     room = max(2, min(initial_states, max_states))
@@ -224,7 +265,7 @@ def solve_all(root_key, n: int, beat_mask, take_n, must_beat: bool, control: Sea
     s, n_states, n_edges, q_tail = 0, 1, 0, 0
     while True:
         status, s, n_states, n_edges, q_tail = control.run(
-            _enumerate, s, n_states, n_edges, q_tail, n, beat_mask, take_n, must_beat, table, node_keys,
+            _enumerate, s, n_states, n_edges, q_tail, n, beat_mask, take_n, must_beat, maps, table, node_keys,
             edge_start, edges, remaining, values, depths, queue, control.ctl)
         if status == TOO_MANY_EDGES:
             edges = _grown(edges, 2 * edges.shape[0])
@@ -247,6 +288,13 @@ def solve_all(root_key, n: int, beat_mask, take_n, must_beat: bool, control: Sea
     return status, n_states, node_keys, values, depths, table
 
 
+def position_key(position: Position, maps: np.ndarray) -> np.uint64:
+    """The table key of a two-player position, canonical under ``maps``."""
+    hands, pile, pile_len = state_arrays(position)
+    n = position.deck.size
+    return np.uint64(canonical_key(pack_state(hands, pile, pile_len, position.to_move, n), n, maps))
+
+
 class RetrogradeTable:
     """Every state reachable from a position of a deck of at most 12 cards,
     solved. ``value(position)`` answers any of them.
@@ -257,16 +305,21 @@ class RetrogradeTable:
     """
 
     def __init__(self, position: Position, max_states: int = 200_000_000,
-                 control: SearchControl | None = None, *, initial_states: int = 1 << 16):
+                 control: SearchControl | None = None, *, initial_states: int = 1 << 16, symmetric: bool = False):
         if position.n_players != 2 or position.deck.size > MAX_CARDS:
             raise InvalidInput(f"retrograde tables are for two players and at most {MAX_CARDS} cards")
         self.position = position
         self.n = position.deck.size
+        # symmetric: states stored up to renaming the suits that are nobody's trump (fewer states;
+        # without it the state count is the plain one of seeds/FACTS.md).
+        self.maps = suit_maps(position.deck, position.trump_indices) if symmetric else \
+            np.arange(self.n, dtype=np.int32)[None, :]
         beat_mask, take_n = build_tables(position)
         root = self._key(position)
         with controlled(None, control) as ctrl:
             status, n_states, keys, values, depths, table = solve_all(
-                root, self.n, beat_mask, take_n, position.rules.must_beat, ctrl, max_states, initial_states)
+                root, self.n, beat_mask, take_n, position.rules.must_beat, self.maps, ctrl, max_states,
+                initial_states)
             if status == STOPPED:
                 raise LimitReached(f"the retrograde table was not finished ({ctrl.reason})")
             if status != OK:
@@ -275,8 +328,7 @@ class RetrogradeTable:
         self._keys, self._values, self._depths, self._table = keys, values, depths, table
 
     def _key(self, position: Position) -> np.uint64:
-        hands, pile, pile_len = state_arrays(position)
-        return np.uint64(pack_state(hands, pile, pile_len, position.to_move, self.n))
+        return position_key(position, self.maps)
 
     def lookup(self, position: Position) -> Value | None:
         """The value for the player to move, or None when the position is not
@@ -304,26 +356,25 @@ class RetrogradeTable:
         """The same answers in 11 bytes a state: the keys sorted, their values and depths."""
         keys = self._keys[:self.n_states]
         order = np.argsort(keys)  # the keys are distinct: no need of a stable sort
-        return SortedTable(self.n, keys[order], self._values[:self.n_states][order],
-                           self._depths[:self.n_states][order])
+        return SortedTable(keys[order], self._values[:self.n_states][order], self._depths[:self.n_states][order],
+                           self.maps)
 
 
 class SortedTable:
     """A finished table as sorted state keys, their values (for the player
     to move) and depths (plies to the end with the fastest win and the
     longest resistance; 0 for a draw): what :class:`TableStore` writes and
-    memory-maps."""
+    memory-maps. ``maps``: the suit renamings its keys are canonical under."""
 
-    def __init__(self, n_cards: int, keys: np.ndarray, values: np.ndarray, depths: np.ndarray):
-        self.n, self.keys, self.values, self.depths = n_cards, keys, values, depths
+    def __init__(self, keys: np.ndarray, values: np.ndarray, depths: np.ndarray, maps: np.ndarray):
+        self.keys, self.values, self.depths, self.maps = keys, values, depths, maps
 
     @property
     def n_states(self) -> int:
         return int(self.keys.shape[0])
 
     def _index(self, position: Position) -> int | None:
-        hands, pile, pile_len = state_arrays(position)
-        key = np.uint64(pack_state(hands, pile, pile_len, position.to_move, self.n))
+        key = position_key(position, self.maps)
         i = int(np.searchsorted(self.keys, key))
         return i if i < self.n_states and self.keys[i] == key else None
 
@@ -427,7 +478,7 @@ class DeckTables:
         if not self.build:
             raise InvalidInput("no stored table holds this position")
         canonical = relabel_suits(position, *suit_relabelling(position))
-        table = RetrogradeTable(canonical, self.max_states, control=self.control)
+        table = RetrogradeTable(canonical, self.max_states, control=self.control, symmetric=True)
         self._tables_for(canonical.trumps).append(table)
         return table.value(canonical)
 
@@ -463,11 +514,15 @@ class TableStore:
     """Finished tables in a directory, three files each: the sorted state
     keys (``.keys.npy``, uint64), their values (``.values.npy``, int8, for
     the player to move) and depths (``.depths.npy``, int16), named by deck,
-    ``must_beat``, canonical trumps and a number. Read with memory mapping:
-    opening costs nothing, a lookup reads a few pages."""
+    ``must_beat``, canonical trumps and a number after the format's
+    version (``t2``: keys canonical under renaming the suits that are
+    nobody's trump; files of other versions are not read). Read with memory
+    mapping: opening costs nothing, a lookup reads a few pages."""
 
     #: The files of a table, the keys last: a table whose keys are there is whole.
     PARTS = (("values", np.int8), ("depths", np.int16), ("keys", np.uint64))
+    #: The format of the files (in their names).
+    VERSION = "t2"
 
     def __init__(self, directory=None):
         self.directory = Path(directory) if directory is not None else default_tables_dir()
@@ -475,7 +530,8 @@ class TableStore:
     @staticmethod
     def stem(deck, must_beat: bool, trumps: tuple[str, ...], index: int) -> str:
         ranks = "".join(deck.ranks)
-        return f"{ranks}-{''.join(deck.suits)}-{'mb' if must_beat else 'nmb'}-{''.join(trumps)}-{index}"
+        return (f"{TableStore.VERSION}-{ranks}-{''.join(deck.suits)}-{'mb' if must_beat else 'nmb'}-"
+                f"{''.join(trumps)}-{index}")
 
     def paths(self, stem: str) -> dict[str, Path]:
         return {part: self.directory / f"{stem}.{part}.npy" for part, _ in self.PARTS}
@@ -510,7 +566,8 @@ class TableStore:
                         or arrays[part].ndim != 1:
                     raise InvalidInput(f"the stored table {paths[part]} is damaged: delete it and build it "
                                        "again (kozyri tables build)")
-            out.append(SortedTable(deck.size, arrays["keys"], arrays["values"], arrays["depths"]))
+            maps = suit_maps(deck, [deck.suit_index(t) for t in trumps])
+            out.append(SortedTable(arrays["keys"], arrays["values"], arrays["depths"], maps))
         return out
 
     def entries(self) -> list[dict]:
@@ -521,8 +578,9 @@ class TableStore:
         for keys_path in sorted(self.directory.glob("*.keys.npy")):
             stem = keys_path.name[:-len(".keys.npy")]
             parts = stem.split("-")
-            if len(parts) != 5:
+            if len(parts) != 6 or parts[0] != self.VERSION:
                 continue
+            parts = parts[1:]
             size = sum(p.stat().st_size for p in self.paths(stem).values() if p.exists())
             try:
                 states = int(np.load(keys_path, mmap_mode="r").shape[0])
@@ -608,7 +666,7 @@ def build_stored_tables(deck, must_beat: bool, store: TableStore | None = None, 
                 if any(t.lookup(canonical) is not None for t in tables):
                     continue
                 began = time.perf_counter()
-                table = RetrogradeTable(canonical, max_states, control=control).compact()
+                table = RetrogradeTable(canonical, max_states, control=control, symmetric=True).compact()
                 store.save(deck, must_beat, trumps, len(tables), table)
                 tables.append(table)
                 row(trumps, len(tables) - 1, table, time.perf_counter() - began, True)
