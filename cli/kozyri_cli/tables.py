@@ -8,7 +8,13 @@ import click
 
 from kozyri.core import INTERRUPTED, LimitReached
 from kozyri.owntrumps.cards import Deck
-from kozyri.owntrumps.tables import TABLES_ENV, TableStore, build_stored_tables, default_tables_dir
+from kozyri.owntrumps.tables import (
+    DEFAULT_BUILD_STATES,
+    TABLES_ENV,
+    TableStore,
+    build_stored_tables,
+    default_tables_dir,
+)
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
 from kozyri_cli.common import EXIT_INTERRUPTED, ProgressLine, emit_json, fail
@@ -42,8 +48,10 @@ def tables():
 @click.option("--deck", required=True, metavar="SPEC", help="A deck of at most 12 cards: 4x3, 2x5, Q,K,A/S,H ...")
 @click.option("--must-beat/--no-must-beat", default=True, show_default=True, help="Whoever can beat must beat.")
 @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), help=DIR_HELP)
+@click.option("--max-states", type=click.IntRange(min=1), default=DEFAULT_BUILD_STATES, show_default=True,
+              metavar="N", help="Refuse a table larger than this (about 80 bytes a state while building).")
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as one JSON object.")
-def build(deck, must_beat, directory, as_json):
+def build(deck, must_beat, directory, max_states, as_json):
     """Build the tables of a deck (those not stored yet) and store them."""
     deck = Deck.parse(deck)
     store = TableStore(directory)
@@ -60,13 +68,14 @@ def build(deck, must_beat, directory, as_json):
                        f"{row['path']}")
 
     try:
-        build_stored_tables(deck, must_beat, store, control=control, on_table=done)
+        build_stored_tables(deck, must_beat, store, control=control, max_states=max_states, on_table=done)
     except LimitReached as exc:
         line.clear()
         if control.reason == INTERRUPTED:
             click.echo("interrupted: the table being built was not stored", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
-        fail(str(exc))
+        fail(f"{exc}: the table was not stored (--max-states raises the bound, at about 80 bytes a state "
+             "of memory while building)")
     finally:
         line.clear()
     if as_json:

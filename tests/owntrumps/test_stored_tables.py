@@ -147,6 +147,9 @@ def test_cli_build_list_and_solve(cli, bad_input, tmp_path, monkeypatch):
     assert solved["source"] == "table"
     bad_input(cli("tables", "build", "--deck", "36", "--dir", str(tmp_path)), "at most 12 cards")
     bad_input(cli("tables", "build", "--deck", "7x7"), "deck")
+    bad_input(cli("tables", "build", "--deck", "2x5", "--max-states", "1000", "--dir", str(tmp_path / "small")),
+              "more than 1,000 states", "--max-states")
+    assert not list((tmp_path / "small").glob("*.npy"))
     bad_input(cli("tables", "build", "--deck", "4x2", "--dir", "/proc/no-such-dir"), "cannot store the table")
     assert "no tables" in cli("tables", "list", "--dir", str(tmp_path / "empty")).stdout
 

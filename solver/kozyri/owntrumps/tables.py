@@ -39,6 +39,8 @@ from kozyri.search.runs import write_atomically
 from kozyri.search.ttable import mix
 
 MAX_CARDS = 12
+#: States a stored table may hold by default: about 80 bytes each while building, 8 GB.
+DEFAULT_BUILD_STATES = 100_000_000
 OK, TOO_MANY_STATES, TOO_MANY_EDGES, STOPPED = 0, 1, 2, 3
 
 
@@ -431,7 +433,7 @@ class DeckTables:
     tables answer both settings.
     """
 
-    def __init__(self, deck, rules, *, control: SearchControl | None = None, max_states: int = 400_000_000,
+    def __init__(self, deck, rules, *, control: SearchControl | None = None, max_states: int = DEFAULT_BUILD_STATES,
                  store: TableStore | None = None, build: bool = True):
         self.deck, self.rules = deck, rules
         self.control, self.max_states = control, max_states
@@ -625,7 +627,7 @@ def trump_classes(deck) -> list[tuple[str, str]]:
 
 
 def build_stored_tables(deck, must_beat: bool, store: TableStore | None = None, *,
-                        control: SearchControl | None = None, max_states: int = 400_000_000,
+                        control: SearchControl | None = None, max_states: int = DEFAULT_BUILD_STATES,
                         on_table=None) -> list[dict]:
     """Build and store the tables that answer every position of play of a
     deck: for every trump class, tables until every even deal (either seat
