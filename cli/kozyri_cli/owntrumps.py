@@ -123,8 +123,8 @@ def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_l
       kozyri deal --deck 2x4 --seed 1 --json | kozyri solve - --json
 
     A position of a deck whose retrograde table is stored (`kozyri tables
-    build`, decks up to 12 cards) takes its value and best moves from the
-    table at once.
+    build`, decks up to 12 cards) takes its value, best moves and main line
+    from the table at once.
 
     On a terminal a progress line on standard error shows the time, the
     nodes searched and what is proven so far. Ctrl-C stops the search,

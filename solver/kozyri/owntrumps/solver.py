@@ -50,7 +50,7 @@ class SolveResult(SearchResult):
     #: With three or four players: the question the value answers (see :func:`paranoid_question`).
     question: str | None = None
     #: Where the value came from: ``"search"``, or ``"table"`` (a retrograde table on disk,
-    #: :func:`kozyri.owntrumps.tables.stored_value`; the best moves too).
+    #: :func:`kozyri.owntrumps.tables.stored_tables`; the best moves and main line too).
     source: str = "search"
 
     @property
