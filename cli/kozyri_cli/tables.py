@@ -76,6 +76,9 @@ def build(deck, must_beat, directory, max_states, as_json):
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
         fail(f"{exc}: the table was not stored (--max-states raises the bound, at about 80 bytes a state "
              "of memory while building)")
+    except MemoryError:
+        line.clear()
+        fail("out of memory while building the table: it was not stored (about 80 bytes a state are needed)")
     finally:
         line.clear()
     if as_json:
