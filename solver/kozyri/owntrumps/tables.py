@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -31,9 +32,11 @@ from numba import njit
 
 from kozyri.core import InvalidInput, LimitReached, Value
 from kozyri.owntrumps.cards import SUITS
+from kozyri.owntrumps.choice import PAIRS
 from kozyri.owntrumps.kernels import PLAYING, build_tables, game_status, gen_moves, make_move, state_arrays
 from kozyri.search.bits import lowest_bit as lowest_card
 from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.rules import Rules
 from kozyri.search.control import CTL_NODES, SearchControl, controlled, stop_requested
 from kozyri.search.runs import write_atomically
 from kozyri.search.ttable import mix
@@ -408,6 +411,11 @@ def suit_relabelling(position: Position) -> tuple[tuple[int, ...], tuple[str, ..
     return perm, tuple(deck.suits[k] if k >= 0 else next(absent) for k in key)
 
 
+def canonical_form(position: Position) -> Position:
+    """``position`` with its suits renamed so that its trumps are canonical (:func:`suit_relabelling`)."""
+    return relabel_suits(position, *suit_relabelling(position))
+
+
 def relabel_suits(position: Position, perm: tuple[int, ...], trumps: tuple[str, ...]) -> Position:
     """``position`` with deck suit ``i`` renamed ``perm[i]`` and the given trumps."""
     deck = position.deck
@@ -463,9 +471,9 @@ class DeckTables:
         draw) from the tables at hand, or None."""
         return self._ask(position, "depth")
 
-    def _ask(self, position: Position, question: str):
+    def _ask(self, position: Position, question: str, canonical: Position | None = None):
         self._check(position)
-        canonical = relabel_suits(position, *suit_relabelling(position))
+        canonical = canonical_form(position) if canonical is None else canonical
         for table in self._tables_for(canonical.trumps):
             answer = getattr(table, question)(canonical)
             if answer is not None:
@@ -474,12 +482,12 @@ class DeckTables:
 
     def value(self, position: Position) -> Value:
         """The value for the player to move (a table is built when none holds the position)."""
-        value = self.lookup(position)
+        canonical = canonical_form(position)
+        value = self._ask(position, "lookup", canonical)
         if value is not None:
             return value
         if not self.build:
             raise InvalidInput("no stored table holds this position")
-        canonical = relabel_suits(position, *suit_relabelling(position))
         table = RetrogradeTable(canonical, self.max_states, control=self.control, symmetric=True)
         self._tables_for(canonical.trumps).append(table)
         return table.value(canonical)
@@ -612,17 +620,12 @@ def stored_value(position: Position, store: TableStore | None = None) -> Value |
     return tables.lookup(position) if tables is not None else None
 
 
-def trump_classes(deck) -> list[tuple[str, str]]:
-    """One trump pair of each class up to renaming suits (the first in the order of PAIRS)."""
-    from kozyri.owntrumps.choice import PAIRS
-
-    seen, out = set(), []
+def trump_classes(deck) -> dict[tuple[str, ...], tuple[str, str]]:
+    """The canonical trumps of each class of trump pairs up to renaming
+    suits, with the first pair of the class in the order of PAIRS."""
+    out: dict[tuple[str, ...], tuple[str, str]] = {}
     for pair in PAIRS:
-        probe = Position.deal(deck, trumps=pair, seed=1)
-        canonical = suit_relabelling(probe)[1]
-        if canonical not in seen:
-            seen.add(canonical)
-            out.append(pair)
+        out.setdefault(suit_relabelling(Position.deal(deck, trumps=pair, seed=1))[1], pair)
     return out
 
 
@@ -635,10 +638,6 @@ def build_stored_tables(deck, must_beat: bool, store: TableStore | None = None, 
     in the same table. Tables already stored are kept. ``on_table(row)``
     after each table. Returns a row per table: trumps, index, states,
     seconds (0 for one already stored), bytes on disk, path, built."""
-    import time
-
-    from kozyri.owntrumps.rules import Rules
-
     store = store if store is not None else TableStore()
     if deck.size > MAX_CARDS:
         raise InvalidInput(f"retrograde tables are for decks of at most {MAX_CARDS} cards, not {deck.size}")
@@ -655,8 +654,7 @@ def build_stored_tables(deck, must_beat: bool, store: TableStore | None = None, 
         if on_table is not None:
             on_table(out)
 
-    for pair in trump_classes(deck):
-        trumps = suit_relabelling(Position.deal(deck, trumps=pair, seed=1))[1]
+    for trumps, pair in trump_classes(deck).items():
         tables = store.load(deck, must_beat, trumps)
         for index, table in enumerate(tables):
             row(trumps, index, table, 0.0, False)
@@ -664,7 +662,7 @@ def build_stored_tables(deck, must_beat: bool, store: TableStore | None = None, 
             rest = [c for c in range(deck.size) if c not in hand]
             for leader in (0, 1):
                 deal = Position.build(deck, [list(hand), rest], [], pair, leader, rules)
-                canonical = relabel_suits(deal, *suit_relabelling(deal))
+                canonical = canonical_form(deal)
                 if any(t.lookup(canonical) is not None for t in tables):
                     continue
                 began = time.perf_counter()
