@@ -7,10 +7,13 @@ Methods:
 * ``repetition-dfs``: one depth-first AND/OR search per player ("can this
   player force a win?") with repetitions on the path counted as failures and
   only path-independent results in the TT: the textbook approach.
-* ``id+closure``: what ``kozyri solve`` does: iterative deepening for wins,
-  closed defender strategies for "no win", positions identified up to the
-  exchange of the two suits that are nobody's trump;
-* ``id+closure-nosym``: the same without that symmetry.
+* ``id+closure``: iterative deepening for wins, closed defender strategies
+  for "no win", positions identified up to the exchange of the two suits
+  that are nobody's trump (what ``kozyri solve`` did before df-pn);
+* ``id+closure-nosym``: the same without that symmetry;
+* ``dfpn``: depth-first proof-number search alone, one question per player;
+* ``id+closure+dfpn``: what ``kozyri solve`` does: rounds of the first and
+  the second.
 * ``retrograde``: the full table of every reachable state (decks of at most
   12 cards; no time cap, it cannot stop half-way).
 """
@@ -30,14 +33,16 @@ from kozyri.owntrumps.tables import MAX_CARDS, RetrogradeTable
 from kozyri.search.control import SearchControl
 
 
-def repetition_dfs(pos: Position, cap: float) -> tuple[str, int]:
+def two_questions(pos: Position, cap: float, method: str) -> tuple[str, int]:
+    """The value from the two unbounded questions, asked by ``method`` of
+    :class:`ProofSearch` (``ask``: depth-first with repetitions; ``ask_dfpn``)."""
     search = ProofSearch(pos, memory_mb=2048)
     control = SearchControl(Limit(time=cap))
-    me, opp = pos.to_move, 1 - pos.to_move
-    mine = search.ask(pos, me, control)
+    ask = getattr(search, method)
+    mine = ask(pos, pos.to_move, control)
     if mine.proved:
         return "win", search.nodes
-    theirs = search.ask(pos, opp, control)
+    theirs = ask(pos, 1 - pos.to_move, control)
     if theirs.proved:
         return "loss", search.nodes
     if mine.proved is False and theirs.proved is False:
@@ -45,9 +50,9 @@ def repetition_dfs(pos: Position, cap: float) -> tuple[str, int]:
     return "unknown", search.nodes
 
 
-def id_closure(pos: Position, cap: float, symmetry: bool = True) -> tuple[str, int]:
+def id_closure(pos: Position, cap: float, symmetry: bool = True, proof_numbers: bool = False) -> tuple[str, int]:
     search = ProofSearch(pos, memory_mb=2048, symmetry=symmetry)
-    value = decide(search, pos, SearchControl(Limit(time=cap)))
+    value = decide(search, pos, SearchControl(Limit(time=cap)), proof_numbers=proof_numbers)
     return value.name, search.nodes
 
 
@@ -64,8 +69,10 @@ def retrograde(pos: Position, cap: float) -> tuple[str, int]:
 @click.option("--methods", default="repetition-dfs,id+closure-nosym,id+closure,retrograde", show_default=True)
 def main(shape: str, deals: int, cap: float, must_beat: bool, methods: str):
     """Solve the same deals with each method; print solved counts and times."""
-    runners = {"repetition-dfs": repetition_dfs, "id+closure": id_closure, "retrograde": retrograde,
-               "id+closure-nosym": lambda pos, cap: id_closure(pos, cap, symmetry=False)}
+    runners = {"repetition-dfs": lambda pos, cap: two_questions(pos, cap, "ask"), "id+closure": id_closure,
+               "retrograde": retrograde, "id+closure-nosym": lambda pos, cap: id_closure(pos, cap, symmetry=False),
+               "dfpn": lambda pos, cap: two_questions(pos, cap, "ask_dfpn"),
+               "id+closure+dfpn": lambda pos, cap: id_closure(pos, cap, proof_numbers=True)}
     chosen = [m for m in methods.split(",") if m]
     rows = {m: [] for m in chosen}
     load_kernels()

@@ -10,6 +10,12 @@ that file.
 
 Deck sizes are 4 suits x top ranks where the size allows it (8, 12, 16, 20,
 24 cards); 10 and 14 cards use 2 suits (2x5, 2x7).
+
+Two solvers side by side: run the same command twice at the same time, once
+with an older checkout first on the path (``PYTHONPATH=old/solver``) and its
+own ``--out``, then print both with ``--baseline OLD.jsonl``. Set
+``KOZYRI_TABLES`` to an empty directory so that stored tables do not answer
+for the search.
 """
 
 from __future__ import annotations
@@ -52,6 +58,32 @@ def summary(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def side_by_side(base: list[dict], new: list[dict]) -> str:
+    """One row per size and rule setting: solved deals and times, before and now."""
+    head = ("| cards | deck | must_beat | deals | solved before | solved now | median s before | median s now "
+            "| p90 s before | p90 s now | both solved, same value |\n|---|---|---|---|---|---|---|---|---|---|---|")
+    lines = [head]
+    old = {(r["cards"], r["must_beat"], r["seed"]): r for r in base}
+    groups: dict[tuple, list[dict]] = {}
+    for r in new:
+        if (r["cards"], r["must_beat"], r["seed"]) in old:
+            groups.setdefault((r["cards"], r["must_beat"]), []).append(r)
+    for (cards, must_beat), rs in sorted(groups.items(), key=lambda kv: (kv[0][0], not kv[0][1])):
+        bs = [old[(r["cards"], r["must_beat"], r["seed"])] for r in rs]
+        both = [(b, r) for b, r in zip(bs, rs) if "unknown" not in (b["value"], r["value"])]
+        same = sum(b["value"] == r["value"] for b, r in both)
+        cells = [f"{sum(x['value'] != 'unknown' for x in group)}/{len(group)}" for group in (bs, rs)]
+        cells += [f"{statistics.median(x['seconds'] for x in group):.2f}" for group in (bs, rs)]
+        cells += [f"{percentile([x['seconds'] for x in group], 0.9):.2f}" for group in (bs, rs)]
+        lines.append(f"| {cards} | {SHAPES[cards]} | {'on' if must_beat else 'off'} | {len(rs)} | "
+                     + " | ".join(cells) + f" | {same}/{len(both)} |")
+    return "\n".join(lines)
+
+
+def read_rows(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
 @click.command()
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("benchmarks/results/solve.jsonl"), show_default=True,
@@ -62,15 +94,15 @@ def summary(rows: list[dict]) -> str:
 @click.option("--memory", default=2048, show_default=True, help="TT memory per deal, MB.")
 @click.option("--rules", "rule_set", type=click.Choice(["both", "on", "off"]), default="both", show_default=True,
               help="must_beat values to run.")
-def main(out: Path, sizes: str, deals: int, cap: float, memory: int, rule_set: str):
+@click.option("--baseline", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Results of another solver on the same deals: print both side by side.")
+def main(out: Path, sizes: str, deals: int, cap: float, memory: int, rule_set: str, baseline: Path | None):
     """Solve seeded random deals of several sizes and print the summary."""
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {}
     if out.exists():
-        for line in out.read_text().splitlines():
-            if line.strip():
-                r = json.loads(line)
-                done[(r["cards"], r["must_beat"], r["seed"], r["cap"])] = r
+        for r in read_rows(out):
+            done[(r["cards"], r["must_beat"], r["seed"], r["cap"])] = r
     settings = {"both": (True, False), "on": (True,), "off": (False,)}[rule_set]
     jobs = [(int(n), mb, seed) for n in sizes.split(",") for mb in settings for seed in range(deals)]
     with out.open("a") as sink, click.progressbar(jobs, label="deals", file=sys.stderr) as bar:
@@ -87,7 +119,11 @@ def main(out: Path, sizes: str, deals: int, cap: float, memory: int, rule_set: s
             sink.flush()
             done[(cards, must_beat, seed, cap)] = row
     wanted = {(c, mb, s, cap) for c, mb, s in jobs}
-    click.echo(summary([r for k, r in done.items() if k in wanted]))
+    rows = [r for k, r in done.items() if k in wanted]
+    click.echo(summary(rows))
+    if baseline is not None:
+        click.echo()
+        click.echo(side_by_side([r for r in read_rows(baseline) if r["cap"] == cap], rows))
 
 
 if __name__ == "__main__":

@@ -4,40 +4,25 @@ the others together) agree with the brute-force retrograde reference."""
 from __future__ import annotations
 
 import json
-import random
 from collections import Counter
 
 import pytest
 from hypothesis import given, settings
 
 from kozyri.core import DRAW, LOSS, WIN
-from kozyri.owntrumps import Position, Rules, solve
+from kozyri.owntrumps import Position, solve
 from kozyri.owntrumps.prover import ProofSearch
 from kozyri.owntrumps.solver import decide
 from kozyri.search.control import SearchControl
-from tests.support.owntrumps import game_positions, random_game_position, reference, reference_value
+from tests.support.owntrumps import game_positions, paranoid_sweep, reference, reference_value
 
-#: Decks small enough for the plain-Python reference to be quick, and one
-#: trump assignment each (the reference builds one table per deck, trumps,
-#: rules and seat, and the tables are shared).
-QUICK_SHAPES = {3: ("2x3", "3x2", "4x2"), 4: ("4x2",)}
-TRUMPS = {3: ("SHD",), 4: ("DCSH",)}
 #: Memory for the solver: the closure proofs of a lone seat against three need room.
 MB = 256
 
 
-def sweep(count: int, seed: int, shapes=QUICK_SHAPES, trumps=TRUMPS):
-    rng = random.Random(seed)
-    for _ in range(count):
-        n = rng.choice((3, 4))
-        rules = Rules(must_beat=rng.random() < 0.5)
-        yield random_game_position(rng.choice(shapes[n]), n, rng.choice(trumps[n]), rules, rng.randrange(2**32),
-                                   rng.randrange(0, 20), rng.randrange(n))
-
-
 def test_paranoid_values_agree_with_the_reference():
     tally = Counter()
-    for pos in sweep(120, seed=2026):
+    for pos in paranoid_sweep(120, seed=2026):
         expected = reference_value(pos)
         assert decide(ProofSearch(pos, memory_mb=MB), pos, SearchControl()) == expected, pos.to_json()
         tally[(pos.n_players, expected.name)] += 1
@@ -51,7 +36,7 @@ def test_paranoid_values_on_more_decks_and_trumps():
     shapes = {3: ("3x3", "2x4"), 4: ("3x3", "2x4")}
     trumps = {3: ("SHD", "CSH", "HDC"), 4: ("SHDC", "CHSD")}
     tally = Counter()
-    for pos in sweep(40, seed=7, shapes=shapes, trumps=trumps):
+    for pos in paranoid_sweep(40, seed=7, shapes=shapes, trumps=trumps):
         value = decide(ProofSearch(pos, memory_mb=MB), pos, SearchControl())
         # Never a wrong value; a lone seat's closure proofs against three may outgrow the memory bound.
         assert value == reference_value(pos) or value.reason == "memory bound", pos.to_json()
@@ -60,7 +45,7 @@ def test_paranoid_values_on_more_decks_and_trumps():
 
 
 def test_the_value_for_a_seat_not_to_move():
-    for pos in sweep(40, seed=11):
+    for pos in paranoid_sweep(40, seed=11):
         seat = (pos.to_move + 1) % pos.n_players
         search = ProofSearch(pos, memory_mb=MB, seat=seat)
         assert decide(search, pos, SearchControl()) == reference_value(pos, seat), pos.to_json()

@@ -107,3 +107,20 @@ def random_record(deck, n_players: int, seed: int, max_moves: int = 80, must_bea
             break
         record = record.play(rng.choice(record.final.legal_moves()))
     return record
+
+
+#: Decks small enough for the plain-Python reference to be quick, and one
+#: trump assignment each (the reference builds one table per deck, trumps,
+#: rules and seat, and the tables are shared).
+PARANOID_SHAPES = {3: ("2x3", "3x2", "4x2"), 4: ("4x2",)}
+PARANOID_TRUMPS = {3: ("SHD",), 4: ("DCSH",)}
+
+
+def paranoid_sweep(count: int, seed: int, shapes=PARANOID_SHAPES, trumps=PARANOID_TRUMPS):
+    """``count`` random 3- and 4-player deals and mid-game positions of the quick decks."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        n = rng.choice((3, 4))
+        rules = Rules(must_beat=rng.random() < 0.5)
+        yield random_game_position(rng.choice(shapes[n]), n, rng.choice(trumps[n]), rules, rng.randrange(2**32),
+                                   rng.randrange(0, 20), rng.randrange(n))

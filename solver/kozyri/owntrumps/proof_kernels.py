@@ -56,9 +56,11 @@ NO_DEP = 1 << 30
 #: Per-question status stored in the TT (2 bits per question ``q``).
 S_UNKNOWN, S_WIN, S_FAIL = 0, 1, 2
 BUCKET = 4
-#: ``info`` columns of a TT entry; I_NOWIN + q: no win for question q's team within so many plies.
-I_STATUS, I_PATH, I_DEPTH, I_WORK, I_NOWIN = 0, 1, 2, 3, 4
-INFO_COLUMNS = 6
+#: ``info`` columns of a TT entry; I_NOWIN + q: no win for question q's team within so many plies;
+#: I_PN + 2 * q and I_DN + 2 * q: the proof and disproof numbers of an unfinished df-pn
+#: search for question q (0: none yet; :mod:`kozyri.owntrumps.dfpn_kernels`).
+I_STATUS, I_PATH, I_DEPTH, I_WORK, I_NOWIN, I_PN, I_DN = 0, 1, 2, 3, 4, 6, 7
+INFO_COLUMNS = 10
 #: Counters of the proof search in the control array (after the control's own slots):
 #: a cut-off by the ply or stack limit happened; the deepest ply; positions that
 #: found no TT row; TT rows claimed.
@@ -107,9 +109,28 @@ def tt_insert(keys, info, h0, h1, key, ctl):
         info[victim, I_PATH] = -1
         info[victim, I_DEPTH] = 0
         info[victim, I_WORK] = 0
-        info[victim, I_NOWIN] = 0
-        info[victim, I_NOWIN + 1] = 0
+        for column in range(I_NOWIN, INFO_COLUMNS):
+            info[victim, column] = 0
     return victim
+
+
+@njit(cache=True, inline="always")
+def path_index(path, ply, h0, h1, key):
+    """The ply at which the path below ``ply`` holds this key, or -1 (for
+    positions that found no TT row to mark them)."""
+    for i in range(ply):
+        if path[i, 0] == h0 and path[i, 1] == h1 and path[i, 2] == key:
+            return i
+    return -1
+
+
+@njit(cache=True, inline="always")
+def push_path(path, ply, h0, h1, key, ctl):
+    path[ply, 0] = h0
+    path[ply, 1] = h1
+    path[ply, 2] = key
+    if ply > ctl[ST_MAX_PLY]:
+        ctl[ST_MAX_PLY] = ply
 
 
 @njit(cache=True, inline="always")
@@ -280,10 +301,9 @@ def prove(hands, pile, pile_len, ph, mover, team, q, depth_left,
                 slot = tt_insert(keys, info, h0, h1, key, ctl)
                 if slot < 0 and not bounded:
                     ctl[ST_TT_FULL] += 1
-                    for i in range(ply):
-                        if path[i, 0] == h0 and path[i, 1] == h1 and path[i, 2] == key:
-                            code = pack(FAIL, i, 0)
-                            break
+                    repeated = path_index(path, ply, h0, h1, key)
+                    if repeated >= 0:
+                        code = pack(FAIL, repeated, 0)
             if code >= 0:
                 if ply == 0:
                     return code
@@ -292,11 +312,7 @@ def prove(hands, pile, pile_len, ph, mover, team, q, depth_left,
                 mover = frames[ply, F_MOVER]
                 action = _RESUME
                 continue
-            path[ply, 0] = h0
-            path[ply, 1] = h1
-            path[ply, 2] = key
-            if ply > ctl[ST_MAX_PLY]:
-                ctl[ST_MAX_PLY] = ply
+            push_path(path, ply, h0, h1, key, ctl)
             if slot >= 0 and not bounded:
                 info[slot, I_PATH] = ply
             n = gen_moves(hands, pile, pile_len, mover, beat_mask, take_n, must_beat, stack, sp)

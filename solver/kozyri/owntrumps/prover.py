@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kozyri.core import InvalidInput
+from kozyri.core import InvalidInput, Limit
+from kozyri.owntrumps import dfpn_kernels as D
 from kozyri.owntrumps import proof_kernels as K
 from kozyri.owntrumps.kernels import build_tables, state_arrays
 from kozyri.owntrumps.position import Position
@@ -21,6 +22,8 @@ from kozyri.search.ttable import HashTable
 
 MAX_PLY = 40_000
 STACK_ENTRIES = 4 * 1024 * 1024
+#: The fewest nodes a part of a proof-number search gets (see :meth:`ProofSearch.ask_dfpn`).
+DFPN_MIN_PART = 1 << 16
 #: Rows the TT starts with (it doubles while over half full, up to the memory bound).
 INITIAL_TT_ROWS = K.BUCKET * 2**16
 
@@ -82,13 +85,14 @@ class ProofSearch:
         self.stack = np.zeros(STACK_ENTRIES, dtype=np.int32)
         self.scores = np.zeros(STACK_ENTRIES, dtype=np.int32)
         self.path = np.zeros((MAX_PLY, 3), dtype=np.uint64)
-        self.frames = np.zeros((MAX_PLY, K.FRAME_COLUMNS), dtype=np.int64)
+        self.frames = np.zeros((MAX_PLY, max(K.FRAME_COLUMNS, D.DFPN_FRAME_COLUMNS)), dtype=np.int64)
         #: Positions one closure proof may hold.
         self.closure_capacity = max(64, int(0.25 * budget / (112 + size)))
         #: Set when a closure proof needed more room than the memory bound allows.
         self.out_of_room = False
         #: Nodes searched by every question asked so far.
         self.nodes = 0
+        self._children = None  # df-pn's per-child arrays, made on its first question
 
     def _tables(self, control: SearchControl) -> HashTable:
         """The TT, grown first if it is over half full (before a kernel gets its arrays)."""
@@ -170,6 +174,45 @@ class ProofSearch:
         if res == K.FAIL and not ctl[K.ST_TRUNCATED]:
             return Answer(False)
         return Answer(None)
+
+    def ask_dfpn(self, position: Position, attacker: int, control: SearchControl | None = None) -> Answer:
+        """The question of :meth:`ask` (unbounded), by proof-number search
+        (:mod:`kozyri.owntrumps.dfpn_kernels`): best-first, so long forced
+        wins down narrow lines come quickly. ``None`` if the control
+        stopped it; asked again, it goes on from the numbers in the TT.
+        The depth of a proven win is the length of the strategy found, not
+        necessarily the shortest."""
+        self._check(position)
+        if position.is_over:
+            return Answer(self.wins(position.outcome, attacker))
+        if self._children is None:
+            # Like the stacks, touched only as deep as the search goes.
+            size = self.stack.shape[0]
+            self._children = (np.zeros((size, 3), dtype=np.uint64), np.zeros(size, dtype=np.int32),
+                              np.zeros(size, dtype=np.int32), np.zeros(size, dtype=np.int32),
+                              np.zeros(size, dtype=np.int8))
+        hands, pile, pile_len = state_arrays(position)
+        control = control or SearchControl()
+        ph = self.pile_hash(position.pile)
+        while True:
+            # The TT grows only between kernel runs: run in parts that cannot
+            # fill more than half of it (a node claims at most one row).
+            table = self._tables(control)
+            room = max(DFPN_MIN_PART, table.rows // 2 - table.used)
+            with control.child(Limit(nodes=room)) as part:
+                code = self._run(part, D.dfpn, hands, pile, pile_len, ph, position.to_move, self.team(attacker),
+                                 self.question(attacker), self.beat_mask, self.take_n, self.strength, self.z_pile,
+                                 self.z_side, self.rules.must_beat, self.sym, self.z_pile_sw, table.keys,
+                                 table.payload, self.stack, self.path, self.frames, part.ctl, MAX_PLY,
+                                 *self._children)
+                truncated = part.ctl[K.ST_TRUNCATED]
+            res, _dep, depth = K.unpack(code)
+            if res == K.WIN:
+                return Answer(True, int(depth))
+            if res == K.FAIL:
+                return Answer(None if truncated else False)
+            if control.stopped:
+                return Answer(None)
 
     def ask_closure(self, position: Position, attacker: int, oracle_depth: int,
                     control: SearchControl | None = None, capacity: int | None = None) -> Answer:

@@ -34,6 +34,8 @@ from kozyri.search.control import SearchControl, controlled
 
 #: Megabytes for the solver's tables when the limit names none.
 DEFAULT_MEMORY_MB = 1024
+#: Nodes the first proof-number search of a decision gets at least.
+DFPN_MIN_NODES = 100_000
 
 
 @dataclass(kw_only=True)
@@ -187,15 +189,19 @@ def load_kernels() -> None:
     search.ask(tiny, 0, control, depth=2)
     search.ask(tiny, 0, control)
     search.ask_closure(tiny, 1, 2, control)
+    search.ask_dfpn(tiny, 0, control)
     search.table.used = search.table.rows  # and the growth of the table
     search.table.grow(control, K.tt_rehash)
     _kernels_loaded = True
 
 
-def decide(search: ProofSearch, position: Position, control: SearchControl, seat: int | None = None) -> Value:
+def decide(search: ProofSearch, position: Position, control: SearchControl, seat: int | None = None,
+           proof_numbers: bool = True) -> Value:
     """The value of ``position`` for ``seat`` (by default the player to move,
     or with three or four players the search's seat), or unknown (with what
-    was proven) if ``control`` stops first."""
+    was proven) if ``control`` stops first. ``proof_numbers=False`` leaves
+    out the proof-number search (to measure what it buys; it is only used
+    with two players)."""
     if seat is None:
         seat = position.to_move if search.n_players == 2 else search.seat
     if position.is_over:
@@ -203,36 +209,67 @@ def decide(search: ProofSearch, position: Position, control: SearchControl, seat
     mine, theirs = seat, search.opponent(seat)
     # Ask for the side to move first.
     sides = (mine, theirs) if search.same_side(position.to_move, seat) else (theirs, mine)
-    # Iterative deepening proves wins ("a win within d plies?" has a
-    # path-independent answer, so the TT keeps every result); from time to time
-    # a closed defender strategy is tried to prove that a side cannot win.
+    # Rounds of two searches. Iterative deepening proves short wins ("a win
+    # within d plies?" has a path-independent answer, so the TT keeps every
+    # result), and at depths 8, 16, 32, ... a closed defender strategy is
+    # tried to prove that a side cannot win (within the round's budget).
+    # Proof-number search then gets a
+    # node budget that doubles every round (four times what the deepening
+    # got): long wins down narrow lines, and "no win" wherever it needs no
+    # repetition on a path. Both share the TT and use each other's proofs.
+    # With three or four players df-pn is left out: there one team often moves
+    # several times in a row, its lines run long before they repeat, and the
+    # failures that rest on repetitions (kept only while their path lasts)
+    # are found again and again; measured on 8-card deals, see test_dfpn.py.
+    proof_numbers = proof_numbers and search.n_players == 2
     no_win = {mine: False, theirs: False}
-    depth, next_closure = 1, 8
+    depth, next_closure = 0, 8
     give_up_depth = None  # set when the memory bound stops the no-win proofs
+    budget = DFPN_MIN_NODES
     while True:
-        control.status = _status(search, depth, no_win)
+        round_start = search.nodes
+        while True:
+            depth += 1
+            control.status = _status(search, depth, no_win)
+            for side in sides:
+                if no_win[side]:
+                    continue
+                a = search.ask(position, side, control, depth=depth)
+                if a.proved:
+                    return WIN if side == mine else LOSS
+                if a.proved is None:
+                    return _unknown(no_win, mine, theirs, control.reason or MEMORY_BOUND)
+            if depth >= next_closure:
+                for side in sides:
+                    if not no_win[side]:
+                        # (with proof numbers, within the round's budget: a failed try can be long)
+                        with control.child(Limit(nodes=budget if proof_numbers else None)) as part:
+                            no_win[side] = search.ask_closure(position, side, depth, part).proved is False
+                if no_win[mine] and no_win[theirs]:
+                    return DRAW
+                next_closure *= 2
+                if search.out_of_room and give_up_depth is None:
+                    give_up_depth = 4 * depth  # a last chance for a win proof
+            if control.stopped:
+                return _unknown(no_win, mine, theirs, control.reason)
+            if give_up_depth is not None and depth >= give_up_depth:
+                return _unknown(no_win, mine, theirs, MEMORY_BOUND)
+            if proof_numbers and 4 * (search.nodes - round_start) >= budget:
+                break
         for side in sides:
             if no_win[side]:
                 continue
-            a = search.ask(position, side, control, depth=depth)
+            control.status = _status(search, depth, no_win) + f"; proof numbers, {budget:,} nodes"
+            with control.child(Limit(nodes=budget)) as part:
+                a = search.ask_dfpn(position, side, part)
             if a.proved:
                 return WIN if side == mine else LOSS
-            if a.proved is None:
-                return _unknown(no_win, mine, theirs, control.reason or MEMORY_BOUND)
-        if depth >= next_closure:
-            for side in sides:
-                if not no_win[side]:
-                    no_win[side] = search.ask_closure(position, side, depth, control).proved is False
-            if no_win[mine] and no_win[theirs]:
-                return DRAW
-            next_closure *= 2
-            if search.out_of_room and give_up_depth is None:
-                give_up_depth = 4 * depth  # a last chance for a win proof
-        if control.stopped:
-            return _unknown(no_win, mine, theirs, control.reason)
-        if give_up_depth is not None and depth >= give_up_depth:
-            return _unknown(no_win, mine, theirs, MEMORY_BOUND)
-        depth += 1
+            no_win[side] = a.proved is False
+            if control.stopped:
+                return _unknown(no_win, mine, theirs, control.reason)
+        if no_win[mine] and no_win[theirs]:
+            return DRAW
+        budget *= 2
 
 
 def _side_name(search: ProofSearch, side: int) -> str:
