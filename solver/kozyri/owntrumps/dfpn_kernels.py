@@ -2,11 +2,18 @@
 
 The same yes/no question as :func:`kozyri.owntrumps.proof_kernels.prove`
 (*can the attacking team force a win?*), searched best-first: every node
-keeps a proof number (how many leaves must still be proven for a win, at
-least) and a disproof number (the same for "no win"), and the search always
-expands a most-proving node, one subtree at a time under thresholds (Nagai's
-depth-first formulation). Where iterative deepening must finish every depth
-below a long forced win, df-pn follows the narrow lines straight down.
+keeps a proof number (an estimate of how many positions must still be
+proven for a win) and a disproof number (the same for "no win"), and the
+search always expands a most-proving node, one subtree at a time under
+thresholds (Nagai's depth-first formulation). Where iterative deepening must
+finish every depth below a long forced win, df-pn follows the narrow lines
+straight down.
+
+Positions repeat, and numbers summed around a cycle grow without end: the
+numbers that add up are weak (the largest child's plus one per other open
+child), and a child's threshold reaches a quarter beyond its runner-up's
+number (the "1 + epsilon" trick); without the latter the search circled
+(benchmarks/RESULTS.md).
 
 Repetitions (the graph-history interaction): a position on the current path
 counts as a failure for the attacker, and a failure found through it depends

@@ -213,10 +213,10 @@ def decide(search: ProofSearch, position: Position, control: SearchControl, seat
     # within d plies?" has a path-independent answer, so the TT keeps every
     # result), and at depths 8, 16, 32, ... a closed defender strategy is
     # tried to prove that a side cannot win (within the round's budget).
-    # Proof-number search then gets a
-    # node budget that doubles every round (four times what the deepening
-    # got): long wins down narrow lines, and "no win" wherever it needs no
-    # repetition on a path. Both share the TT and use each other's proofs.
+    # Proof-number search then gets a node budget that doubles every round
+    # (about four times what the deepening got): long wins down narrow lines,
+    # and "no win" wherever it needs no repetition on a path. Both share the
+    # TT and use each other's proofs.
     # With three or four players df-pn is left out: there one team often moves
     # several times in a row, its lines run long before they repeat, and the
     # failures that rest on repetitions (kept only while their path lasts)
