@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from kozyri.core import LOSS, WIN, Limit
 from kozyri.owntrumps import Position, Rules
 from kozyri.owntrumps import dfpn_kernels as D
+from kozyri.owntrumps import solver as solver_module
 from kozyri.owntrumps import proof_kernels as K
 from kozyri.owntrumps.kernels import state_arrays
 from kozyri.owntrumps.position import random_playout
@@ -111,6 +112,8 @@ def test_a_stopped_search_unwinds_and_goes_on_where_it_stopped():
         assert (search.table.payload[used, K.I_PATH] == -1).all()  # nothing left marked on the path
         if answer.proved is not None:
             answers.append(answer.proved)
+        else:  # stopped: it says how far from a proof the root looked
+            assert 0 < answer.proof_number < D.INF
     assert answers == [False, False] and parts > 3
 
 
@@ -134,6 +137,24 @@ def test_decide_gives_the_same_values_with_and_without_proof_numbers():
         with_pn = decide(ProofSearch(pos, memory_mb=16), pos, SearchControl())
         without = decide(ProofSearch(pos, memory_mb=16), pos, SearchControl(), proof_numbers=False)
         assert with_pn == without == reference_value(pos), pos.to_json()
+
+
+def test_decide_with_tiny_proof_number_budgets_stays_exact(monkeypatch):
+    # Budgets of a few dozen nodes: df-pn runs in many parts, each to the
+    # question whose proof number looked smaller, between short deepenings.
+    monkeypatch.setattr(solver_module, "DFPN_MIN_NODES", 48)
+    parts = Counter()
+    for pos in sweep(80, seed=29):
+        search = ProofSearch(pos, memory_mb=16)
+        ask_dfpn = search.ask_dfpn
+
+        def counted(position, side, control=None, ask_dfpn=ask_dfpn, to_move=pos.to_move):
+            parts["mine" if side == to_move else "theirs"] += 1
+            return ask_dfpn(position, side, control)
+
+        search.ask_dfpn = counted
+        assert decide(search, pos, SearchControl()) == reference_value(pos), pos.to_json()
+    assert parts["mine"] > 20 and parts["theirs"] > 20, parts
 
 
 @pytest.mark.slow

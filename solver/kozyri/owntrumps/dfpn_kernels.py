@@ -15,6 +15,12 @@ child), and a child's threshold reaches a quarter beyond its runner-up's
 number (the "1 + epsilon" trick); without the latter the search circled
 (benchmarks/RESULTS.md).
 
+A position seen for the first time starts with its mobility, not 1: the
+number of moves its side to move has is the disproof number where the
+attackers move (each move must be refuted) and the proof number where the
+defenders move. Positions with few replies are worked on first; on hard
+16-card deals this took a third of the time (benchmarks/RESULTS.md).
+
 Repetitions (the graph-history interaction): a position on the current path
 counts as a failure for the attacker, and a failure found through it depends
 on the path. As in ``prove``, each failure carries the lowest path ply it
@@ -50,6 +56,7 @@ from kozyri.owntrumps.proof_kernels import (
     S_FAIL,
     S_WIN,
     SAVE_ROOM,
+    ST_ROOT_PN,
     ST_TRUNCATED,
     ST_TT_FULL,
     WIN,
@@ -146,7 +153,7 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
                         dn = np.int64(info[slot, I_DN + 2 * q])
                         if pn >= thpn or dn >= thdn:
                             ret_res, ret_pn, ret_dn = OPEN, pn, dn
-            if ret_res < 0 and (ply >= max_ply or sp + MAX_MOVES + SAVE_ROOM > stack.shape[0]):
+            if ret_res < 0 and (ply >= max_ply or sp + 2 * MAX_MOVES + SAVE_ROOM > stack.shape[0]):
                 ctl[ST_TRUNCATED] = 1
                 ret_res, ret_aux = FAIL, -1
             if ret_res < 0 and slot < 0:
@@ -189,12 +196,21 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
                     c_aux[sp + i] = 0 if c_flag[sp + i] == C_WIN else NO_DEP
                 else:
                     c_flag[sp + i] = C_OPEN
+                    child = next_holder(hands, mover)
                     cph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
-                    c0, c1, ck = canonical(hands, cph, pile, new_len, next_holder(hands, mover), z_side, sym,
-                                           z_pile_sw)
+                    c0, c1, ck = canonical(hands, cph, pile, new_len, child, z_side, sym, z_pile_sw)
                     c_keys[sp + i, 0] = c0
                     c_keys[sp + i, 1] = c1
                     c_keys[sp + i, 2] = ck
+                    # A child starts with its mobility as the number its mover
+                    # must refute: all its moves must fail for a no. (The loop
+                    # below replaces it with the TT's numbers where it has some.)
+                    moves = max(1, gen_moves(hands, pile, new_len, child, beat_mask, take_n, must_beat, stack,
+                                             save_at + SAVE_ROOM))
+                    if ((team >> child) & 1) == 1:
+                        c_dn[sp + i] = moves
+                    else:
+                        c_pn[sp + i] = moves
                 unmake_move(hands, pile, pile_len, mover, move, stack, save_at)
             frames[ply, D_MOVER] = mover
             frames[ply, D_SLOT] = slot
@@ -287,6 +303,8 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
             dn = other
         else:
             pn = other
+        if ply == 0:
+            ctl[ST_ROOT_PN] = pn
         if pn > 0 and dn > 0 and pn < thpn and dn < thdn:
             # Down into the most proving child, with thresholds that send it
             # back once another child looks clearly better (by a quarter: the

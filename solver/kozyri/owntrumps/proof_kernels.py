@@ -65,6 +65,8 @@ INFO_COLUMNS = 10
 #: a cut-off by the ply or stack limit happened; the deepest ply; positions that
 #: found no TT row; TT rows claimed.
 ST_TRUNCATED, ST_MAX_PLY, ST_TT_FULL, ST_TT_USED = CTL_FREE, CTL_FREE + 1, CTL_FREE + 2, CTL_FREE + 3
+#: The root's proof number when df-pn last looked at it.
+ST_ROOT_PN = CTL_FREE + 4
 #: ``depth_left`` of the unbounded search (the one that detects repetitions).
 UNBOUNDED = 1 << 29
 #: Room on the move stack reserved per node: moves, then saved pile cards.

@@ -29,13 +29,16 @@ INITIAL_TT_ROWS = K.BUCKET * 2**16
 
 
 class Answer:
-    """Result of one question: ``proved`` (True/False) or ``None`` if unknown."""
+    """Result of one question: ``proved`` (True/False) or ``None`` if unknown.
+    An unfinished df-pn question also says how far from a proof it looked:
+    ``proof_number``, the root's proof number when it stopped."""
 
-    __slots__ = ("proved", "depth")
+    __slots__ = ("proved", "depth", "proof_number")
 
-    def __init__(self, proved: bool | None, depth: int = 0):
+    def __init__(self, proved: bool | None, depth: int = 0, proof_number: int | None = None):
         self.proved = proved
         self.depth = depth
+        self.proof_number = proof_number
 
     def __repr__(self):
         return f"Answer({self.proved}, depth={self.depth})"
@@ -194,6 +197,7 @@ class ProofSearch:
         hands, pile, pile_len = state_arrays(position)
         control = control or SearchControl()
         ph = self.pile_hash(position.pile)
+        root_pn = None
         while True:
             # The TT grows only between kernel runs: run in parts that cannot
             # fill more than half of it (a node claims at most one row).
@@ -206,13 +210,14 @@ class ProofSearch:
                                  table.payload, self.stack, self.path, self.frames, part.ctl, MAX_PLY,
                                  *self._children)
                 truncated = part.ctl[K.ST_TRUNCATED]
+                root_pn = int(part.ctl[K.ST_ROOT_PN]) or root_pn
             res, _dep, depth = K.unpack(code)
             if res == K.WIN:
                 return Answer(True, int(depth))
             if res == K.FAIL:
                 return Answer(None if truncated else False)
             if control.stopped:
-                return Answer(None)
+                return Answer(None, proof_number=root_pn)
 
     def ask_closure(self, position: Position, attacker: int, oracle_depth: int,
                     control: SearchControl | None = None, capacity: int | None = None) -> Answer:

@@ -213,10 +213,13 @@ def decide(search: ProofSearch, position: Position, control: SearchControl, seat
     # within d plies?" has a path-independent answer, so the TT keeps every
     # result), and at depths 8, 16, 32, ... a closed defender strategy is
     # tried to prove that a side cannot win (within the round's budget).
-    # Proof-number search then gets a node budget that doubles every round
-    # (about four times what the deepening got): long wins down narrow lines,
-    # and "no win" wherever it needs no repetition on a path. Both share the
-    # TT and use each other's proofs.
+    # Proof-number search then gets two parts of a node budget that doubles
+    # every round (each about four times what the deepening got): long wins
+    # down narrow lines, and "no win" wherever it needs no repetition on a
+    # path. Each part goes to the open question whose proof number was the
+    # smaller when df-pn last stopped on it (as if the two questions were
+    # the children of one "does a side win?" node), so a clear win gets
+    # the whole budget. Both searches share the TT and use each other's proofs.
     # With three or four players df-pn is left out: there one team often moves
     # several times in a row, its lines run long before they repeat, and the
     # failures that rest on repetitions (kept only while their path lasts)
@@ -226,6 +229,7 @@ def decide(search: ProofSearch, position: Position, control: SearchControl, seat
     depth, next_closure = 0, 8
     give_up_depth = None  # set when the memory bound stops the no-win proofs
     budget = DFPN_MIN_NODES
+    proof_number = {mine: 0, theirs: 0}  # each question's root number when df-pn last stopped
     while True:
         round_start = search.nodes
         while True:
@@ -256,15 +260,18 @@ def decide(search: ProofSearch, position: Position, control: SearchControl, seat
                 return _unknown(no_win, mine, theirs, MEMORY_BOUND)
             if proof_numbers and 4 * (search.nodes - round_start) >= budget:
                 break
-        for side in sides:
-            if no_win[side]:
-                continue
+        for _ in sides:
+            open_sides = [side for side in sides if not no_win[side]]
+            if not open_sides:
+                break
+            side = min(open_sides, key=lambda s: proof_number[s])
             control.status = _status(search, depth, no_win) + f"; proof numbers, {budget:,} nodes"
             with control.child(Limit(nodes=budget)) as part:
                 a = search.ask_dfpn(position, side, part)
             if a.proved:
                 return WIN if side == mine else LOSS
             no_win[side] = a.proved is False
+            proof_number[side] = a.proof_number or proof_number[side]
             if control.stopped:
                 return _unknown(no_win, mine, theirs, control.reason)
         if no_win[mine] and no_win[theirs]:
