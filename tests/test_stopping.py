@@ -58,19 +58,21 @@ def interrupt_mid_run(*args: str, wait_for: bytes = b"nodes") -> tuple[int, str,
     return proc.returncode, out.decode(), seen.decode(errors="replace"), elapsed
 
 
-HARD_16 = '{"deck": "4x4", "hands": [["QS","KS","JH","KH","QD","KD","JC","KC"], ["JS","AS","QH","AH","JD","AD","QC","AC"]], "trumps": ["S","H"]}'  # noqa: E501
+# A 20-card deal that stays open for minutes under every trump pair (the
+# solver settles every 16-card deal tried within 2.5 minutes, many at once).
+HARD_20 = '{"deck": "4x5", "hands": [["10S","KS","AS","10H","JH","KH","10D","JD","KD","JC"], ["JS","QS","QH","AH","QD","AD","10C","QC","KC","AC"]], "trumps": ["S","H"]}'  # noqa: E501
+HARD_20_DEAL = "10S KS AS 10H JH KH 10D JD KD JC | JS QS QH AH QD AD 10C QC KC AC"
 
 
 def test_ctrl_c_stops_solve_and_prints_what_is_proven():
-    code, out, err, elapsed = interrupt_mid_run("solve", HARD_16)
+    code, out, err, elapsed = interrupt_mid_run("solve", HARD_20)
     assert code == 130 and elapsed < 1.5, (code, elapsed, err)
     assert "Player 0 to move: unknown (interrupted); proven:" in out
     assert "Nodes:" in out and "Traceback" not in err
 
 
 def test_ctrl_c_stops_the_whole_trump_grid_at_once():
-    deal = "QS KS JH KH QD KD JC KC | JS AS QH AH JD AD QC AC"
-    code, out, err, elapsed = interrupt_mid_run("trumps", deal, wait_for=b"cell 1/12")
+    code, out, err, elapsed = interrupt_mid_run("trumps", HARD_20_DEAL, wait_for=b"cell 1/12")
     assert code == 130 and elapsed < 1.5, (code, elapsed, err)
     assert "stopped early: interrupted" in out and out.count("?") >= 10
 
