@@ -1,6 +1,7 @@
 """What each solving method buys, measured on the same seeded deals.
 
     python benchmarks/owntrumps_methods.py --shape 4x3 --deals 10 --cap 30
+    python benchmarks/owntrumps_methods.py --shape 4x4 --seeds 5,14 --cap 60 --methods dfpn,id+closure+dfpn
 
 Methods:
 
@@ -64,10 +65,11 @@ def retrograde(pos: Position, cap: float) -> tuple[str, int]:
 @click.command()
 @click.option("--shape", default="4x3", show_default=True)
 @click.option("--deals", default=10, show_default=True)
+@click.option("--seeds", default=None, help="Comma-separated deal seeds instead of 0..DEALS-1 (the hard ones).")
 @click.option("--cap", default=30.0, show_default=True, help="Seconds per deal and method.")
 @click.option("--must-beat/--no-must-beat", default=True, show_default=True)
 @click.option("--methods", default="repetition-dfs,id+closure-nosym,id+closure,retrograde", show_default=True)
-def main(shape: str, deals: int, cap: float, must_beat: bool, methods: str):
+def main(shape: str, deals: int, seeds: str | None, cap: float, must_beat: bool, methods: str):
     """Solve the same deals with each method; print solved counts and times."""
     runners = {"repetition-dfs": lambda pos, cap: two_questions(pos, cap, "ask"), "id+closure": id_closure,
                "retrograde": retrograde, "id+closure-nosym": lambda pos, cap: id_closure(pos, cap, symmetry=False),
@@ -76,7 +78,11 @@ def main(shape: str, deals: int, cap: float, must_beat: bool, methods: str):
     chosen = [m for m in methods.split(",") if m]
     rows = {m: [] for m in chosen}
     load_kernels()
-    for seed in range(deals):
+    try:
+        chosen_seeds = [int(s) for s in seeds.split(",")] if seeds else list(range(deals))
+    except ValueError:
+        raise click.BadParameter(f"{seeds!r}: seeds are whole numbers separated by commas", param_hint="--seeds")
+    for seed in chosen_seeds:
         pos = Position.deal(shape, trumps="SH", seed=seed, rules=Rules(must_beat=must_beat))
         values = {}
         for m in chosen:
@@ -89,7 +95,8 @@ def main(shape: str, deals: int, cap: float, must_beat: bool, methods: str):
             click.echo(f"seed {seed} {m}: {value} in {rows[m][-1][1]:.2f} s, {work:,} nodes", err=True)
         proven = {v for v in values.values() if v != "unknown"}
         assert len(proven) <= 1, f"methods disagree on seed {seed}: {values}"
-    click.echo(f"{deals} deals of {shape}, must_beat {'on' if must_beat else 'off'}, cap {cap:g} s per deal\n")
+    rules = "on" if must_beat else "off"
+    click.echo(f"{len(chosen_seeds)} deals of {shape}, must_beat {rules}, cap {cap:g} s per deal\n")
     click.echo("| method | solved | median s | max s | median nodes (states for retrograde) |\n|---|---|---|---|---|")
     for m in chosen:
         if not rows[m]:

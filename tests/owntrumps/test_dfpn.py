@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from kozyri.core import LOSS, WIN, Limit
 from kozyri.owntrumps import Position, Rules
 from kozyri.owntrumps import dfpn_kernels as D
-from kozyri.owntrumps import solver as solver_module
 from kozyri.owntrumps import proof_kernels as K
+from kozyri.owntrumps import solver as solver_module
 from kozyri.owntrumps.kernels import state_arrays
 from kozyri.owntrumps.position import random_playout
 from kozyri.owntrumps.prover import ProofSearch

@@ -153,6 +153,7 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
                         dn = np.int64(info[slot, I_DN + 2 * q])
                         if pn >= thpn or dn >= thdn:
                             ret_res, ret_pn, ret_dn = OPEN, pn, dn
+            # (room for this node's moves, its saved cards and a child's moves, counted for its mobility)
             if ret_res < 0 and (ply >= max_ply or sp + 2 * MAX_MOVES + SAVE_ROOM > stack.shape[0]):
                 ctl[ST_TRUNCATED] = 1
                 ret_res, ret_aux = FAIL, -1

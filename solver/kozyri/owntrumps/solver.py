@@ -260,7 +260,7 @@ def decide(search: ProofSearch, position: Position, control: SearchControl, seat
                 return _unknown(no_win, mine, theirs, MEMORY_BOUND)
             if proof_numbers and 4 * (search.nodes - round_start) >= budget:
                 break
-        for _ in sides:
+        for _part in range(2):
             open_sides = [side for side in sides if not no_win[side]]
             if not open_sides:
                 break
