@@ -15,11 +15,11 @@ import time
 
 import click
 import numpy as np
-from numba import njit
 
 from kozyri.owntrumps import Position, Rules
 from kozyri.owntrumps.position import random_playout
 from kozyri.owntrumps.kernels import build_tables, gen_moves, make_move, state_arrays, unmake_move
+from kozyri.search.jit import search_kernel
 
 
 def sample_states(n_states: int, deck: str, seed: int) -> list[Position]:
@@ -31,12 +31,12 @@ def sample_states(n_states: int, deck: str, seed: int) -> list[Position]:
     return states
 
 
-@njit(cache=True)
-def _generate_all(hands, piles, pile_lens, movers, must_beat, beat_masks, take_ns, repeats, out, play):
+@search_kernel
+def _generate_all(hands, piles, pile_lens, movers, must_beat, beat_masks, take_ns, repeats, out, play, save):
     """Generate every move of every state ``repeats`` times (and with ``play``
-    make and unmake each one)."""
+    make and unmake each one; ``save`` is room for the cards a move saves).
+    Compiled as the searches are (:mod:`kozyri.search.jit`)."""
     total = 0
-    save = np.empty(64, dtype=np.int32)
     for _ in range(repeats):
         for i in range(hands.shape[0]):
             h, pile, beat_mask = hands[i], piles[i], beat_masks[i]
@@ -67,12 +67,13 @@ def main(states: int, deck: str, repeats: int, seed: int):
     beat_masks = np.stack([t[0] for t in tables])
     take_ns = np.stack([t[1] for t in tables])
     out = np.zeros(4096, dtype=np.int32)
+    save = np.zeros(64, dtype=np.int32)
     args = (hands, piles, pile_lens, movers, must_beat, beat_masks, take_ns)
     rates = {}
     for play in (False, True):
-        _generate_all(*args, 1, out, play)  # compile
+        _generate_all(*args, 1, out, play, save)  # compile
         t0 = time.perf_counter()
-        moves = _generate_all(*args, repeats, out, play)
+        moves = _generate_all(*args, repeats, out, play, save)
         rates[play] = (moves, time.perf_counter() - t0)
     t0 = time.perf_counter()
     ref_moves = sum(len(p.legal_moves()) for p in positions)

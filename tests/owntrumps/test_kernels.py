@@ -13,6 +13,7 @@ from kozyri.owntrumps.kernels import (
     DRAWN,
     PLAYING,
     build_tables,
+    count_moves,
     game_status,
     gen_moves,
     make_move,
@@ -35,16 +36,24 @@ def kernel_moves(pos: Position) -> list[Move]:
     return [Move.decode(int(code)) for code in out[:n]]
 
 
+def counted_moves(pos: Position) -> int:
+    beat_mask, _take_n = build_tables(pos)
+    hands, pile, pile_len = state_arrays(pos)
+    return count_moves(hands, pile, pile_len, pos.to_move, beat_mask, pos.rules.must_beat)
+
+
 @settings(max_examples=300, deadline=None)
 @given(positions(shapes=SHAPES, max_walk=60))
 def test_kernel_moves_equal_reference_moves(pos):
     assert kernel_moves(pos) == pos.legal_moves()
+    assert counted_moves(pos) == len(pos.legal_moves())
 
 
 @settings(max_examples=300, deadline=None)
 @given(game_positions(players=(3, 4), shapes=SHAPES_N, max_walk=80))
 def test_kernel_moves_equal_reference_moves_for_three_and_four_players(pos):
     assert kernel_moves(pos) == pos.legal_moves()
+    assert counted_moves(pos) == len(pos.legal_moves())
 
 
 @settings(max_examples=200, deadline=None)

@@ -97,3 +97,35 @@ def test_a_stopped_growth_keeps_the_table():
     control.cancel()
     assert not table.grow(control) and table.rows == 64
     assert (_find_all(table.keys, 4, k0, k1, k2) == placed).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([2, 3]), st.integers(1, 10), st.sampled_from([np.int8, np.int32, np.int64]))
+def test_keys_and_payload_share_a_buffer_without_overlapping(words, columns, dtype):
+    table = ttable.HashTable(words, columns, dtype, 4, 0, initial_rows=64)
+    keys, payload = table.keys, table.payload
+    assert keys.shape == (table.rows, words) and payload.shape == (table.rows, columns)
+    payload[:] = -1
+    assert not keys.any()  # no payload byte is a key byte
+    keys[:] = np.uint64(2**64 - 1)
+    assert (payload == -1).all()
+    # Row i's key words start row_bytes after row i-1's, the first at a cache line's start.
+    assert keys.strides[0] == payload.strides[0] == table.row_bytes
+    assert keys.ctypes.data % 64 == 0
+    assert 0 < payload.ctypes.data - keys.ctypes.data < table.row_bytes
+
+
+@njit
+def _prefetch_then_find(keys, bucket, k0, k1, k2):
+    for i in range(len(k0)):
+        ttable.prefetch_bucket(keys, ttable.bucket_of(keys, bucket, k0[i], k1[i], k2[i]), bucket)
+    return _find_all(keys, bucket, k0, k1, k2)
+
+
+def test_prefetching_changes_nothing():
+    table = ttable.HashTable(3, 10, np.int32, 4, 0, initial_rows=256)
+    k0, k1, k2 = _columns([(i + 1, 3 * i, 7 * i) for i in range(100)])
+    placed = _insert_all(table.keys, table.payload, 4, k0, k1, k2)
+    before = (table.keys.copy(), table.payload.copy())
+    assert (_prefetch_then_find(table.keys, 4, k0, k1, k2) == placed).all()
+    assert (table.keys == before[0]).all() and (table.payload == before[1]).all()

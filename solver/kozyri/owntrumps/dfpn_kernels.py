@@ -41,9 +41,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from kozyri.owntrumps.kernels import PLAYING, game_status, gen_moves, make_move, next_holder, unmake_move
+from kozyri.owntrumps.kernels import (
+    PLAYING,
+    count_moves,
+    game_status,
+    gen_moves,
+    make_move,
+    next_holder,
+    unmake_move,
+)
 from kozyri.owntrumps.proof_kernels import (
     ABORT,
+    BUCKET,
     FAIL,
     I_DEPTH,
     I_DN,
@@ -70,7 +79,9 @@ from kozyri.owntrumps.proof_kernels import (
     tt_insert,
     tt_probe,
 )
+from kozyri.search import ttable
 from kozyri.search.control import CTL_NODES, stop_requested
+from kozyri.search.jit import search_kernel
 
 #: A result that is neither proven nor disproven (thresholds reached).
 OPEN = 3
@@ -107,7 +118,7 @@ def _capped(x):
     return BIG if x > BIG else x
 
 
-@njit(cache=True, nogil=True)
+@search_kernel
 def dfpn(hands, pile, pile_len, ph, mover, team, q,
          beat_mask, take_n, strength, z_pile, z_side, must_beat, sym, z_pile_sw,
          keys, info, stack, path, frames, ctl, max_ply,
@@ -117,7 +128,8 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
     with the length of the strategy found, FAIL, or ABORT when ``ctl``
     stopped it). ``hands`` and ``pile`` are restored on return.
 
-    Per child of each node on the path, ``c_keys`` holds its TT key,
+    Per child of each node on the path, ``c_keys`` holds its TT key (and,
+    fourth, the first row of its TT bucket),
     ``c_flag`` whether it is open, won or failed, ``c_pn``/``c_dn`` its last
     known numbers and ``c_aux`` the plies of its win or the path ply its
     failure depended on; they share the indexing of ``stack``.
@@ -153,8 +165,8 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
                         dn = np.int64(info[slot, I_DN + 2 * q])
                         if pn >= thpn or dn >= thdn:
                             ret_res, ret_pn, ret_dn = OPEN, pn, dn
-            # (room for this node's moves, its saved cards and a child's moves, counted for its mobility)
-            if ret_res < 0 and (ply >= max_ply or sp + 2 * MAX_MOVES + SAVE_ROOM > stack.shape[0]):
+            # (room for this node's moves and its saved cards)
+            if ret_res < 0 and (ply >= max_ply or sp + MAX_MOVES + SAVE_ROOM > stack.shape[0]):
                 ctl[ST_TRUNCATED] = 1
                 ret_res, ret_aux = FAIL, -1
             if ret_res < 0 and slot < 0:
@@ -203,11 +215,11 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
                     c_keys[sp + i, 0] = c0
                     c_keys[sp + i, 1] = c1
                     c_keys[sp + i, 2] = ck
+                    c_keys[sp + i, 3] = ttable.bucket_of(keys, BUCKET, c0, c1, ck)
                     # A child starts with its mobility as the number its mover
                     # must refute: all its moves must fail for a no. (The loop
                     # below replaces it with the TT's numbers where it has some.)
-                    moves = max(1, gen_moves(hands, pile, new_len, child, beat_mask, take_n, must_beat, stack,
-                                             save_at + SAVE_ROOM))
+                    moves = count_moves(hands, pile, new_len, child, beat_mask, must_beat)
                     if ((team >> child) & 1) == 1:
                         c_dn[sp + i] = moves
                     else:
@@ -261,10 +273,14 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
         second = INF  # the runner-up's number (proof number at OR nodes, disproof at AND)
         widest = np.int64(0)
         open_children = 0
+        # The open children's TT rows, asked for all at once (their cache misses overlap).
         for i in range(n):
             if c_flag[sp + i] == C_OPEN:
-                row = tt_probe(keys, np.uint64(c_keys[sp + i, 0]), np.uint64(c_keys[sp + i, 1]),
-                               np.uint64(c_keys[sp + i, 2]))
+                ttable.prefetch_bucket(keys, np.int64(c_keys[sp + i, 3]), BUCKET)
+        for i in range(n):
+            if c_flag[sp + i] == C_OPEN:
+                row = ttable.find(keys, np.int64(c_keys[sp + i, 3]), BUCKET, np.uint64(c_keys[sp + i, 0]),
+                                  np.uint64(c_keys[sp + i, 1]), np.uint64(c_keys[sp + i, 2]))
                 if row >= 0:
                     # (a child on the path is an ancestor: it stays there while we work here)
                     flag, aux = _settled(info, row, q)

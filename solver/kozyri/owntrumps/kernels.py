@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from kozyri.search.bits import lowest_bit as lowest_card
+from kozyri.search.bits import lowest_bit as lowest_card, popcount
 
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.position import Position
@@ -98,6 +98,21 @@ def gen_moves(hands, pile, pile_len, seat, beat_mask, take_n, must_beat, out, st
         out[n] = k | (TAKE << 16)
         n += 1
     return n - start
+
+
+@njit(cache=True, inline="always")
+def count_moves(hands, pile, pile_len, seat, beat_mask, must_beat):
+    """The number of moves :func:`gen_moves` would write, without writing
+    them: each beating card with each follow card (or none, when it is the
+    last card), and the take."""
+    hand = hands[seat]
+    if pile_len == 0:
+        return popcount(hand)
+    beaters = popcount(hand & beat_mask[seat, pile[pile_len - 1]])
+    n = beaters * max(1, popcount(hand) - 1)
+    if n == 0 or not must_beat:
+        n += 1
+    return n
 
 
 @njit(cache=True, inline="always")

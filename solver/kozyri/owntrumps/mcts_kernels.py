@@ -31,6 +31,7 @@ from numba import njit
 from kozyri.owntrumps.kernels import BEAT, DRAWN, PLAYING, TAKE, game_status, gen_moves, make_move, next_holder
 from kozyri.search.bits import popcount
 from kozyri.search.control import CTL_FREE, CTL_NODES, stop_requested
+from kozyri.search.jit import search_kernel
 
 #: :func:`playout`'s result when the ply cap came first (scored as a draw).
 CAPPED = -3
@@ -111,7 +112,7 @@ def greedy_choice(moves, n, hands, seat, beat_mask, strength, rng):
     return moves[chosen]
 
 
-@njit(cache=True)
+@search_kernel
 def playout(hands, pile, pile_len, seat, beat_mask, take_n, must_beat, strength, epsilon, rng, max_plies, moves,
             save):
     """Play on from the state (changed in place) until the game ends; return
@@ -137,14 +138,33 @@ def playouts(hands0, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, stre
     """Play up to ``count`` playouts from one state; ``results[k]`` counts
     the games that ended with status ``k - 3`` (cap, draw, then the loser
     seats). Returns the number played (fewer when stopped)."""
-    hands = np.empty_like(hands0)
-    pile = np.empty_like(pile0)
-    moves = np.empty(MAX_MOVES, dtype=np.int32)
-    save = np.empty(pile0.shape[0], dtype=np.int32)
+    return _playouts(hands0, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, rng, max_plies,
+                     count, results, ctl, *_scratch(hands0.shape[0], pile0))
+
+
+@njit(cache=True, inline="always")
+def _scratch(n_seats, pile0):
+    """Scratch arrays of the kernels below: hands, pile, moves, saved cards."""
+    return (np.empty(n_seats, dtype=np.uint64), np.empty_like(pile0), np.empty(MAX_MOVES, dtype=np.int32),
+            np.empty(pile0.shape[0], dtype=np.int32))
+
+
+@njit(cache=True, inline="always")
+def _restore(hands, pile, hands0, pile0):
+    """Copy a start state (element by element: a slice is a new array, which
+    kernels without the Numba runtime cannot make)."""
+    for i in range(hands.shape[0]):
+        hands[i] = hands0[i]
+    for i in range(pile.shape[0]):
+        pile[i] = pile0[i]
+
+
+@search_kernel
+def _playouts(hands0, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, rng, max_plies, count,
+              results, ctl, hands, pile, moves, save):
     played = 0
     while played < count and not stop_requested(ctl):
-        hands[:] = hands0
-        pile[:] = pile0
+        _restore(hands, pile, hands0, pile0)
         status = playout(hands, pile, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, rng, max_plies,
                          moves, save)
         results[status - CAPPED] += 1
@@ -226,18 +246,20 @@ def uct(hands0, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength,
     added in blocks while the arrays have room, then the search goes on
     without growing. ``use_solver`` backs up proofs (two players only).
     """
+    return _uct(hands0, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, exploration,
+                use_solver, rng, max_plies, move, first, count, mover, visits, total, solved, ctl, max_iterations,
+                np.empty(MAX_PATH, dtype=np.int32), *_scratch(hands0.shape[0], pile0))
+
+
+@search_kernel
+def _uct(hands0, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, exploration, use_solver, rng,
+         max_plies, move, first, count, mover, visits, total, solved, ctl, max_iterations, path, hands, pile, moves, save):
     capacity = move.shape[0]
     used = ctl[CTL_USED]
-    hands = np.empty_like(hands0)
-    pile = np.empty_like(pile0)
-    moves = np.empty(MAX_MOVES, dtype=np.int32)
-    save = np.empty(pile0.shape[0], dtype=np.int32)
-    path = np.empty(MAX_PATH, dtype=np.int32)
     path[0] = 0
     done = 0
     while done < max_iterations and solved[0] == UNSOLVED and not stop_requested(ctl):
-        hands[:] = hands0
-        pile[:] = pile0
+        _restore(hands, pile, hands0, pile0)
         pile_len, seat, node, depth, status = pile_len0, seat0, 0, 0, PLAYING
         # Selection.
         while count[node] > 0 and depth < MAX_PATH - 2:
@@ -307,20 +329,23 @@ def ismcts(world_hands, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, s
     the children legal in that deal by UCB with availability counts, adds
     one child for an untried legal move, and finishes with a random playout.
     Returns the number of iterations done (``ctl[CTL_USED]`` nodes in use)."""
+    return _ismcts(world_hands, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, exploration,
+                   rng, max_plies, move, first, sibling, mover, visits, total, avail, ctl, max_iterations,
+                   np.empty(MAX_MOVES, dtype=np.int32), np.empty(MAX_PATH, dtype=np.int32),
+                   *_scratch(world_hands.shape[1], pile0))
+
+
+@search_kernel
+def _ismcts(world_hands, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, exploration, rng,
+            max_plies, move, first, sibling, mover, visits, total, avail, ctl, max_iterations, children, path, hands,
+            pile, moves, save):
     capacity = move.shape[0]
     used = ctl[CTL_USED]
     n_worlds = world_hands.shape[0]
-    hands = np.empty(world_hands.shape[1], dtype=np.uint64)
-    pile = np.empty_like(pile0)
-    moves = np.empty(MAX_MOVES, dtype=np.int32)
-    children = np.empty(MAX_MOVES, dtype=np.int32)
-    save = np.empty(pile0.shape[0], dtype=np.int32)
-    path = np.empty(MAX_PATH, dtype=np.int32)
     path[0] = 0
     done = 0
     while done < max_iterations and not stop_requested(ctl):
-        hands[:] = world_hands[done % n_worlds]
-        pile[:] = pile0
+        _restore(hands, pile, world_hands[done % n_worlds], pile0)
         pile_len, seat, node, depth, status = pile_len0, seat0, 0, 0, PLAYING
         while depth < MAX_PATH - 2:
             n = gen_moves(hands, pile, pile_len, seat, beat_mask, take_n, must_beat, moves, 0)

@@ -50,6 +50,7 @@ from kozyri.owntrumps.kernels import (
 from kozyri.search import ttable
 from kozyri.search.bits import popcount
 from kozyri.search.control import CTL_FREE, CTL_NODES, stop_requested
+from kozyri.search.jit import search_kernel
 
 FAIL, WIN, ABORT = 0, 1, 2
 NO_DEP = 1 << 30
@@ -249,7 +250,7 @@ FRAME_COLUMNS = 12
 _ENTER, _RESUME, _NEXT, _FINISH = 0, 1, 2, 3
 
 
-@njit(cache=True, nogil=True)
+@search_kernel
 def prove(hands, pile, pile_len, ph, mover, team, q, depth_left,
           beat_mask, take_n, strength, z_pile, z_side, must_beat, sym, z_pile_sw,
           keys, info, stack, scores, path, frames, ctl, max_ply):
@@ -485,11 +486,11 @@ def _enqueue(q_hands, q_pile, q_meta, count, hands, pile, pile_len, mover, ph, h
     q_meta[count, Q_KEY] = np.int64(key)
 
 
-@njit(cache=True, nogil=True)
-def prove_no_win_closure(hands0, pile0, pile_len0, mover0, team, q, oracle_depth,
+@search_kernel
+def prove_no_win_closure(hands, pile, pile_len0, mover0, team, q, oracle_depth,
                          beat_mask, take_n, strength, z_pile, z_side, must_beat, sym, z_pile_sw,
                          keys, info, stack, scores, path, frames, ctl, max_ply,
-                         q_hands, q_pile, q_meta, set_keys):
+                         q_hands, q_pile, q_meta, set_keys, moves, order, save):
     """Try to prove that ``team`` (question ``q``) cannot force a win, by
     building a strategy for the other team and checking that it is closed.
 
@@ -503,23 +504,20 @@ def prove_no_win_closure(hands0, pile0, pile_len0, mover0, team, q, oracle_depth
     with repetitions, this needs no path: the set is global.
 
     Returns 1 (proven), 0 (the strategy hit a win: no proof), 2 (stopped by
-    time or node limit), 3 (out of room).
+    time or node limit), 3 (out of room). ``hands`` and ``pile`` hold the
+    position and are then used as scratch, as are ``moves`` and ``order``
+    (``MAX_MOVES`` each) and ``save`` (``SAVE_ROOM``).
     """
-    hands = hands0.copy()
-    pile = pile0.copy()
     n_seats = hands.shape[0]
     capacity = q_hands.shape[0]
     ph0 = np.uint64(0)
     for i in range(pile_len0):
-        ph0 ^= z_pile[i, pile0[i]]
+        ph0 ^= z_pile[i, pile[i]]
     h0, h1, key = canonical(hands, ph0, pile, pile_len0, mover0, z_side, sym, z_pile_sw)
     ttable.set_lookup(set_keys, h0, h1, key, True)
     _enqueue(q_hands, q_pile, q_meta, 0, hands, pile, pile_len0, mover0, ph0, h0, h1, key)
     count = 1
     head = 0
-    moves = np.empty(MAX_MOVES, dtype=np.int32)
-    order = np.empty(MAX_MOVES, dtype=np.int32)
-    save = np.empty(SAVE_ROOM, dtype=np.int32)
     while head < count:
         if stop_requested(ctl):
             return 2

@@ -191,7 +191,7 @@ class ProofSearch:
         if self._children is None:
             # Like the stacks, touched only as deep as the search goes.
             size = self.stack.shape[0]
-            self._children = (np.zeros((size, 3), dtype=np.uint64), np.zeros(size, dtype=np.int32),
+            self._children = (np.zeros((size, 4), dtype=np.uint64), np.zeros(size, dtype=np.int32),
                               np.zeros(size, dtype=np.int32), np.zeros(size, dtype=np.int32),
                               np.zeros(size, dtype=np.int8))
         hands, pile, pile_len = state_arrays(position)
@@ -255,7 +255,8 @@ class ProofSearch:
                          self.team(attacker), self.question(attacker), oracle_depth, self.beat_mask, self.take_n, self.strength, self.z_pile, self.z_side,
                          self.rules.must_beat, self.sym, self.z_pile_sw, table.keys, table.payload, self.stack,
                          self.scores, self.path, self.frames, control.ctl, MAX_PLY, q_hands, q_pile, q_meta,
-                         set_keys)
+                         set_keys, np.empty(K.MAX_MOVES, dtype=np.int32), np.empty(K.MAX_MOVES, dtype=np.int32),
+                         np.empty(K.SAVE_ROOM, dtype=np.int32))
         return Answer(False if code == 1 else None), code == 3
 
 

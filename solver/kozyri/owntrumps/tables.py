@@ -38,6 +38,7 @@ from kozyri.search.bits import lowest_bit as lowest_card
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.rules import Rules
 from kozyri.search.control import CTL_NODES, SearchControl, controlled, stop_requested
+from kozyri.search.jit import search_kernel
 from kozyri.search.runs import write_atomically
 from kozyri.search.ttable import mix
 
@@ -131,12 +132,17 @@ def _enumerate(start, n_states, n_edges, q_tail, n, beat_mask, take_n, must_beat
     are full (``TOO_MANY_STATES``, ``TOO_MANY_EDGES``: the state being
     expanded is to be expanded again, from ``edge_start[s]``), or when asked
     to. Returns ``(status, s, n_states, n_edges, q_tail)``."""
+    return _expand(start, n_states, n_edges, q_tail, n, beat_mask, take_n, must_beat, maps, table, node_keys,
+                   edge_start, edges, remaining, values, depths, queue, ctl, np.zeros(2, dtype=np.uint64),
+                   np.zeros(n, dtype=np.int32), np.zeros(4096, dtype=np.int32), np.zeros(64, dtype=np.int32))
+
+
+@search_kernel
+def _expand(start, n_states, n_edges, q_tail, n, beat_mask, take_n, must_beat, maps, table, node_keys,
+            edge_start, edges, remaining, values, depths, queue, ctl, hands, pile, moves, save):
+    """:func:`_enumerate` with its scratch arrays."""
     mask = table.shape[0] - 1
     max_states, max_edges = node_keys.shape[0], edges.shape[0]
-    hands = np.zeros(2, dtype=np.uint64)
-    pile = np.zeros(n, dtype=np.int32)
-    moves = np.zeros(4096, dtype=np.int32)
-    save = np.zeros(64, dtype=np.int32)
     s = start
     while s < n_states:
         ctl[CTL_NODES] += 1

@@ -44,6 +44,7 @@ from kozyri.reversi.kernels import (
 )
 from kozyri.search import ttable
 from kozyri.search.control import CTL_FREE, CTL_NODES, stop_requested
+from kozyri.search.jit import SEARCH_KERNEL
 
 #: Slots of the control array: the node counter, and the searches' own
 #: "aborted" flag and countdown to the next poll of the stop flag.
@@ -79,8 +80,8 @@ QUADRANTS = np.array(
 # referring versions fail to link when loaded back.
 _U64 = types.uint64
 _I64 = types.int64
-_KEYS = types.Array(types.uint64, 2, "C")
-_BOUNDS = types.Array(types.int64, 2, "C")
+_KEYS = types.Array(types.uint64, 2, "A")  # views of one buffer (search.ttable)
+_BOUNDS = types.Array(types.int64, 2, "A")
 _STATS = types.Array(types.int64, 1, "C")
 _BUFFER = types.Array(types.int64, 3, "C")
 SOLVE_SMALL_SIGNATURE = _I64(_U64, _U64, _I64, _I64, _U64, _I64, _STATS)
@@ -278,7 +279,7 @@ def _odd_regions(empty):
     return odd
 
 
-@njit(SOLVE_SMALL_SIGNATURE, cache=True, nogil=True)
+@njit(SOLVE_SMALL_SIGNATURE, **SEARCH_KERNEL)
 def _solve_small(mover, opponent, alpha, beta, empty, empties, ctl):
     """Exact value with few empties: try each empty square, odd regions first."""
     if empties == 1:
@@ -333,7 +334,7 @@ def _order_key(mover, opponent, square, turned, empty):
     return key
 
 
-@njit(SOLVE_EXACT_SIGNATURE, cache=True, nogil=True)
+@njit(SOLVE_EXACT_SIGNATURE, **SEARCH_KERNEL)
 def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, ctl, buffer):
     """Exact value of the position for the mover, fail-soft within (alpha, beta).
 
@@ -474,7 +475,7 @@ def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, ctl, buffer
 # -- midgame search -----------------------------------------------------------
 
 
-@njit(MIDGAME_SIGNATURE, cache=True, nogil=True)
+@njit(MIDGAME_SIGNATURE, **SEARCH_KERNEL)
 def _midgame(mover, opponent, depth, alpha, beta, keys, bounds, ctl, buffer, ply):
     if _tick(ctl):
         return 0

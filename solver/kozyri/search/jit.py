@@ -1,0 +1,28 @@
+"""How the hot search kernels of every game are compiled: :data:`search_kernel`.
+
+Numba counts references to every array a jitted function holds: each time
+an array is passed to a helper (inlined or not) it pays an atomic increment
+and decrement (``NRT_incref``/``NRT_decref``). In the proof searches that
+was half of the time (``perf``: ``lock incq`` and ``lock decq``), for
+nothing: a search kernel allocates no array and only borrows the caller's
+for the length of the call, which Python keeps alive meanwhile.
+
+``search_kernel`` compiles such kernels without the Numba runtime, so
+without the counting (``_nrt=False``, a Numba option without a public
+name). A kernel compiled so cannot allocate: the compiler refuses
+``np.empty`` and the like, so a kernel that needs scratch arrays takes them
+from a caller (a thin ``@njit`` wrapper that allocates them, or Python).
+The helpers such a kernel calls are compiled into it (``inline="always"``)
+or with the runtime as usual; both work. Measured in
+``benchmarks/RESULTS.md`` ("The node rate: Numba's reference counts, ...").
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+#: The options of a search kernel: cached, releases the GIL, no reference counting.
+SEARCH_KERNEL = {"cache": True, "nogil": True, "_nrt": False}
+#: ``@search_kernel`` on a kernel that allocates nothing (kernels with an
+#: explicit signature: ``@njit(signature, **SEARCH_KERNEL)``).
+search_kernel = njit(**SEARCH_KERNEL)
