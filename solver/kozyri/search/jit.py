@@ -21,8 +21,20 @@ from __future__ import annotations
 
 from numba import njit
 
+
+def _without_reference_counts() -> dict:
+    """``{"_nrt": False}`` where this Numba knows the option, else nothing
+    (the option has no public name; without it the kernels still run, as
+    plain ``@njit`` code, only slower)."""
+    try:
+        from numba.core.cpu import CPUTargetOptions
+    except ImportError:
+        return {}
+    return {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
+
+
 #: The options of a search kernel: cached, releases the GIL, no reference counting.
-SEARCH_KERNEL = {"cache": True, "nogil": True, "_nrt": False}
+SEARCH_KERNEL = {"cache": True, "nogil": True, **_without_reference_counts()}
 #: ``@search_kernel`` on a kernel that allocates nothing (kernels with an
 #: explicit signature: ``@njit(signature, **SEARCH_KERNEL)``).
 search_kernel = njit(**SEARCH_KERNEL)
