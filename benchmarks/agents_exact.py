@@ -30,7 +30,7 @@ from pathlib import Path
 import click
 
 from kozyri.agents import make_agent
-from kozyri.agents.simple import greedy_scores
+from kozyri.agents.owntrumps.simple import greedy_scores
 from kozyri.core import LOSS, Limit
 from kozyri.owntrumps import Position, Rules
 from kozyri.owntrumps.prover import ProofSearch

@@ -19,7 +19,7 @@ import click
 import numpy as np
 
 from kozyri.agents import make_agent
-from kozyri.agents.mcts import epsilon_code, kernel_tables, load_kernels
+from kozyri.agents.owntrumps.trees import epsilon_code, kernel_tables, load_kernels
 from kozyri.core import Limit
 from kozyri.owntrumps import GameRecord, Position
 from kozyri.owntrumps import mcts_kernels as K

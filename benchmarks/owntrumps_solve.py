@@ -13,9 +13,10 @@ Deck sizes are 4 suits x top ranks where the size allows it (8, 12, 16, 20,
 
 Two solvers side by side: run the same command twice at the same time, once
 with an older checkout first on the path (``PYTHONPATH=old/solver``) and its
-own ``--out``, then print both with ``--baseline OLD.jsonl``. Set
-``KOZYRI_TABLES`` to an empty directory so that stored tables do not answer
-for the search.
+own ``--out``, then print both with ``--baseline OLD.jsonl``. ``solve``
+reads no stored tables unless it is given a store, so the search answers
+(for a checkout before the live-game change, set ``KOZYRI_TABLES`` to an
+empty directory).
 """
 
 from __future__ import annotations

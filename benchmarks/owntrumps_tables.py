@@ -12,7 +12,6 @@ without (the search alone), in this process; the values must agree.
 
 from __future__ import annotations
 
-import os
 import statistics
 import tempfile
 import time
@@ -24,7 +23,8 @@ from kozyri.core import Limit
 from kozyri.owntrumps import Position, Rules, solve
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.solver import load_kernels
-from kozyri.owntrumps.tables import TABLES_ENV, TableStore, build_stored_tables
+from kozyri.owntrumps.table_store import TableStore
+from kozyri.owntrumps.tables import build_stored_tables
 
 
 def _build(deck: str, must_beat: bool, directory: str) -> tuple:
@@ -39,12 +39,11 @@ def build(deck: str, must_beat: bool, directory: str) -> tuple:
     return seconds, rows, peak
 
 
-def timed_solves(deals: list[Position], directory: str, value_only: bool) -> tuple[list, list[float], set]:
-    os.environ[TABLES_ENV] = directory
+def timed_solves(deals: list[Position], store: TableStore | None, value_only: bool) -> tuple[list, list[float], set]:
     values, seconds, sources = [], [], set()
     for deal in deals:
         began = time.perf_counter()
-        result = solve(deal, Limit(time=120), value_only=value_only)
+        result = solve(deal, Limit(time=120), tables=store, value_only=value_only)
         seconds.append(time.perf_counter() - began)
         values.append(result.value)
         sources.add(result.source)
@@ -62,7 +61,7 @@ def main(decks, deals):
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for deck in decks.split(","):
         for must_beat in (True, False):
-            with tempfile.TemporaryDirectory() as stored, tempfile.TemporaryDirectory() as empty:
+            with tempfile.TemporaryDirectory() as stored:
                 seconds, rows, peak = build(deck, must_beat, stored)
                 states = sum(r["states"] for r in rows)
                 size = sum(r["bytes"] for r in rows)
@@ -71,8 +70,8 @@ def main(decks, deals):
                 cells = []
                 agree = True
                 for value_only in (True, False):
-                    searched, s_search, _ = timed_solves(positions, empty, value_only)
-                    tabled, s_table, sources = timed_solves(positions, stored, value_only)
+                    searched, s_search, _ = timed_solves(positions, None, value_only)
+                    tabled, s_table, sources = timed_solves(positions, TableStore(stored), value_only)
                     agree &= searched == tabled and sources == {"table"}
                     cells += [f"{statistics.median(s_search):.3f} / {max(s_search):.2f}",
                               f"{statistics.median(s_table):.4f} / {max(s_table):.3f}"]

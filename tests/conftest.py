@@ -3,22 +3,29 @@ check that bad input gets one line and exit code 2."""
 
 from __future__ import annotations
 
-import os
+import functools
 import tempfile
 
 import pytest
 from click.testing import CliRunner
 
-# Stored retrograde tables change where solve() takes its answers from: the
-# tests see an empty store of their own unless they make one.
-os.environ["KOZYRI_TABLES"] = tempfile.mkdtemp(prefix="kozyri-tables-")
-
+from kozyri.owntrumps.table_store import TABLES_ENV
 from kozyri_cli import main
 
 
-def run_cli(*args, input=None, command=main, prog_name="kozyri"):
-    """Run ``kozyri ARGS`` (or another click command) in-process."""
-    return CliRunner().invoke(command, list(args), input=input, prog_name=prog_name)
+@functools.cache
+def empty_table_store() -> str:
+    """A directory without tables, made once per test session."""
+    return tempfile.mkdtemp(prefix="kozyri-tables-")
+
+
+def run_cli(*args, input=None, command=main, prog_name="kozyri", env=None):
+    """Run ``kozyri ARGS`` (or another click command) in-process. The
+    command line reads the stored tables of ``$KOZYRI_TABLES``: here an
+    empty store of the tests' own, never the user's, unless ``env`` names
+    another (only for the run)."""
+    env = {TABLES_ENV: empty_table_store(), **(env or {})}
+    return CliRunner().invoke(command, list(args), input=input, prog_name=prog_name, env=env)
 
 
 def check_bad_input(result, *fragments):

@@ -69,16 +69,78 @@ def test_limits_merge_bound_by_bound():
     assert Limit().merged(None) == Limit()
 
 
-def test_results_say_why_they_stopped():
-    result = SearchResult(Value.unknown("interrupted"), stopped="interrupted")
-    assert result.interrupted and not SearchResult(WIN).interrupted
+def _command_line(body):
+    """A click group under the command line's one door for errors (KozyriGroup), with one
+    command ``go [ARG]`` that runs ``body(ARG)``; returns ``invoke(*args) -> result``."""
+    import click
+    from click.testing import CliRunner
+
+    from kozyri_cli.common import KozyriGroup
+
+    @click.group(cls=KozyriGroup)
+    def tool():
+        pass
+
+    @tool.command()
+    @click.argument("arg", required=False)
+    def go(arg):
+        body(arg)
+
+    return lambda *args: CliRunner().invoke(tool, list(args), prog_name="tool")
 
 
-def test_one_error_tree():
-    for error in (InvalidInput, IllegalMove, GameOver, LimitReached, ProtocolError):
-        assert issubclass(error, KozyriError)
-    assert issubclass(IllegalMove, InvalidInput) and issubclass(InvalidInput, ValueError)
-    from kozyri.protocols.gtp import GtpError
+@pytest.mark.parametrize("reason", (None,) + STOP_REASONS)
+def test_a_result_stopped_by_ctrl_c_exits_130_after_it_is_printed(reason):
+    import click
 
-    assert issubclass(GtpError, ProtocolError)
-    assert kozyri.Value is Value and kozyri.Limit is Limit
+    from kozyri_cli.common import exit_interrupted_if
+
+    def body(_):
+        result = SearchResult(WIN if reason is None else Value.unknown(reason, lower=0), stopped=reason)
+        click.echo(f"value: {result.value.range_name}")
+        exit_interrupted_if(result)
+
+    result = _command_line(body)("go")
+    interrupted = reason == "interrupted"
+    assert result.exit_code == (130 if interrupted else 0), result.output
+    assert result.stdout == ("value: win\n" if reason is None else "value: draw or win\n")
+    assert result.stderr == ""
+    assert SearchResult(WIN, stopped=reason).interrupted == interrupted
+
+
+@pytest.mark.parametrize("error,code,line", [
+    (InvalidInput("duplicate card QH\n  (twice in hand 1)"), 2, "error: duplicate card QH (twice in hand 1)"),
+    (kozyri.IllegalMove("illegal move AS (legal: QS KH)"), 2, "error: illegal move AS (legal: QS KH)"),
+    (GameOver("the game is already over"), 2, "error: the game is already over"),
+    (ProtocolError("unknown command"), 2, "error: unknown command"),
+    (KozyriError("something the user did"), 2, "error: something the user did"),
+    (LimitReached("the table needs 4,000 MB, more than --memory 64"), 3,
+     "error: the table needs 4,000 MB, more than --memory 64"),
+    (KeyboardInterrupt(), 130, "interrupted"),
+    (BrokenPipeError(), 141, None),
+    (RuntimeError("a bug"), 1, "internal error: RuntimeError: a bug"),
+])
+def test_each_error_is_one_line_and_an_exit_code(error, code, line):
+    def body(_):
+        raise error
+
+    result = _command_line(body)("go")
+    assert result.exit_code == code, (result.exit_code, result.output)
+    assert result.stdout == ""
+    # One line (click puts a newline before it on Ctrl-C, after the terminal's ^C).
+    assert result.stderr.strip("\n").splitlines() == ([] if line is None else [line])
+    assert isinstance(result.exception, SystemExit)  # handled, not escaped with a traceback
+
+
+def test_usage_errors_are_bad_input():
+    result = _command_line(lambda _: None)("go", "--nope")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("error: No such option") and "--nope" in result.stderr
+    assert result.stderr.endswith(" (see 'tool go --help')\n") and result.stderr.count("\n") == 1
+    assert _command_line(lambda _: None)("go").exit_code == 0
+    # What a user types for a limit is refused as bad input, exit code 2.
+    for bad in ({"time": math.nan}, {"nodes": 0}, {"memory": -1}):
+        result = _command_line(lambda _, bad=bad: Limit(**bad))("go")
+        assert result.exit_code == 2 and result.stderr.startswith("error: the "), result.stderr
+    result = _command_line(lambda arg: Value.parse(arg))("go", "maybe")
+    assert result.exit_code == 2 and result.stderr.startswith("error: unknown value 'maybe'")

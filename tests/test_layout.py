@@ -1,5 +1,6 @@
 """The shape of the house: every package installs, imports go one way
-(command line -> protocols -> games -> search -> core), cards and positions load no
+(command line -> protocols -> studies -> play -> agents -> games -> search, runs -> core),
+no two modules import each other, cards and positions load no
 Numba, no module hides behind a function of its name, and neither tests nor
 benchmarks reach for private names."""
 
@@ -19,18 +20,23 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE_ROOTS = (ROOT / "solver", ROOT / "cli")
 
-#: Which top-level parts each part may import (besides itself).
+#: Which top-level parts each part may import (besides itself): the order of
+#: docs/architecture.md, cli -> protocols -> studies -> play -> agents -> games -> search, runs -> core.
+_GAMES = {"kozyri.owntrumps", "kozyri.reversi"}
+_BASE = {"kozyri.core", "kozyri.search"}
 ALLOWED = {
     "kozyri.core": set(),
     "kozyri.search": {"kozyri.core"},
-    "kozyri.owntrumps": {"kozyri.core", "kozyri.search"},
-    "kozyri.reversi": {"kozyri.core", "kozyri.search"},
-    "kozyri.agents": {"kozyri.core", "kozyri.search", "kozyri.owntrumps"},
-    "kozyri.protocols": {"kozyri.core", "kozyri.search", "kozyri.owntrumps", "kozyri.reversi", "kozyri.agents"},
+    "kozyri.runs": {"kozyri.core"},
+    "kozyri.owntrumps": _BASE | {"kozyri.runs"},
+    "kozyri.reversi": set(_BASE),
+    "kozyri.agents": _BASE | _GAMES,
+    "kozyri.play": _BASE | _GAMES | {"kozyri.agents"},
+    "kozyri.studies": _BASE | _GAMES | {"kozyri.runs", "kozyri.agents", "kozyri.play"},
+    "kozyri.protocols": _BASE | _GAMES | {"kozyri.agents", "kozyri.play"},
     "kozyri": {"kozyri.core"},  # the package's own __init__
-    "kozyri.studies": {"kozyri.core", "kozyri.search", "kozyri.owntrumps", "kozyri.agents"},
-    "kozyri_cli": {"kozyri", "kozyri.core", "kozyri.search", "kozyri.owntrumps", "kozyri.reversi", "kozyri.studies",
-                   "kozyri.agents", "kozyri.protocols"},
+    "kozyri_cli": _BASE | _GAMES | {"kozyri", "kozyri.runs", "kozyri.agents", "kozyri.play", "kozyri.studies",
+                                    "kozyri.protocols"},
 }
 
 
@@ -151,3 +157,32 @@ def test_the_wheel_holds_every_package(tmp_path):
     assert not any(n.startswith(("tests/", "benchmarks/")) for n in names)
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     assert "kozyri = kozyri_cli:main" in zipfile.ZipFile(wheel).read(entry).decode()
+
+
+def module_imports() -> dict[str, set[str]]:
+    """Every library module and the library modules it imports (at the top
+    or inside functions; a name from a package counts as its submodule when
+    there is one; a package's ``__init__``, a list of exports, is left out)."""
+    names = {name for name, _ in modules()}
+    inits = {name for name, relative in modules() if relative.name == "__init__.py"}
+    graph = {}
+    for name, relative in modules():
+        if not name.startswith("kozyri."):
+            continue
+        path = next(root / relative for root in SOURCE_ROOTS if (root / relative).exists())
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.add(node.module)
+                found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        graph[name] = {m for m in found if m in names and m not in inits and m != name}
+    return graph
+
+
+def test_no_two_modules_import_each_other():
+    graph = module_imports()
+    pairs = sorted({tuple(sorted((a, b))) for a, targets in graph.items() for b in targets
+                    if a in graph.get(b, ())})
+    assert not pairs, f"modules that import each other: {pairs}"

@@ -34,4 +34,4 @@ def main():
     """
 
 
-from kozyri_cli import arena, owntrumps, play, reversi, tables, trumps, winrates  # noqa: E402,F401  (register the commands)
+from kozyri_cli import arena, bestmove, owntrumps, reversi, tables, trumps, winrates  # noqa: E402,F401  (register the commands)

@@ -7,17 +7,18 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from kozyri.agents import AGENTS
-from kozyri.agents.arena import (
+from kozyri.agents import agent_names
+from kozyri.play import DEFAULT_TURN_CAP
+from kozyri.studies.arena import (
     DEFAULT_TIME,
-    DEFAULT_TURN_CAP,
     Match,
     MatchSettings,
     lineup,
+    RESULTS,
     load_match,
-    read_settings,
     run_match,
 )
+from kozyri.studies.render import match_text
 from kozyri_cli import main
 from kozyri_cli.common import SECONDS, CountProgress, emit_json, exit_interrupted_if, fail
 
@@ -110,8 +111,8 @@ def arena(ctx, agents, players, deals, deck, seconds, nodes, memory, seed, turn_
         _print(match, as_json)
         return
     for name in agents:
-        if name not in AGENTS:
-            fail(f"unknown agent {name!r} (known: {', '.join(AGENTS)})")
+        if name not in agent_names():
+            fail(f"unknown agent {name!r} (known: {', '.join(agent_names())})")
     if len(agents) == 1:
         fail(f"name at least two agents (e.g. kozyri arena {agents[0]} greedy)")
     if agents:
@@ -122,9 +123,7 @@ def arena(ctx, agents, players, deals, deck, seconds, nodes, memory, seed, turn_
             flags = {param.name: param.opts[0] for param in ctx.command.params}
             fail("--resume without AGENTs takes the match's settings from the file; only --deals may change: "
                  "give the agents too, or leave out " + ", ".join(flags[g] for g in sorted(given - {"deals"})))
-        settings = read_settings(out)
-        if "deals" in given:
-            settings = MatchSettings(**{**settings.to_json(), "deals": deals})
+        settings = RESULTS.resumed_settings(out, **({"deals": deals} if "deals" in given else {}))
     else:
         fail("name the agents, one per seat or two (e.g. kozyri arena mcts greedy); "
              "or continue a match with --out FILE --resume")
@@ -167,53 +166,3 @@ class MatchProgress(CountProgress):
         self.counted = len(match.games)
         what = "score" if match.settings.n_players == 2 else "loser"
         self.update(len(match.games), match.planned, f"{agent} {what} {100 * self.total / max(1, self.seats):.1f}%")
-
-
-def _interval(pair, scale: float = 100.0, fmt: str = "{:.1f}") -> str:
-    return f"{fmt.format(scale * pair[0])}-{fmt.format(scale * pair[1])}"
-
-
-def match_text(match: Match) -> str:
-    """The summary for people: the match, then a table row per agent."""
-    s = match.settings
-    games = match.games
-    budget = f"{s.nodes:,} iterations" if s.nodes is not None else f"{s.time:g} s"
-    if s.memory is not None:
-        budget += f" ({s.memory:g} MB)"
-    capped = sum(g.capped for g in games)
-    draws = sum(not g.capped and g.loser is None for g in games)
-    moves = sum(len(g.record.moves) for g in games)
-    rules = f"must_beat {'on' if s.must_beat else 'off'}, pass_sixes {'on' if s.pass_sixes else 'off'}"
-    deals = f"{s.deals} deal{'s' if s.deals != 1 else ''}"
-    lines = [f"{len(games)} of {match.planned} games: {deals} x {s.n_players} seat rotations; deck {s.deck}, "
-             f"{s.n_players} players, {rules}; {budget} a move; seed {s.seed}",
-             f"seats in rotation 0: {' '.join(s.lineup)}; draws {draws}, capped {capped} (stopped at {s.turn_cap} "
-             f"moves, scored as draws); {moves / len(games) if games else 0:.0f} moves a game on average",
-             ""]
-    stats = match.stats()
-    if s.n_players == 2:
-        lines.append(f"{'agent':<8} {'games':>6} {'W':>5} {'D':>5} {'L':>5} {'capped':>6} {'score':>6} "
-                     f"{'95% interval':>13} {'Elo':>6} {'Elo 95%':>12} {'s/move':>7}")
-        for st in stats:
-            if st.score is None:
-                lines.append(f"{st.agent:<8} {0:>6}")
-                continue
-            lo, hi = st.elo_interval
-            lines.append(f"{st.agent:<8} {st.games:>6} {st.wins:>5} {st.draws:>5} {st.losses:>5} {st.capped:>6} "
-                         f"{100 * st.score:>5.1f}% {_interval(st.score_interval):>12}% {st.elo:>+6.0f} "
-                         f"{f'{lo:+.0f}..{hi:+.0f}':>12} {st.seconds_per_move:>7.3f}")
-        lines.append("(score: win 1, draw or capped 1/2, over deals; interval: normal, deals as the unit; "
-                     "Elo = -400 log10(1/score - 1))")
-    else:
-        lines.append(f"{'agent':<8} {'seats':>6} {'loser':>6} {'draws':>6} {'capped':>6} {'loser rate':>10} "
-                     f"{'95% interval':>13} {'s/move':>7}")
-        for st in stats:
-            lines.append(f"{st.agent:<8} {st.seats:>6} {st.losses:>6} {st.draws:>6} {st.capped:>6} "
-                         f"{100 * st.loser_rate:>9.1f}% {_interval(st.loser_interval):>12}% "
-                         f"{st.seconds_per_move:>7.3f}")
-        lines.append(f"(seats: games x seats held; an equal player is the loser in 1 game of {s.n_players}: "
-                     f"{100 / s.n_players:.0f}%; interval: Wilson)")
-    if match.stopped:
-        lines.append(f"stopped early ({match.stopped}): {len(games)} games finished; --resume continues")
-    return "\n".join(lines)
-

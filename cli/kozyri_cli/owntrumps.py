@@ -16,6 +16,7 @@ from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord
 from kozyri.owntrumps.render import record_json, render_record, render_result
 from kozyri.owntrumps.rules import Rules
+from kozyri.owntrumps.table_store import TableStore
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
 from kozyri_cli.common import (
@@ -123,8 +124,9 @@ def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_l
       kozyri deal --deck 2x4 --seed 1 --json | kozyri solve - --json
 
     A position of a deck whose retrograde table is stored (`kozyri tables
-    build`, decks up to 12 cards) takes its value, best moves and main line
-    from the table at once.
+    build`, decks up to 12 cards; in $KOZYRI_TABLES, else the user's cache:
+    `kozyri tables list` shows where) takes its value, best moves and main
+    line from the table at once.
 
     On a terminal a progress line on standard error shows the time, the
     nodes searched and what is proven so far. Ctrl-C stops the search,
@@ -137,7 +139,8 @@ def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_l
         click.echo(f"note: exact solving of a {pos.deck.size}-card deck is far beyond reach today; it runs "
                    "until Ctrl-C (give --time-limit to bound it).", err=True)
     with progress_line() as line:
-        result = solver.solve(pos, Limit(time=time_limit, memory=memory), control=SearchControl(progress=line))
+        result = solver.solve(pos, Limit(time=time_limit, memory=memory), tables=TableStore(),
+                              control=SearchControl(progress=line))
     if as_json:
         emit_json(result.to_json())
     else:

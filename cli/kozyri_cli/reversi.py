@@ -7,9 +7,12 @@ import time
 
 import click
 
-from kozyri.core import InvalidInput, Limit, LimitReached
+from kozyri.core import CANCELLED, INTERRUPTED, InvalidInput, Limit, LimitReached
 from kozyri.reversi import PASS, Board, best_move, solve as solve_board
+from kozyri.play import ReversiTable
+from kozyri.reversi.engine import result_json
 from kozyri.reversi import perft as count_leaves
+from kozyri.reversi.enumeration import load_kernels as load_perft_kernels
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
 from kozyri_cli.common import (
@@ -63,7 +66,7 @@ def perft(depth, position, moves, as_json):
     if position is not None and moves is not None:
         fail("give --board or --moves, not both")
     board = Board.from_moves(moves) if moves is not None else Board(position)
-    count_leaves(board, 1)  # load the compiled kernel before the clock starts
+    load_perft_kernels()  # before the clock starts
     started = time.perf_counter()
     with progress_line() as line:
         control = SearchControl(progress=line)
@@ -140,23 +143,23 @@ def bestmove(position, moves, think_time, as_json):
     """
     board = _board_from(position, moves)
     with progress_line() as line:
-        result = best_move(board, Limit(time=think_time), control=SearchControl(progress=line))
+        move, info = best_move(board, Limit(time=think_time), control=SearchControl(progress=line))
     if as_json:
-        emit_json(result.to_json())
-        exit_interrupted_if(result)
+        emit_json(result_json((move, info)))
+        exit_interrupted_if(info)
         return
-    if result.move is None:
-        click.echo(f"game over: {_signed(result.score)} for {board.turn}")
+    if move is None:
+        click.echo(f"game over: {_signed(info.score)} for {board.turn}")
         return
-    if result.exact:
-        detail = f"exact score {_signed(result.score)}"
-    elif result.evaluation is not None:
-        detail = f"evaluation {result.evaluation:+.2f} at depth {result.depth}"
+    if info.value is not None:
+        detail = f"exact score {_signed(info.score)}"
+    elif info.score is not None:
+        detail = f"evaluation {info.score:+.2f} at depth {info.depth}"
     else:
         detail = "forced"
-    stopped = "; interrupted: best so far" if result.stopped else ""
-    click.echo(f"best move: {result.move} ({detail}; {result.nodes} nodes, {result.seconds:.2f} s{stopped})")
-    exit_interrupted_if(result)
+    stopped = f"; {info.stopped}: best so far" if info.stopped in (INTERRUPTED, CANCELLED) else ""
+    click.echo(f"best move: {move} ({detail}; {info.nodes} nodes, {info.seconds:.2f} s{stopped})")
+    exit_interrupted_if(info)
 
 
 @reversi.command()
@@ -171,16 +174,18 @@ def play(color, think_time, as_json):
     End of input quits too; Ctrl-C ends the game with exit code 130.
     """
     human = color.upper()
-    board = Board()
+    seats = [None, "alphabeta"] if human == "X" else ["alphabeta", None]
+    table = ReversiTable(seats=seats, limit=Limit(time=think_time))
+    board = table.board
     click.echo("You are " + ("X (black, first)" if human == "X" else "O (white)") + ". Type a move like d3, or quit.")
     shown = None
-    while not board.is_game_over():
-        if shown != board.moves_played():
+    while not table.is_over:
+        if shown != table.ply:
             click.echo(board.pretty())
-            shown = board.moves_played()
+            shown = table.ply
         if board.must_pass():
             click.echo(f"{board.turn} has no legal move and passes.")
-            board.push(PASS)
+            table.play(PASS)
             continue
         if board.turn == human:
             click.echo("your move: ", nl=False)
@@ -191,14 +196,14 @@ def play(color, think_time, as_json):
                 click.echo("bye")
                 return
             try:
-                board.push(line.strip())
+                table.play(line.strip())
             except InvalidInput as exc:
                 click.echo(str(exc))
             continue
-        choice = best_move(board, Limit(time=think_time))
-        exit_interrupted_if(choice)
-        click.echo(f"engine plays {choice.move}")
-        board.push(choice.move)
+        move, info = table.genmove()
+        exit_interrupted_if(info)
+        click.echo(f"engine plays {move}")
+        table.play(move)
     click.echo(board.pretty(show_moves=False))
     black, white = board.disc_counts()
     mine = black if human == "X" else white

@@ -8,13 +8,8 @@ import click
 
 from kozyri.core import INTERRUPTED, LimitReached
 from kozyri.owntrumps.cards import Deck
-from kozyri.owntrumps.tables import (
-    DEFAULT_BUILD_STATES,
-    TABLES_ENV,
-    TableStore,
-    build_stored_tables,
-    default_tables_dir,
-)
+from kozyri.owntrumps.table_store import TABLES_ENV, TableStore, default_tables_dir
+from kozyri.owntrumps.tables import DEFAULT_BUILD_STATES, build_stored_tables
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
 from kozyri_cli.common import EXIT_INTERRUPTED, ProgressLine, emit_json, fail

@@ -7,6 +7,8 @@ import click
 from kozyri.core import Limit
 from kozyri.owntrumps import grid as grids
 from kozyri.owntrumps.inputs import read_deal
+from kozyri.owntrumps.render import render_grid
+from kozyri.owntrumps.table_store import TableStore
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
 from kozyri_cli.common import SECONDS, emit_json, exit_interrupted_if, position_text, progress_line, suggest_tables
@@ -68,6 +70,9 @@ def trumps(deal, deck, leader, must_beat, pass_sixes, time_limit, memory, as_jso
       kozyri deal --deck 2x4 --seed 1 --json | kozyri trumps -
       kozyri trumps deal.json --time-limit 10
 
+    Cells of a deck whose retrograde table is stored (`kozyri tables
+    build`) are answered from the table at once.
+
     Ctrl-C stops the whole grid: the cells not yet solved show ?, and the
     command exits with code 130 after printing what it has.
     """
@@ -75,11 +80,12 @@ def trumps(deal, deck, leader, must_beat, pass_sixes, time_limit, memory, as_jso
     position = read_deal(content, source=source, deck=deck, leader=leader, must_beat=must_beat,
                          pass_sixes=pass_sixes)
     with progress_line() as line:
-        grid = grids.trump_grid(position, Limit(time=time_limit, memory=memory), control=SearchControl(progress=line))
+        grid = grids.trump_grid(position, Limit(time=time_limit, memory=memory), tables=TableStore(),
+                                control=SearchControl(progress=line))
     if as_json:
         emit_json(grid.to_json())
     else:
-        click.echo(grid.to_text())
+        click.echo(render_grid(grid))
         click.echo("")
         click.echo(f"Nodes: {grid.nodes:,}   time: {grid.seconds:.2f} s")
     searched = any(c.result.source == "search" for c in grid.cells.values())

@@ -7,19 +7,22 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from kozyri.agents import AGENTS
-from kozyri.search.runs import BACKENDS
+from kozyri.agents import agent_names
+from kozyri.owntrumps.table_store import TableStore
+from kozyri.play import DEFAULT_TURN_CAP
+from kozyri.runs import BACKENDS
 from kozyri.studies.plots import check_available
+from kozyri.studies.render import summary_text
 from kozyri.studies.winrates import (
     DEFAULT_DEALS,
     DEFAULT_MOVE_TIME,
     DEFAULT_SOLVE_CARDS,
     DEFAULT_SOLVE_TIME,
-    DEFAULT_TURN_CAP,
+    RESULTS,
+    UNKNOWN,
     Study,
     StudySettings,
     load_study,
-    read_settings,
     run_study,
     summarize,
 )
@@ -56,7 +59,7 @@ recomputes every figure from it. Formulas and format: docs/winrates.md."""
                    f"[default: {DEFAULT_SOLVE_TIME:g} up to {DEFAULT_SOLVE_CARDS} cards, 0 above].")
 @click.option("--selfplay/--exact-only", default=True, show_default=True,
               help="Play the cells the solver does not settle with the engine, or leave them unknown.")
-@click.option("--agent", type=click.Choice(list(AGENTS)), metavar="NAME",
+@click.option("--agent", type=click.Choice(agent_names()), metavar="NAME",
               help="The self-play agent in every seat [default: mcts for 2 players, pimc for more].")
 @click.option("--time", "seconds", type=SECONDS, default=DEFAULT_MOVE_TIME, show_default=True, metavar="SECONDS",
               help="Time per self-play move.")
@@ -126,9 +129,7 @@ def winrates(ctx, deck, players, deals, all_deals, seed, hand, seat, solve_time,
     if scheduler is not None and backend != "dask":
         fail("--scheduler is for --backend dask")
     if resume and out is not None and out.exists() and out.stat().st_size > 0 and given <= {"deals"}:
-        settings = read_settings(out)
-        if "deals" in given:
-            settings = StudySettings(**{**settings.to_json(), "deals": deals})
+        settings = RESULTS.resumed_settings(out, **({"deals": deals} if "deals" in given else {}))
     else:
         if resume and out is None:
             fail("--resume continues the study in --out: give the file")
@@ -141,7 +142,7 @@ def winrates(ctx, deck, players, deals, all_deals, seed, hand, seat, solve_time,
     progress = StudyProgress()
     try:
         study = run_study(settings, out, resume=resume, workers=workers, backend=backend, address=scheduler,
-                          on_deal=progress.deal_done)
+                          tables=TableStore(), on_deal=progress.deal_done)
     finally:
         progress.clear()
     _print(study, as_json, plot)
@@ -169,7 +170,7 @@ def _print(study: Study, as_json: bool, plot: Path | None) -> None:
     if as_json:
         emit_json(summary.to_json())
     else:
-        click.echo(summary.to_text())
+        click.echo(summary_text(summary))
         if plot is not None:
             click.echo(f"\nplot: {plot}")
 
@@ -187,7 +188,7 @@ class StudyProgress(CountProgress):
         two = study.settings.players == 2
         for r in study.records[self.counted:]:
             for cell in r["cells"]:
-                if cell["how"] != "unknown" and not cell.get("capped"):
+                if cell["how"] != UNKNOWN and not cell.get("capped"):
                     self.known += 1
                     self.hits += cell["loser"] == (1 if two else 0)
         self.counted = len(study.records)

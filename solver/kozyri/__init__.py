@@ -11,12 +11,14 @@ from kozyri.core import (
     DRAW,
     LOSS,
     WIN,
+    AgentInfo,
     GameOver,
     IllegalMove,
     InvalidInput,
     KozyriError,
     Limit,
     LimitReached,
+    PlayResult,
     ProtocolError,
     SearchResult,
     Value,
@@ -24,5 +26,5 @@ from kozyri.core import (
 
 __version__ = "0.1.0"
 
-__all__ = ["DRAW", "LOSS", "WIN", "GameOver", "IllegalMove", "InvalidInput", "KozyriError", "Limit", "LimitReached",
-           "ProtocolError", "SearchResult", "Value", "__version__"]
+__all__ = ["DRAW", "LOSS", "WIN", "AgentInfo", "GameOver", "IllegalMove", "InvalidInput", "KozyriError", "Limit", "LimitReached",
+           "PlayResult", "ProtocolError", "SearchResult", "Value", "__version__"]

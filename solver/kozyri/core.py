@@ -5,6 +5,8 @@
 * :class:`Limit`: what a computation may spend (seconds, nodes, megabytes);
 * :class:`SearchResult`: the base of every game's solve result (value,
   effort, why it stopped early);
+* :class:`PlayResult` and :class:`AgentInfo`: a player's move and what it
+  knows about it, the one answer of every agent and engine of every game;
 * :class:`KozyriError` and its subclasses: every error meant for a user.
 
 Plain Python with no imports beyond the standard library: importing it (or
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 
 # --- errors -------------------------------------------------------------------
@@ -226,3 +229,65 @@ class SearchResult:
     def interrupted(self) -> bool:
         """Stopped by Ctrl-C (the command line then exits with code 130)."""
         return self.stopped == INTERRUPTED
+
+
+# --- a player's choice -----------------------------------------------------------
+@dataclass
+class AgentInfo:
+    """What a player (an agent, an engine) knows about the move it chose.
+
+    ``value``: a proven value for the player to move (Own Trumps with three
+    or four players: the paranoid value), None when nothing is proven.
+    ``estimate``: the expected score for the player to move, from -1 (it
+    loses) to +1 (it wins; in Own Trumps, another player is the loser); 0 a
+    draw or an even chance. ``score``: a result in the game's own unit where
+    it has one (Reversi: the final disc difference, proven when ``value`` is
+    known, else the evaluation in discs). ``nodes``: the search's effort
+    (MCTS iterations, alpha-beta nodes); ``playouts``: random games played
+    to the end; ``worlds``: hidden-card deals sampled; ``depth``: the depth
+    of a deepening search. ``stopped`` means what it means for every result
+    (:class:`SearchResult`): why the search ended before it had settled the
+    move (``"time limit"``, ``"node limit"``, ``"interrupted"``, ...), None
+    when it settled it (a proof, a forced move, a finished search).
+    """
+
+    agent: str
+    value: Value | None = None
+    estimate: float | None = None
+    score: float | None = None
+    nodes: int = 0
+    playouts: int = 0
+    worlds: int = 0
+    depth: int = 0
+    seconds: float = 0.0
+    stopped: str | None = None
+    #: The only legal move, played without searching.
+    forced: bool = False
+
+    def to_json(self) -> dict:
+        out = {"agent": self.agent,
+               "proven": self.value.name if self.value is not None and self.value.known else None,
+               "estimate": None if self.estimate is None else round(self.estimate, 4),
+               "nodes": self.nodes, "playouts": self.playouts, "worlds": self.worlds,
+               "seconds": round(self.seconds, 6)}
+        if self.score is not None:
+            out["score"] = self.score
+        if self.depth:
+            out["depth"] = self.depth
+        if self.forced:
+            out["forced"] = True
+        if self.stopped:
+            out["stopped"] = self.stopped
+        return out
+
+
+class PlayResult(NamedTuple):
+    """A player's move and what it knows (unpacks as ``move, info``). The
+    move is the game's own (an Own Trumps ``Move``, a Reversi square name)."""
+
+    move: Any
+    info: AgentInfo
+
+    def to_json(self, move_text: str) -> dict:
+        """``{"move": move_text, **info}`` (the game writes its moves: ``move_text``)."""
+        return {"move": move_text, **self.info.to_json()}

@@ -27,7 +27,7 @@ def fake_solve(monkeypatch):
     """Replace the solver by a recorder: tests of option handling need no search."""
     seen = []
 
-    def fake(position, limit=None, *, control=None, value_only=False):
+    def fake(position, limit=None, *, tables=None, control=None, value_only=False):
         seen.append((position, limit.time, limit.memory))
         return SolveResult(value=DRAW, position=position, best_moves=position.legal_moves()[:1], nodes=1,
                            seconds=0.001)
@@ -147,7 +147,7 @@ def test_ctrl_c_prints_no_traceback(monkeypatch):
 
 
 def test_an_interrupted_solve_prints_what_it_proved_and_exits_130(monkeypatch):
-    def interrupted(position, limit=None, *, control=None, value_only=False):
+    def interrupted(position, limit=None, *, tables=None, control=None, value_only=False):
         return SolveResult(value=Value.unknown("interrupted", lower=0), position=position, stopped="interrupted")
 
     monkeypatch.setattr(solver_module, "solve", interrupted)
@@ -186,16 +186,42 @@ def test_solve_json_output_real_solver():
 
 
 def test_solve_example_real_solver():
+    # What the README shows for `kozyri solve --example` (and examples.py says: a win for player 0).
+    best = ["QS", "KS", "KH", "AH", "KD", "AC"]
+    pv = ["KH", "take1", "KD", "QH+AS", "take3", "KH", "QS+KS", "take3", "QH", "KH+QS", "AS+AC", "take3", "AH+KD"]
     result = run("solve", "--example")
     assert result.exit_code == 0, result.output
-    assert any(w in result.stdout for w in ("WINS", "DRAWS", "LOSES"))
-    assert example_position().pretty() in result.stdout
+    out = result.stdout
+    assert example_position().pretty() in out
+    assert "Player 0 to move WINS under perfect play." in out
+    assert "Best moves: Q\u2660, K\u2660, K\u2665, A\u2665, K\u2666, A\u2663" in out
+    assert "    1. player 0  K\u2665     leads K\u2665" in out
+    assert "   13. player 0  A\u2665+K\u2666  beats K\u2665 with A\u2665, then plays K\u2666" in out
+    assert "game over: player 1 is left holding cards and LOSES" in out
     obj = json.loads(run("solve", "--example", "--json").stdout)
-    assert obj["value"] in ("win", "draw", "loss")
+    assert (obj["value"], obj["best_moves"], obj["pv"]) == ("win", best, pv)
+    assert obj["nodes"] > 0
+    # The main line is a game: played out, it ends with player 1 the loser.
+    pos = example_position()
+    for text in pv:
+        pos = pos.play(text)
+    assert pos.is_over and pos.outcome.loser == 1
 
 
-def test_example_is_one_constant():
-    assert example_position() == Position.deal(**EXAMPLE_DEAL)
+def test_the_example_is_the_deal_the_readme_shows():
+    # `kozyri solve --example` in README.md: 4x3 deck, trumps S and H, player 0 leads, must_beat on.
+    documented = Position.from_text("QS KS KH AH KD AC | AS QH QD AD QC KC", "SH", 0, "4x3")
+    assert example_position() == documented == Position.deal(**EXAMPLE_DEAL)
+    assert documented.rules == Rules(must_beat=True, pass_sixes=False)
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("$ kozyri solve --example\n", 1)[1].split("```", 1)[0]
+    assert documented.pretty() in shown
+    # --trumps and --leader with --example keep its hands (kozyri solve --example --trumps HS --leader 1).
+    other = example_position(Rules(must_beat=False), "HS", 1)
+    assert other == Position.from_text("QS KS KH AH KD AC | AS QH QD AD QC KC", "HS", 1, "4x3",
+                                       Rules(must_beat=False))
 
 
 def test_solve_reads_file_stdin_and_inline_json(tmp_path, fake_solve):
@@ -430,10 +456,10 @@ def test_an_interrupted_grid_prints_what_it_has_and_exits_130(monkeypatch):
 
     real = grid_module.solve
 
-    def interrupted_at_the_third_cell(pos, limit=None, *, control=None, value_only=False):
+    def interrupted_at_the_third_cell(pos, limit=None, *, tables=None, control=None, value_only=False):
         if pos.trumps == ("S", "C"):
             control.root.stop("interrupted")  # as Ctrl-C does
-        return real(pos, limit, control=control, value_only=value_only)
+        return real(pos, limit, tables=tables, control=control, value_only=value_only)
 
     monkeypatch.setattr(grid_module, "solve", interrupted_at_the_third_cell)
     result = run_trumps("AS AH KD AC | KS KH AD KC")

@@ -13,6 +13,7 @@ from kozyri.owntrumps import grid as grid_module
 from kozyri.owntrumps.cards import SUITS
 from kozyri.owntrumps.choice import PAIRS, analyse
 from kozyri.owntrumps.grid import trump_grid
+from kozyri.owntrumps.render import render_grid
 from tests.support.owntrumps import reference_value as reference
 
 MB = Limit(memory=8)  # solver memory per cell: tiny decks need little, and allocating 1 GB twelve times is slow
@@ -110,7 +111,7 @@ def test_unknown_cells_from_the_solver(monkeypatch):
     assert (c.value.lower, c.value.upper) == (DRAW.lower, 1)
     assert (grid.cell("H", "S").value.lower, grid.cell("H", "S").value.upper) == (LOSS.lower, 1)
     assert grid.grid_rows()[0][1] == "?" and not grid.complete
-    text = grid.to_text()
+    text = render_grid(grid)
     assert "\u2660/\u2665: at least a draw for player 0 proven" in text
     assert "1 s per cell" in text
     data = grid.to_json()
@@ -134,4 +135,4 @@ def test_a_cancel_stops_the_whole_grid():
     solved = [p for p in PAIRS if grid.cell(*p).value.known]
     assert solved == list(PAIRS[:2])
     assert grid.cell("S", "C").result.nodes == 0 and grid.grid_rows()[1] == "?-??"
-    assert "stopped early: cancelled" in grid.to_text()
+    assert "stopped early: cancelled" in render_grid(grid)

@@ -17,7 +17,7 @@ import pytest
 
 from kozyri.core import InvalidInput, KozyriError, LimitReached
 from kozyri.owntrumps import rules as R
-from kozyri.owntrumps.observation import Observation, ObservationTracker, observations, observe
+from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord
 from kozyri.owntrumps.rules import MoveKind, Rules
@@ -394,9 +394,9 @@ def test_finished_games():
     pytest.fail("no finished game")  # pragma: no cover
 
 
-def test_observe_function_and_seat_checks():
+def test_the_records_views_check_the_seat():
     record = GameRecord.deal("4x3", 3, seed=1)
-    assert observe(record, 2) == record.observation(2)
+    record = record.play(record.final.legal_moves()[0])
     for seat in (3, -1, True, "0"):
         with pytest.raises(InvalidInput, match=r"seat number 0\.\.2"):
             record.observation(seat)
@@ -558,38 +558,7 @@ def test_observations_of_every_prefix_in_one_pass():
                 break
             record = record.play(rng.choice(record.final.legal_moves()))
         for seat in range(players):
-            views = list(observations(record, seat))
+            views = record.observations(seat)
             assert len(views) == len(record.moves) + 1
             for i, view in enumerate(views):
-                assert view == observe(GameRecord(record.start, record.moves[:i]), seat), (seat, i)
-
-
-@pytest.mark.parametrize("players", [3, 4])
-@pytest.mark.parametrize("deck, must_beat, pass_sixes", [("4x3", True, False), ("24", False, False),
-                                                         ("36", True, True)])
-def test_the_tracker_follows_a_game_move_by_move(players, deck, must_beat, pass_sixes):
-    # One tracker per seat, fed each move as it is played, sees what a replay of the record so far sees.
-    for seed in range(2):
-        record = random_record(deck, players, seed, max_moves=60, must_beat=must_beat, pass_sixes=pass_sixes)
-        trackers = [ObservationTracker(record.start, seat) for seat in range(players)]
-        for i in range(len(record.moves) + 1):
-            prefix = GameRecord(record.start, record.moves[:i])
-            for seat, tracker in enumerate(trackers):
-                assert tracker.n_moves == i and tracker.position == prefix.final
-                assert tracker.view() == observe(prefix, seat), (seed, i, seat)
-            if i < len(record.moves):
-                for tracker in trackers:
-                    tracker.update(record.moves[i], record.position_at(i + 1))
-
-
-def test_the_tracker_refuses_moves_after_the_end_and_bad_seats():
-    record = next(r for r in (random_record("4x3", 3, seed, max_moves=400) for seed in range(20)) if r.is_over)
-    tracker = ObservationTracker(record.start, 0)
-    for move, after in zip(record.moves, record.positions()[1:]):
-        tracker.update(move, after)
-    assert tracker.view() == record.observation(0) and tracker.view().is_over
-    with pytest.raises(InvalidInput, match="game is over"):
-        tracker.update(record.moves[-1], record.final)
-    for seat in (3, -1, True):
-        with pytest.raises(InvalidInput, match=r"seat number 0\.\.2"):
-            ObservationTracker(record.start, seat)
+                assert view == GameRecord(record.start, record.moves[:i]).observation(seat), (seat, i)

@@ -13,12 +13,13 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 
-from kozyri.core import DRAW, LOSS, NODE_LIMIT, WIN, Limit, Value
+from kozyri.core import DRAW, LOSS, MEMORY_BOUND, NODE_LIMIT, WIN, Limit, Value
 from kozyri.owntrumps import Position, solve
 from kozyri.owntrumps import solver as solver_module
 from kozyri.owntrumps.prover import ProofSearch
-from kozyri.owntrumps.solver import decide
+from kozyri.owntrumps.solver import decide, proven_moves
 from kozyri.search.control import SearchControl
+from kozyri.search.jit import warm_up_once
 from tests.support.owntrumps import positions, reference, reference_value, sweep
 
 
@@ -190,3 +191,28 @@ def test_adjacent_cards_in_one_hand_are_not_interchangeable():
     assert reference_value(pos.play("JH+AS")) == LOSS
     assert reference_value(pos.play("QH+AS")) == DRAW
     assert solve(pos.play("JH+AS")).value == LOSS and solve(pos.play("QH+AS")).value == DRAW
+
+
+def test_proven_moves_keep_within_the_callers_memory_bound():
+    # A draw whose proof needs a closed strategy of more positions than 0.1 MB
+    # holds: the memory bound of the caller's control, which a part of its
+    # think inherits (as an agent's exact phase), stops the proof.
+    pos = Position.from_text("JS QS AS JH KH | 10S KS 10H QH AH", trumps="SH")
+    assert proven_moves(pos)[0] == DRAW  # within the default bound
+    think = SearchControl(Limit(memory=0.1))
+    with think.child(Limit(time=30), count_nodes=False) as part:
+        value, moves = proven_moves(pos, control=part)
+    assert value.reason == MEMORY_BOUND and moves == []
+    assert proven_moves(pos, Limit(memory=0.1))[0].reason == MEMORY_BOUND
+
+
+def test_a_warm_up_runs_once_per_process():
+    calls = []
+
+    @warm_up_once
+    def load() -> None:
+        calls.append(len(calls))
+
+    load()
+    load()
+    assert calls == [0]

@@ -1,7 +1,7 @@
-"""Retrograde tables kept on disk (``kozyri.owntrumps.tables.TableStore``,
+"""Retrograde tables kept on disk (``kozyri.owntrumps.table_store.TableStore``,
 ``kozyri tables``): what they answer against the brute-force reference and
-the search, ``solve`` and ``trumps`` taking their answers from them, damaged
-files, and the command."""
+the search, ``solve`` and ``trumps`` taking their answers from them when
+given them (and only then), damaged files, and the command."""
 
 from __future__ import annotations
 
@@ -16,13 +16,8 @@ from hypothesis import given, settings
 from kozyri.core import DRAW, InvalidInput
 from kozyri.owntrumps import Position, Rules, solve, trump_grid
 from kozyri.owntrumps.cards import Deck
-from kozyri.owntrumps.tables import (
-    DeckTables,
-    TableStore,
-    build_stored_tables,
-    stored_value,
-    trump_classes,
-)
+from kozyri.owntrumps.table_store import TableStore
+from kozyri.owntrumps.tables import DeckTables, build_stored_tables, stored_value, trump_classes
 from tests.support.owntrumps import positions, random_position, reference_value
 
 SHAPES = ("4x2", "2x4", "3x2")
@@ -68,22 +63,38 @@ def test_trump_classes_and_what_is_stored(store):
 
 def test_solve_and_trumps_take_their_answers_from_the_stored_tables(store, monkeypatch):
     deal = Position.from_text("KS AS KH AH | KD AD KC AC", trumps="SD", rules=Rules(must_beat=False))
+    monkeypatch.setenv("KOZYRI_TABLES", str(store.directory))  # read by nothing: the store is named or not at all
     searched = solve(deal)
     grid_searched = trump_grid(deal)
-    monkeypatch.setenv("KOZYRI_TABLES", str(store.directory))
-    from_table = solve(deal)
+    from_table = solve(deal, tables=store)
     assert from_table.source == "table" and searched.source == "search"
     assert from_table.value == searched.value
     assert sorted(from_table.best_moves) == sorted(searched.best_moves)
     assert from_table.to_json()["source"] == "table"
-    grid = trump_grid(deal)
+    grid = trump_grid(deal, tables=store)
+    assert {c.result.source for p, c in grid.cells.items() if not c.same_as} == {"table"}
+    assert {c.result.source for c in grid_searched.cells.values()} == {"search"}
     assert [c.value for c in grid.cells.values()] == [c.value for c in grid_searched.cells.values()]
-    # Positions of play, not only deals.
+    # Positions of play, not only deals; tables in memory (DeckTables) answer as a store does.
     pos = deal.play(deal.legal_moves()[0])
-    assert solve(pos).value == solve(pos, value_only=True).value == reference_value(pos)
+    in_memory = DeckTables(deal.deck, deal.rules)
+    in_memory.value(pos)
+    by_store, by_tables = solve(pos, tables=store), solve(pos, tables=in_memory)
+    assert by_store.source == by_tables.source == "table"
+    assert by_store.value == by_tables.value == solve(pos, value_only=True).value == reference_value(pos)
+    assert by_store.pv == by_tables.pv
 
 
-def test_the_main_line_from_the_tables_is_as_long_as_the_search_s(store, monkeypatch):
+def test_tables_of_another_deck_or_game_leave_the_answer_to_the_search(store):
+    other_deck = Position.from_text("QS KH AS | KS QH AH", trumps="SH")
+    assert solve(other_deck, tables=store).source == "search"  # no stored table of this deck
+    tables = DeckTables(Deck.parse("4x2"), Rules())
+    assert solve(other_deck, tables=tables).source == "search"
+    three = Position.deal("3x2", "SHD", n_players=3, seed=1)  # a stored deck, but three players
+    assert solve(three, tables=store).source == "search"
+
+
+def test_the_main_line_from_the_tables_is_as_long_as_the_search_s(store):
     # Depth to the end (fastest win, longest resistance) is what both main lines follow.
     rng = random.Random(5)
     checked = 0
@@ -91,10 +102,8 @@ def test_the_main_line_from_the_tables_is_as_long_as_the_search_s(store, monkeyp
         shape = rng.choice(SHAPES)
         pos = random_position(shape, rng.choice([("S", "H"), ("S", "D"), ("H", "S")]), rng.random() < 0.5,
                               rng.randrange(2**32), rng.randrange(12))
-        monkeypatch.setenv("KOZYRI_TABLES", str(store.directory / "none"))
         searched = solve(pos)
-        monkeypatch.setenv("KOZYRI_TABLES", str(store.directory))
-        tabled = solve(pos)
+        tabled = solve(pos, tables=store)
         assert tabled.source == "table" and tabled.value == searched.value
         assert sorted(tabled.best_moves) == sorted(searched.best_moves)
         end = pos
@@ -131,7 +140,7 @@ def test_a_damaged_table_is_refused_with_what_to_do(tmp_path):
         stored_value(pos, store)
 
 
-def test_cli_build_list_and_solve(cli, bad_input, tmp_path, monkeypatch):
+def test_cli_build_list_and_solve(cli, bad_input, tmp_path):
     built = cli("tables", "build", "--deck", "4x2", "--no-must-beat", "--dir", str(tmp_path))
     assert built.exit_code == 0, built.output
     assert "states" in built.stdout and "built in" in built.stdout
@@ -141,10 +150,10 @@ def test_cli_build_list_and_solve(cli, bad_input, tmp_path, monkeypatch):
     listed = json.loads(cli("tables", "list", "--dir", str(tmp_path), "--json").stdout)
     assert len(listed["tables"]) == 1 and listed["tables"][0]["must_beat"] is False
     assert "must_beat off" in cli("tables", "list", "--dir", str(tmp_path)).stdout
-    monkeypatch.setenv("KOZYRI_TABLES", str(tmp_path))
-    solved = json.loads(cli("solve", "KS AS KH AH | KD AD KC AC", "--trumps", "SD", "--no-must-beat",
-                            "--json").stdout)
+    solve_args = ("solve", "KS AS KH AH | KD AD KC AC", "--trumps", "SD", "--no-must-beat", "--json")
+    solved = json.loads(cli(*solve_args, env={"KOZYRI_TABLES": str(tmp_path)}).stdout)
     assert solved["source"] == "table"
+    assert "source" not in json.loads(cli(*solve_args).stdout)  # the tests' own empty store
     bad_input(cli("tables", "build", "--deck", "36", "--dir", str(tmp_path)), "at most 12 cards")
     bad_input(cli("tables", "build", "--deck", "7x7"), "deck")
     bad_input(cli("tables", "build", "--deck", "2x5", "--max-states", "1000", "--dir", str(tmp_path / "small")),

@@ -175,11 +175,11 @@ def test_finished_game_is_scored_with_empties_to_the_winner():
 
 def test_engine_plays_legal_moves_and_solves_near_the_end():
     board = Board()
-    result = best_move(board, Limit(time=0.2))
-    assert result.move in board.legal_moves()
-    assert result.depth >= 1
-    solved = best_move(Board(FFO[1][0]), Limit(time=2.0))
-    assert solved.exact and solved.score == 18 and solved.move == "g8"
+    move, info = best_move(board, Limit(time=0.2))
+    assert move in board.legal_moves()
+    assert info.depth >= 1 and info.value is None and info.stopped == "time limit"
+    move, info = best_move(Board(FFO[1][0]), Limit(time=2.0))
+    assert info.value == WIN and info.score == 18 and move == "g8" and info.stopped is None
 
 
 def test_engine_passes_and_stops():

@@ -24,6 +24,7 @@ from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.choice import PAIRS, analyse
 from kozyri.owntrumps.solver import solve
 from kozyri.studies.policies import POLICIES, check_policy, choose_trump, suit_score
+from kozyri.studies.render import summary_text
 from kozyri.studies.winrates import (
     StudySettings,
     Tally,
@@ -209,7 +210,7 @@ def test_summary_of_every_8_card_deal():
         assert summary.policies["optimal"][p].score >= summary.policies[p]["optimal"].score
     data = summary.to_json()
     assert data["planned"] == 70 and data["cells"] == 840 and data["overall"]["known"] == 840
-    assert "leader" in summary.to_text()
+    assert "leader" in summary_text(summary)
 
 
 def test_summary_of_a_given_hand_by_its_own_trump():

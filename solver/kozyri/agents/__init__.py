@@ -1,80 +1,122 @@
-"""Agents: players for Own Trumps, from a random baseline to Monte Carlo search.
+"""Agents: the players of both games, from a random baseline to Monte Carlo search.
 
 >>> from kozyri.agents import make_agent
 >>> from kozyri.core import Limit
->>> from kozyri.owntrumps import Position
+>>> from kozyri.owntrumps import Observation, Position
 >>> pos = Position.from_text("QS KH AS | KS QH AH", trumps="SH")
->>> move, info = make_agent("greedy", seed=1).choose(pos, Limit(time=0.1))
+>>> move, info = make_agent("greedy", seed=1).choose(Observation.open(pos, 0), Limit(time=0.1))
 >>> move.text(pos.deck), info.agent
 ('QS', 'greedy')
 
-A best move in one call (the default agent for what is known: ``mcts`` when
-every card is visible, ``pimc`` when hands are hidden)::
+Every agent answers ``choose(view, limit) -> PlayResult(move, info)`` (see
+:mod:`kozyri.agents.base`); ``view`` is what the player to move knows and
+nothing more: in Own Trumps its seat's :class:`~kozyri.owntrumps.Observation`
+(with two players it determines the position), in Reversi the board.
 
-    from kozyri.agents import best_move
-    move, info = best_move(Position.deal(36, "SH", seed=1), Limit(time=1))
-
-Every agent answers ``choose(state, limit) -> PlayResult(move, info)`` (see
-:mod:`kozyri.agents.base`); ``state`` is a Position (everything visible) or
-an Observation (one seat's view, hands hidden). The agents:
+Own Trumps (:mod:`kozyri.agents.owntrumps`):
 
 * ``random``: a legal move at random;
-* ``greedy``: a one-move heuristic, the baseline (:mod:`kozyri.agents.simple`);
+* ``greedy``: a one-move heuristic, the baseline;
 * ``mcts``: UCT with epsilon-greedy playouts and proven wins and losses backed up,
   the exact solver near the end (perfect information; with hidden cards it
   searches one sampled deal);
 * ``pimc``: perfect-information Monte Carlo: many sampled deals, each searched
   with ``mcts``'s search, the moves' results averaged;
 * ``ismcts``: information-set MCTS, one tree over the sampled deals.
+
+Reversi (:mod:`kozyri.agents.reversi`): ``random``, and ``alphabeta`` (the
+engine of :mod:`kozyri.reversi.engine`: iterative deepening, the exact
+solver near the end).
+
+A best move in one call (the default agent for what is known: ``mcts`` when
+every card is visible, ``pimc`` when hands are hidden; ``alphabeta`` in
+Reversi)::
+
+    from kozyri.agents import best_move
+    move, info = best_move(GameRecord.deal(36, seed=1).observation(0), Limit(time=1))
 """
 
 from __future__ import annotations
 
 import importlib
 
-from kozyri.agents.base import (
-    Agent,
-    AgentInfo,
-    PlayResult,
-    State,
-    fully_known,
-    legal_moves,
-)
-from kozyri.core import InvalidInput, Limit
+from kozyri.agents.base import Agent, with_limit_defaults
+from kozyri.core import AgentInfo, InvalidInput, Limit, PlayResult
 
-#: Agent names and the classes behind them (searching agents load Numba on first use).
+#: The games' names.
+GAMES = ("owntrumps", "reversi")
+
+#: Each game's agents by name, and the classes behind them (searching agents load Numba on first use).
 AGENTS = {
-    "random": "kozyri.agents.simple:RandomAgent",
-    "greedy": "kozyri.agents.simple:GreedyAgent",
-    "mcts": "kozyri.agents.mcts:MctsAgent",
-    "pimc": "kozyri.agents.pimc:PimcAgent",
-    "ismcts": "kozyri.agents.ismcts:IsmctsAgent",
+    "owntrumps": {
+        "random": "kozyri.agents.owntrumps.simple:RandomAgent",
+        "greedy": "kozyri.agents.owntrumps.simple:GreedyAgent",
+        "mcts": "kozyri.agents.owntrumps.mcts:MctsAgent",
+        "pimc": "kozyri.agents.owntrumps.pimc:PimcAgent",
+        "ismcts": "kozyri.agents.owntrumps.ismcts:IsmctsAgent",
+    },
+    "reversi": {
+        "random": "kozyri.agents.reversi:RandomAgent",
+        "alphabeta": "kozyri.agents.reversi:AlphaBetaAgent",
+    },
 }
 
-__all__ = ["AGENTS", "Agent", "AgentInfo", "PlayResult", "agent_class", "best_move", "default_agent", "legal_moves",
-           "make_agent"]
+__all__ = ["AGENTS", "GAMES", "Agent", "AgentInfo", "PlayResult", "agent_class", "agent_names", "best_move",
+           "default_agent", "game_of", "make_agent", "with_limit_defaults"]
 
 
-def agent_class(name: str) -> type[Agent]:
-    """The class of the agent called ``name``."""
-    if name not in AGENTS:
-        raise InvalidInput(f"unknown agent {name!r} (known: {', '.join(AGENTS)})")
-    module, cls = AGENTS[name].split(":")
+def _check_game(game: str) -> str:
+    if game not in AGENTS:
+        raise InvalidInput(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+    return game
+
+
+def agent_names(game: str = "owntrumps") -> list[str]:
+    """The names of ``game``'s agents."""
+    return list(AGENTS[_check_game(game)])
+
+
+def agent_class(name: str, game: str = "owntrumps") -> type[Agent]:
+    """The class of ``game``'s agent called ``name``."""
+    known = AGENTS[_check_game(game)]
+    if name not in known:
+        raise InvalidInput(f"unknown agent {name!r} (known: {', '.join(known)})")
+    module, cls = known[name].split(":")
     return getattr(importlib.import_module(module), cls)
 
 
-def make_agent(name: str, seed: int = 0, **options) -> Agent:
+def make_agent(name: str, seed: int = 0, *, game: str = "owntrumps", **options) -> Agent:
     """A new agent by name (see :data:`AGENTS`), seeded."""
-    return agent_class(name)(seed=seed, **options)
+    return agent_class(name, game)(seed=seed, **options)
 
 
-def default_agent(state: State) -> str:
-    """The agent :func:`best_move` uses: ``mcts`` with every card visible, else ``pimc``."""
-    return "mcts" if fully_known(state) else "pimc"
+def game_of(view) -> str:
+    """The game a view belongs to (an Own Trumps observation, a Reversi board)."""
+    from kozyri.owntrumps.observation import Observation
+    from kozyri.reversi.board import Board
+
+    if isinstance(view, Observation):
+        return "owntrumps"
+    if isinstance(view, Board):
+        return "reversi"
+    raise InvalidInput(f"an agent plays from a seat's view (an Own Trumps Observation or a Reversi Board), "
+                       f"not {type(view).__name__}")
 
 
-def best_move(state: State, limit: Limit | None = None, *, agent: str | None = None, seed: int = 0,
+def default_agent(view_or_players) -> str:
+    """The agent :func:`best_move` uses for a view (or, in Own Trumps, a
+    number of players): ``mcts`` when every card is visible (two players, an
+    open view), ``pimc`` when hands are hidden; ``alphabeta`` in Reversi."""
+    if isinstance(view_or_players, int) and not isinstance(view_or_players, bool):
+        return "mcts" if view_or_players == 2 else "pimc"
+    if game_of(view_or_players) == "reversi":
+        return "alphabeta"
+    return "mcts" if view_or_players.count() == 1 else "pimc"
+
+
+def best_move(view, limit: Limit | None = None, *, agent: str | None = None, seed: int = 0,
               control=None) -> PlayResult:
     """The move ``agent`` (by default :func:`default_agent`) chooses for the
-    player to move in ``state`` within ``limit`` (default: one second)."""
-    return make_agent(agent or default_agent(state), seed=seed).choose(state, limit, control=control)
+    player to move, who sees ``view``, within ``limit`` (default: one second)."""
+    game = game_of(view)
+    return make_agent(agent or default_agent(view), seed=seed, game=game).choose(view, limit, control=control)

@@ -5,8 +5,8 @@
 Value('draw')
 
 Cards, rules, positions, game records, observations and input reading are
-plain Python; the solver and
-the trump grid (which load Numba) are imported on first use.
+plain Python; the solver, the trump grid and the table store (which load
+Numba or NumPy) are imported on first use.
 """
 
 from kozyri.owntrumps.cards import Deck
@@ -20,12 +20,13 @@ from kozyri.owntrumps.rules import Move, MoveKind, Outcome, Rules
 _LAZY = {
     "SolveResult": "kozyri.owntrumps.solver",
     "solve": "kozyri.owntrumps.solver",
+    "TableStore": "kozyri.owntrumps.table_store",
     "TrumpGrid": "kozyri.owntrumps.grid",
     "trump_grid": "kozyri.owntrumps.grid",
 }
 
 __all__ = ["Deck", "GameRecord", "Move", "MoveKind", "Observation", "Outcome", "Position", "Rules", "SolveResult",
-           "TrumpGrid", "read_deal", "read_position", "solve", "trump_grid"]
+           "TableStore", "TrumpGrid", "read_deal", "read_position", "solve", "trump_grid"]
 
 
 def __getattr__(name: str):

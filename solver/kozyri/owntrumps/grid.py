@@ -26,6 +26,8 @@ from kozyri.owntrumps.choice import PAIRS, ChoiceAnalysis, analyse
 from kozyri.owntrumps.inputs import check_deal
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.solver import SolveResult, solve
+from kozyri.owntrumps.table_store import TableStore
+from kozyri.owntrumps.tables import DeckTables, tables_for
 from kozyri.search.control import SearchControl, controlled
 
 
@@ -122,11 +124,6 @@ class TrumpGrid:
             **self.analysis.to_json(),
         }
 
-    def to_text(self) -> str:
-        from kozyri.owntrumps.render import render_grid
-
-        return render_grid(self)
-
 
 def cell_position(deal: Position, a: str, b: str) -> Position:
     """The deal with trumps ``a`` (player 0) and ``b`` (player 1), sixes
@@ -142,7 +139,8 @@ def cell_position(deal: Position, a: str, b: str) -> Position:
     return pos
 
 
-def trump_grid(deal: Position, limit: Limit | None = None, *, control: SearchControl | None = None,
+def trump_grid(deal: Position, limit: Limit | None = None, *, tables: TableStore | DeckTables | None = None,
+               control: SearchControl | None = None,
                progress: Callable[[int, int, Cell], None] | None = None) -> TrumpGrid:
     """Solve ``deal`` for each of the 12 assignments of distinct trumps.
 
@@ -154,10 +152,13 @@ def trump_grid(deal: Position, limit: Limit | None = None, *, control: SearchCon
     stops the whole grid: the cells not yet solved are unknown and the
     grid's ``stopped`` says why. ``progress(done, 12, cell)`` is called
     after each cell. Assignments that differ only in suits the deck lacks
-    are the same game and solved once.
+    are the same game and solved once. ``tables`` answer the cells they
+    hold before any search, as in :func:`~kozyri.owntrumps.solver.solve`
+    (None: the search alone).
     """
     check_deal(deal)
     limit = limit or Limit()
+    tables = tables_for(deal, tables)  # a store is read once for the 12 cells
     cells: dict[tuple[str, str], Cell] = {}
     solved: dict[tuple, tuple[str, str]] = {}
     with controlled(None, control) as ctrl:
@@ -172,7 +173,7 @@ def trump_grid(deal: Position, limit: Limit | None = None, *, control: SearchCon
                 if ctrl.stopped:
                     result = SolveResult(value=Value.unknown(ctrl.reason), position=pos, stopped=ctrl.reason)
                 else:
-                    result = solve(pos, limit, value_only=True, control=ctrl)
+                    result = solve(pos, limit, tables=tables, value_only=True, control=ctrl)
                 # The solver's value is for the player to move; the grid's for player 0.
                 value = result.value if pos.to_move == 0 else result.value.flipped()
                 cell = Cell((a, b), value, pos, result)

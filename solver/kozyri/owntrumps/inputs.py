@@ -98,15 +98,16 @@ def is_observation(content: str) -> bool:
 
 
 def read_state(content: str, *, source: str | None = None, seat: int | None = None, open_hands: bool = False,
-               **options) -> Position | Observation:
-    """What the player to move knows, for a playing agent.
+               **options) -> Observation:
+    """What the player to move knows, for a playing agent: its seat's
+    observation (agents see nothing else).
 
     * an observation (JSON, e.g. from :meth:`Observation.to_json`): as it is;
-    * a game record: with two players its last position (nothing is hidden);
-      with three or four the observation of the player to move, or with
-      ``open_hands`` the whole position;
+    * a game record: the view of the player to move, built from its own hand
+      and the public moves (with two players it determines the position);
+      with ``open_hands`` every hand is known (:meth:`Observation.open`);
     * a position (JSON or text form, ``options`` as for :func:`read_position`):
-      the whole position, every hand visible.
+      every hand visible, as given (:meth:`Observation.open`).
 
     ``seat``, when given, must be the player to move (the one choosing).
     """
@@ -125,15 +126,26 @@ def read_state(content: str, *, source: str | None = None, seat: int | None = No
         _check_seat(seat, state.to_move)
         return state
     if is_record(content):
-        position = read_position(content, source=source, **options)
-        _check_seat(seat, position.to_move)
-        if position.n_players == 2 or open_hands:
-            return position
-        record = _from_source(source, lambda: GameRecord.parse(content))
-        return record.observation(position.to_move)
+        record = _record_in_play(content, source, options)
+        mover = record.final.to_move
+        _check_seat(seat, mover)
+        return Observation.open(record.final, mover) if open_hands else record.observation(mover)
     position = read_position(content, source=source, **options)
     _check_seat(seat, position.to_move)
-    return position
+    return Observation.open(position, position.to_move)
+
+
+def _record_in_play(content: str, source: str | None, options: dict) -> GameRecord:
+    """The record in ``content``, refusing deal options and a finished game."""
+    given = [name.replace("_", "-") for name, value in options.items() if value is not None]
+    if given:
+        raise InvalidInput(f"--{given[0]} is for a deal in text form; a record names its own deck, trumps, "
+                           "rules and moves")
+    record = _from_source(source, lambda: GameRecord.parse(content))
+    if record.is_over:
+        raise GameOver(f"the game of this record is over after move {len(record.moves)} "
+                       f"({outcome_text(record.outcome)})")
+    return record
 
 
 def _check_seat(seat: int | None, to_move: int) -> None:
@@ -168,16 +180,8 @@ def read_position(content: str, *, source: str | None = None, trumps=None, leade
     """
     content = check_text(content, source or "the position")
     if is_record(content):
-        given = [name for name, value in (("trumps", trumps), ("leader", leader), ("deck", deck),
-                                          ("must-beat", must_beat), ("pass-sixes", pass_sixes)) if value is not None]
-        if given:
-            raise InvalidInput(f"--{given[0]} is for a deal in text form; a record names its own deck, trumps, "
-                               "rules and moves")
-        record = _from_source(source, lambda: GameRecord.parse(content))
-        if record.is_over:
-            raise GameOver(f"the game of this record is over after move {len(record.moves)} "
-                           f"({outcome_text(record.outcome)})")
-        return record.final
+        options = {"trumps": trumps, "leader": leader, "deck": deck, "must_beat": must_beat, "pass_sixes": pass_sixes}
+        return _record_in_play(content, source, options).final
     if is_text_form(content):
         return Position.from_text(content, trumps, 0 if leader is None else leader, deck,
                                   with_rules(Rules(), must_beat, pass_sixes))

@@ -12,7 +12,7 @@
 
 Scores per seat: -1 for the loser, +1 for every other seat of a game with a
 loser, 0 for a draw or a capped playout. The tree lives in flat arrays that
-the caller allocates (see :class:`kozyri.agents.mcts.Tree`); node 0 is the
+the caller allocates (see :class:`kozyri.agents.owntrumps.trees.new_tree`); node 0 is the
 root; ``mover[i]`` is the seat that played ``move[i]`` into node ``i`` and
 ``total[i]`` sums that seat's scores. ``solved[i]`` is the proven score of
 node ``i`` for ``mover[i]`` (``UNSOLVED`` when not proven). Random numbers
@@ -75,7 +75,7 @@ def play(hands, pile, pile_len, seat, move, beat_mask, save):
 
 @njit(cache=True, inline="always")
 def greedy_choice(moves, n, hands, seat, beat_mask, strength, rng):
-    """The move of the ``greedy`` agent (:mod:`kozyri.agents.simple`) with
+    """The move of the ``greedy`` agent (:mod:`kozyri.agents.owntrumps.simple`) with
     the cards of the deal in view: going out first, a take last, otherwise
     the best ``hardness(C) - strength(C) / 2 - strength(B)``; ties at random."""
     nxt = next_holder(hands, seat)

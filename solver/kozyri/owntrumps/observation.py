@@ -1,12 +1,13 @@
-"""What one seat of an Own Trumps game knows, and exact uniform sampling of
-the positions consistent with it (determinization).
+"""What one seat of an Own Trumps game knows, kept move by move from the
+public moves alone, and exact uniform sampling of the positions consistent
+with it (determinization).
 
->>> from kozyri.owntrumps.record import GameRecord
->>> import random
->>> record = GameRecord.deal("4x3", n_players=3, seed=5).play("AH")
->>> obs = record.observation(1)
->>> obs.count(), obs.counts, len(obs.sample(random.Random(1), 3))
-(35, (3, 4, 4), 3)
+>>> obs = Observation.from_hand(1, "QS KH AD AC", "SHD", deck="4x3")
+>>> obs = obs.play("AH")          # player 0 leads AH: public
+>>> obs.count(), obs.counts, obs.to_move
+(35, (3, 4, 4), 1)
+>>> [m.text(obs.deck) for m in obs.legal_moves()]
+['take1']
 
 What a seat knows
 -----------------
@@ -48,7 +49,35 @@ choose.) Hence the positions consistent with the public history are exactly:
 minus its known cards and none gets a card it is known not to hold**; two
 such assignments are two different positions. With two players and the whole
 deck dealt there is one opponent and one assignment: the observation
-determines the position.
+determines the position. Such an assignment exists exactly when Hall's
+condition holds: every set of opponents has room for no more cards than the
+unseen cards one of them may hold (a few bit operations, at most 7 sets).
+
+Following a game from the public moves
+--------------------------------------
+A seat needs nothing but its start view and the public moves: :meth:`play`
+gives the view after the move of whoever is to move. A take puts the taken
+cards into ``known`` of the taker and, with ``must_beat``, the unseen cards
+that beat the top card for the taker's trump into its ``known_not``; a card
+led, beaten or followed with leaves every known set and the unseen cards; the
+counts follow, and the next player is the next one still holding cards
+(:func:`kozyri.owntrumps.rules.next_holder`). When a move leaves a single
+holder the game is over; that holder's last card, when it is alone and beats
+the top card for its trump, goes onto the pile and the game is a draw. The
+seat can always tell: the last hand is its own, or that holder's known cards
+and every unseen card. A move of the seat itself must be one of its legal
+moves (:meth:`legal_moves`); a move of another seat must be possible by what
+the seat knows: its cards not known elsewhere, not on the pile, not in the
+mover's ``known_not``, a beat beating the top card for the mover's trump, a
+take of the right count (with ``must_beat``, not by a mover known to hold a
+beating card), and some position must still fit (Hall's condition).
+
+The start views: :meth:`from_hand` (what a seat is told: its hand, the counts,
+the trumps, the rules, the leader, a pile when the game starts from the
+middle), :meth:`of` (the same, read off a whole position) and :meth:`open`
+(every hand known: a perfect-information view of a whole position). Records
+of a game as one seat saw it are in :mod:`kozyri.owntrumps.record`
+(``SeatRecord``; ``GameRecord.observations(seat)``).
 
 Sampling, exact and uniform
 ---------------------------
@@ -61,8 +90,10 @@ count(g + 1, room - k)``. A sample draws the split of each group in turn with
 probability ``multinomial(k) * count(g + 1, room - k) / count(g, room)`` and
 deals the group's cards by a uniform shuffle. Every assignment comes out with
 probability ``1 / count``; no rejection, no loop that can fail. The table is
-built once per observation; a draw costs a few dictionary lookups, one
-``randrange`` per constrained group and one shuffle.
+built on the first :meth:`~Observation.count`, :meth:`~Observation.sample` or
+:meth:`~Observation.positions` of an observation (a view that is only played
+on never builds it); a draw costs a few dictionary lookups, one ``randrange``
+per constrained group and one shuffle.
 
 JSON form (see ``docs/records.md``)::
 
@@ -87,16 +118,13 @@ import itertools
 import math
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from functools import cached_property, lru_cache
 
-from kozyri.core import InvalidInput, LimitReached
+from kozyri.core import GameOver, IllegalMove, InvalidInput, LimitReached
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.cards import DEFAULT_DECK, Deck
 from kozyri.owntrumps.position import MAX_PLAYERS, Position, load_json, parse_trumps
-from kozyri.owntrumps.rules import MoveKind, Outcome, Rules
-
-if TYPE_CHECKING:  # the record imports this module, not the other way round
-    from kozyri.owntrumps.record import GameRecord
+from kozyri.owntrumps.rules import NO_CARD, Move, MoveKind, Outcome, Rules
 
 _KEYS = ("seat", "deck", "trumps", "rules", "to_move", "hand", "pile", "counts", "known", "known_not", "moves",
          "outcome")
@@ -111,6 +139,90 @@ def _seats(seats) -> str:
     if len(seats) == 1:
         return f"hand {seats[0]}"
     return "hands " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
+
+
+@lru_cache(maxsize=4096)
+def _beating(deck: Deck, top: int, trump: int) -> int:
+    """The mask of the cards that beat ``top`` for a player whose trump suit index is ``trump``."""
+    return deck.mask(c for c in range(deck.size) if R.beats(deck, c, top, trump))
+
+
+def trump_sixes(deck: Deck, trumps, rules: Rules, pile) -> dict[int, int]:
+    """Seat -> its trump six, for a start where the sixes were passed and
+    everybody knows it (``pass_sixes`` and an empty pile: a deal); else ``{}``."""
+    if not rules.pass_sixes or pile or "6" not in deck.ranks:
+        return {}
+    return {seat: deck.card("6", suit) for seat, suit in enumerate(trumps) if suit in deck.suits}
+
+
+def _seat_number(seat, n: int) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise InvalidInput(f"the seat must be a seat number 0..{n - 1}")
+    return seat
+
+
+_PASSED = "with pass_sixes a start with an empty pile is a deal whose sixes are passed: "
+
+
+def check_sixes_passed(position: Position) -> None:
+    """Refuse a start that everybody takes for a deal with its sixes passed
+    (:func:`trump_sixes`) but whose trump sixes are not with their owners."""
+    deck = position.deck
+    for owner, six in trump_sixes(deck, position.trumps, position.rules, position.pile).items():
+        holder = next((s for s, h in enumerate(position.hands) if h >> six & 1), None)
+        if holder != owner:
+            where = "in no hand" if holder is None else f"not hand {holder}"
+            raise InvalidInput(f"{_PASSED}{deck.card_text(six)} belongs in hand {owner} "
+                               f"(trump {position.trumps[owner]}), {where}")
+
+
+def _cards(deck: Deck, cards, what: str) -> list[int]:
+    """Cards given as text (``"QS KH"``), a list of texts or of card numbers, or a mask; no card twice."""
+    if isinstance(cards, int) and not isinstance(cards, bool):
+        if cards < 0 or cards & ~deck.all_cards:
+            raise InvalidInput(f"{what} must be a mask of the deck's cards")
+        return deck.cards_of(cards)
+    if isinstance(cards, str) or isinstance(cards, (list, tuple)) and all(isinstance(c, str) for c in cards):
+        parsed = deck.parse_cards(cards)
+    elif isinstance(cards, (list, tuple)) and all(
+            isinstance(c, int) and not isinstance(c, bool) and 0 <= c < deck.size for c in cards):
+        parsed = list(cards)
+    else:
+        raise InvalidInput(f"{what} must be cards like \"QS KH\" or a list of cards")
+    if len(set(parsed)) != len(parsed):
+        dup = next(c for c in parsed if parsed.count(c) > 1)
+        raise InvalidInput(f"duplicate card {deck.card_text(dup)} (twice in {what})")
+    return parsed
+
+
+def outcome_text(outcome: Outcome) -> str:
+    """``a draw`` or ``player 1 lost``."""
+    return "a draw" if outcome.is_draw else f"player {outcome.loser} lost"
+
+
+def move_text(move, deck: Deck) -> str:
+    """The text of ``move``, or its ``repr`` when it is no move of ``deck`` (for messages)."""
+    try:
+        return move.text(deck)
+    except (IndexError, ValueError, TypeError):
+        return repr(move)
+
+
+def _well_formed(move: Move, deck: Deck) -> Move:
+    """``move`` when its fields make a move of its kind with cards of ``deck`` (else :class:`InvalidInput`)."""
+
+    def card(c) -> bool:
+        return type(c) is int and 0 <= c < deck.size
+
+    kind, count, follow = move.kind, move.count, move.follow
+    if kind == MoveKind.TAKE:
+        fits = type(count) is int and count > 0 and move.card == NO_CARD and follow == NO_CARD
+    else:
+        fits = (kind in (MoveKind.LEAD, MoveKind.BEAT) and card(move.card) and count == 0
+                and (follow == NO_CARD or kind == MoveKind.BEAT and card(follow) and follow != move.card))
+    if not fits:
+        raise InvalidInput(f"malformed move {move!r}")
+    return move
 
 
 # --- the sampler's table --------------------------------------------------------
@@ -259,7 +371,7 @@ class Observation:
 
     The constructor checks everything :meth:`from_json` checks and normalises
     ``known[seat]`` (0 or the hand) and ``known_not`` (the trivial cards are
-    added).
+    added). Observations are immutable: :meth:`play` returns a new one.
     """
 
     seat: int
@@ -279,6 +391,86 @@ class Observation:
     def __post_init__(self):
         self._check()
 
+    @classmethod
+    def _trusted(cls, seat, deck, trumps, rules, to_move, hand, pile, counts, known, known_not, moves,
+                 outcome, trump_indices) -> "Observation":
+        """An observation whose fields are already normalised and consistent
+        (built by :meth:`play` from a checked one): no second check."""
+        obs = object.__new__(cls)
+        obs.__dict__.update(seat=seat, deck=deck, trumps=trumps, rules=rules, to_move=to_move, hand=hand,
+                            pile=pile, counts=counts, known=known, known_not=known_not, moves=moves,
+                            outcome=outcome, _sampler=None, trump_indices=trump_indices)
+        return obs
+
+    # --- start views ------------------------------------------------------------
+    @classmethod
+    def from_hand(cls, seat: int, hand, trumps, *, deck: Deck | str | int = 36, counts=None,
+                  rules: Rules | None = None, to_move: int = 0, pile=()) -> "Observation":
+        """What ``seat`` knows at the start of a game, from what it is told:
+        its ``hand`` (cards as text or a list, or a mask), the ``trumps`` (one
+        suit per seat), the ``counts`` of every hand (default: the cards not
+        on the pile dealt evenly, the first seats getting the extra cards),
+        the rules, the player ``to_move`` and the ``pile`` (bottom to top;
+        empty at a deal, known when the game starts from the middle). With
+        ``pass_sixes`` and an empty pile the trump sixes are known to be with
+        their owners; ``hand`` is the hand after the passing."""
+        if isinstance(deck, int) and not isinstance(deck, bool):
+            deck = Deck.standard(deck)
+        elif isinstance(deck, str):
+            deck = Deck.parse(deck)
+        elif not isinstance(deck, Deck):
+            raise InvalidInput(f"the deck must be a Deck, a deck name or a size, not {deck!r}")
+        trumps = parse_trumps(trumps)
+        n = len(trumps)
+        if not 2 <= n <= MAX_PLAYERS:
+            raise InvalidInput(f"{n} trump suits: Own Trumps is for 2 to {MAX_PLAYERS} players (one suit each)")
+        seat = _seat_number(seat, n)
+        hand = deck.mask(_cards(deck, hand, "the hand"))
+        pile = tuple(_cards(deck, pile, "the pile"))
+        if counts is None:
+            in_hands = deck.size - len(pile)
+            counts = tuple(in_hands // n + (1 if o < in_hands % n else 0) for o in range(n))
+        elif not isinstance(counts, (list, tuple)) or len(counts) != n:
+            raise InvalidInput(f"the counts must be a list of {n} whole numbers, one per player")
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise InvalidInput(f"the rules must be Rules, not {rules!r}")
+        known = [0] * n
+        for owner, six in trump_sixes(deck, trumps, rules, pile).items():
+            if owner == seat and not hand >> six & 1:
+                raise InvalidInput(f"{_PASSED}{deck.card_text(six)} belongs in hand {owner} (trump {trumps[owner]}), "
+                                   "which lacks it")
+            if owner != seat and hand >> six & 1:
+                raise InvalidInput(f"{_PASSED}{deck.card_text(six)} belongs in hand {owner} (trump {trumps[owner]}), "
+                                   f"not hand {seat}")
+            known[owner] = 1 << six
+        known[seat] = hand
+        return cls(seat, deck, trumps, rules, to_move, hand, pile, tuple(counts), tuple(known), (0,) * n)
+
+    @classmethod
+    def of(cls, position: Position, seat: int) -> "Observation":
+        """What ``seat`` knows at the start of a game from ``position``: its
+        own hand and the public part (:meth:`from_hand`)."""
+        if not isinstance(position, Position):
+            raise InvalidInput(f"an observation of a Position, not of {type(position).__name__}")
+        seat = _seat_number(seat, position.n_players)
+        check_sixes_passed(position)
+        return cls.from_hand(seat, position.hands[seat], position.trumps, deck=position.deck,
+                             counts=[_popcount(h) for h in position.hands], rules=position.rules,
+                             to_move=position.to_move, pile=position.pile)
+
+    @classmethod
+    def open(cls, position: Position, seat: int) -> "Observation":
+        """``seat``'s view of ``position`` with every hand known (for a player
+        given the whole position, as with two players and the whole deck)."""
+        if not isinstance(position, Position):
+            raise InvalidInput(f"an observation of a Position, not of {type(position).__name__}")
+        seat = _seat_number(seat, position.n_players)
+        n = position.n_players
+        return cls(seat, position.deck, position.trumps, position.rules, position.to_move, position.hands[seat],
+                   position.pile, tuple(_popcount(h) for h in position.hands), position.hands, (0,) * n,
+                   outcome=position.outcome)
+
     # --- reading ----------------------------------------------------------------
     @property
     def n_players(self) -> int:
@@ -287,6 +479,11 @@ class Observation:
     @property
     def is_over(self) -> bool:
         return self.outcome is not None
+
+    @cached_property
+    def trump_indices(self) -> tuple[int, ...]:
+        """Trump suits as deck suit indices (-1: a suit the deck lacks)."""
+        return tuple(self.deck.suit_index(s) for s in self.trumps)
 
     @property
     def unseen(self) -> int:
@@ -308,15 +505,230 @@ class Observation:
 
     def count(self) -> int:
         """The number of positions consistent with the observation (at least 1)."""
-        return self._sampler.total
+        if self._sampler is None and sum(1 for o in range(self.n_players) if self.hidden(o)) <= 1:
+            return 1  # the unseen cards are all in one hand (two players; an open view): no table needed
+        return self._table().total
+
+    def position(self) -> Position:
+        """The one consistent position, when the observation determines it
+        (``count() == 1``, as with two players and the whole deck dealt);
+        :class:`InvalidInput` when several positions fit."""
+        hands = list(self.known)
+        rooms = [o for o in range(self.n_players) if self.hidden(o)]
+        if len(rooms) == 1:  # one opponent with unseen cards: it holds them all
+            hands[rooms[0]] |= self.unseen
+        elif rooms:
+            if self.count() != 1:
+                raise InvalidInput(f"the observation allows {self.count():,} positions, not one")
+            hands = next(self._table().assignments())
+        return Position(self.deck, tuple(hands), self.pile, self.trumps, self.to_move, self.rules, self.outcome)
+
+    # --- play -------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """The legal moves of the seat, which must be to move (none once the game is over)."""
+        if self.outcome is not None:
+            return []
+        if self.to_move != self.seat:
+            raise InvalidInput(f"player {self.to_move} is to move, not player {self.seat} (whose view this is)")
+        return R.legal_moves(self.deck, self.rules, self.trump_indices, self.known, self.pile, self.seat)
+
+    def play(self, move: Move | str) -> "Observation":
+        """The seat's view after ``move`` (a :class:`Move` or its text like
+        ``AS``, ``KH+9S``, ``take3``) of the player to move: a move of the
+        seat must be legal, a move of another seat possible by what the seat
+        knows (see the module's docstring); :class:`IllegalMove` says why
+        not, :class:`GameOver` once the game is over."""
+        return self.advance(move)[1]
+
+    def advance(self, move: Move | str) -> tuple[Move, "Observation"]:
+        """:meth:`play`, with the move read: ``(move, view after it)``."""
+        if self.outcome is not None:
+            raise GameOver(f"the game is over ({outcome_text(self.outcome)})")
+        try:
+            read = self._read(move)
+        except InvalidInput:
+            if self.to_move != self.seat:
+                raise
+            read = self._own_move(move)  # raises with the words of Position.parse_move
+        return read, self._after(read)
+
+    def _visible(self) -> Position:
+        """A position of the seat's hand and the pile, the other hands their known cards (for legal moves only)."""
+        return Position(self.deck, self.known, self.pile, self.trumps, self.to_move, self.rules, self.outcome)
+
+    def _own_move(self, move) -> Move:
+        """``move`` of the seat itself, one of its legal moves, or the error
+        a position of its hand gives."""
+        visible = self._visible()
+        if isinstance(move, str):
+            return visible.parse_move(move)
+        if not isinstance(move, Move):
+            raise InvalidInput(f"a move must be a Move or its text, not {move!r}")
+        if move not in self.legal_moves():
+            raise IllegalMove(f"illegal move {move_text(move, self.deck)} (legal: {visible.legal_text()})")
+        return move
+
+    def _read(self, move) -> Move:
+        """``move`` of the player to move, read and checked against what the
+        seat knows of that hand: the cards it may hold (for the seat itself,
+        its hand: then the checks are exactly the rules' legal moves), a
+        beat beating the top card, a follow card exactly when cards are
+        left, a take of the right count, none with a known beating card
+        under ``must_beat``. Whether some deal still fits is :meth:`_after`'s."""
+        deck, mover, pile = self.deck, self.to_move, self.pile
+        if isinstance(move, str):
+            given = move
+            move = self._parse(move)
+        elif isinstance(move, Move):
+            given = None
+            move = _well_formed(move, deck)
+        else:
+            raise InvalidInput(f"a move must be a Move or its text, not {move!r}")
+
+        def refuse(why: str):
+            text = given if given is not None else move.text(deck)
+            return IllegalMove(f"illegal move {text!r} of player {mover}: {why}")
+
+        kind = move.kind
+        if pile and kind == MoveKind.LEAD:
+            raise refuse("the pile is not empty: a player beats its top card or takes")
+        if not pile and kind != MoveKind.LEAD:
+            raise refuse("the pile is empty: a player leads one card")
+        trump = self.trump_indices[mover]
+        if kind == MoveKind.TAKE:
+            count = R.take_count(deck, pile[-1], trump, len(pile))
+            if move.count != count:
+                raise refuse(f"a take here takes {count}")
+            if self.rules.must_beat:
+                held = self.known[mover] & _beating(deck, pile[-1], trump)
+                if held:
+                    card = deck.card_text((held & -held).bit_length() - 1)
+                    raise refuse(f"it holds {card}, which beats {deck.card_text(pile[-1])}: it must beat")
+            return move
+        for card in (move.card, move.follow):
+            if card != NO_CARD and self.known_not[mover] >> card & 1:
+                raise refuse(self._why_not_held(mover, card))
+        if kind == MoveKind.BEAT:
+            if not _beating(deck, pile[-1], trump) >> move.card & 1:
+                raise refuse(f"{deck.card_text(move.card)} does not beat {deck.card_text(pile[-1])} "
+                             f"(trump {self.trumps[mover]})")
+            if move.follow == NO_CARD and self.counts[mover] > 1:
+                raise refuse(f"it holds {self.counts[mover]} cards: a beat is followed by another card")
+            if move.follow != NO_CARD and self.counts[mover] == 1:
+                raise refuse("it holds one card: a beat with the last card has no follow card")
+        return move
+
+    def _parse(self, text: str) -> Move:
+        """A move from its text (whether it is possible is checked apart)."""
+        t = text.strip().replace(" ", "")
+        if t.lower().startswith("take"):
+            if not t[4:]:
+                count = R.take_count(self.deck, self.pile[-1], self.trump_indices[self.to_move],
+                                     len(self.pile)) if self.pile else 0
+                return Move.take(count)
+            if not t[4:].isdigit() or t[4:] != str(int(t[4:])):
+                raise InvalidInput(f"malformed move {text!r} (write AS, KH+9S or take)")
+            return Move.take(int(t[4:]))
+        parts = t.split("+")
+        if len(parts) > 2 or not all(parts):
+            raise InvalidInput(f"malformed move {text!r} (write AS, KH+9S or take)")
+        cards = [self.deck.parse_card(p) for p in parts]
+        if len(cards) == 2 and cards[0] == cards[1]:
+            raise InvalidInput(f"malformed move {text!r}: one card twice")
+        if not self.pile and len(cards) == 1:
+            return Move.lead(cards[0])
+        return Move.beat(cards[0], cards[1] if len(cards) == 2 else NO_CARD)
+
+    def _why_not_held(self, mover: int, card: int) -> str:
+        """Why hand ``mover`` cannot hold ``card`` (a card in its ``known_not``)."""
+        name = self.deck.card_text(card)
+        if card in self.pile:
+            return f"{name} is on the pile"
+        if self.hand >> card & 1:
+            return f"{name} is in hand {self.seat}"
+        holder = next((o for o, k in enumerate(self.known) if k >> card & 1), None)
+        if holder is not None:
+            return f"{name} is known to be in hand {holder}"
+        return f"it is known not to hold {name}"
+
+    def _after(self, move: Move) -> "Observation":
+        """The view after ``move`` (read and checked by :meth:`_read`). A move
+        of another seat that narrows what it may hold (a card that was never
+        seen, or unseen beating cards ruled out by a take) is refused when
+        no deal fits the result; the rest cannot change whether one does."""
+        deck, seat, mover, pile = self.deck, self.seat, self.to_move, self.pile
+        known, known_not, counts = list(self.known), list(self.known_not), list(self.counts)
+        everything = deck.all_cards
+        narrowed = False
+        if move.kind == MoveKind.TAKE:
+            known[mover] |= deck.mask(pile[len(pile) - move.count:])
+            counts[mover] += move.count
+            if mover != seat:  # with must_beat it held no unseen card beating the top card
+                may = self.unseen & ~known_not[mover]
+                if self.rules.must_beat:
+                    excluded = may & _beating(deck, pile[-1], self.trump_indices[mover])
+                    may &= ~excluded
+                    narrowed = excluded != 0
+                known_not[mover] = everything & ~(known[mover] | may)
+            pile = pile[:len(pile) - move.count]
+        else:
+            placed = (move.card,) if move.follow == NO_CARD else (move.card, move.follow)
+            on_pile = deck.mask(placed)
+            pile = pile + placed
+            counts[mover] -= len(placed)
+            if mover != seat:  # the cards were unseen or known in its hand: now nobody may hold them
+                narrowed = (on_pile & ~known[mover]) != 0
+                known_not = [mask | on_pile for mask in known_not]
+            known[mover] &= ~on_pile
+            if not counts[mover]:
+                known_not[mover] = everything
+        hand = known[seat]
+        if mover == seat:
+            known_not[seat] = everything & ~hand
+        to_move = R.next_holder(counts, mover)
+        after = Observation._trusted(seat, deck, self.trumps, self.rules, to_move, hand, pile, tuple(counts),
+                                     tuple(known), tuple(known_not), self.moves + (move.text(deck),), None,
+                                     self.trump_indices)
+        if narrowed:
+            why = after._inconsistency()
+            if why:
+                raise IllegalMove(f"illegal move {move.text(deck)!r} of player {mover}: no deal fits it ({why})")
+        if counts[mover] or sum(map(bool, counts)) > 1:
+            return after
+        return after._ended()  # the mover went out and a single player holds cards
+
+    def _ended(self) -> "Observation":
+        """This view, where a single player holds cards, at the end of the
+        game: that player loses, unless its last card alone beats the top
+        card, goes onto the pile and the game is a draw. The seat knows that
+        hand: its own, or the holder's known cards and every unseen card."""
+        deck, seat, last = self.deck, self.seat, self.to_move
+        cards = self.hand if last == seat else self.known[last] | self.unseen
+        card = cards.bit_length() - 1
+        if cards != 1 << card or not R.beats(deck, card, self.pile[-1], self.trump_indices[last]):
+            return Observation._trusted(seat, deck, self.trumps, self.rules, last, self.hand, self.pile,
+                                        self.counts, self.known, self.known_not, self.moves, Outcome(last),
+                                        self.trump_indices)
+        known, known_not, counts = list(self.known), list(self.known_not), list(self.counts)
+        known[last], known_not[last], counts[last] = 0, deck.all_cards, 0
+        hand = 0 if last == seat else self.hand
+        return Observation._trusted(seat, deck, self.trumps, self.rules, last, hand, self.pile + (card,),
+                                    tuple(counts), tuple(known), tuple(known_not), self.moves, Outcome(None),
+                                    self.trump_indices)
 
     # --- sampling ---------------------------------------------------------------
+    def _table(self) -> _Sampler:
+        """The sampler's table, built on first use (a view that is only played on never needs it)."""
+        if self._sampler is None:
+            object.__setattr__(self, "_sampler", _Sampler(self))
+        return self._sampler
+
     def sample(self, rng, n: int = 1) -> list[Position]:
         """``n`` independent positions drawn uniformly from those consistent
         with the observation (``rng``: a :class:`random.Random`)."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise InvalidInput(f"the number of samples must be a whole number >= 0, not {n!r}")
-        draw = self._sampler.draw
+        draw = self._table().draw
         args = (self.pile, self.trumps, self.to_move, self.rules, self.outcome)
         deck = self.deck
         return [Position(deck, tuple(draw(rng)), *args) for _ in range(n)]
@@ -326,7 +738,7 @@ class Observation:
         if self.count() > limit:
             raise LimitReached(f"the observation allows {self.count():,} positions, more than {limit:,}")
         args = (self.pile, self.trumps, self.to_move, self.rules, self.outcome)
-        return [Position(self.deck, tuple(hands), *args) for hands in self._sampler.assignments()]
+        return [Position(self.deck, tuple(hands), *args) for hands in self._table().assignments()]
 
     # --- checks -----------------------------------------------------------------
     def _check(self) -> None:
@@ -414,29 +826,38 @@ class Observation:
                             ("pile", tuple(self.pile)), ("counts", tuple(self.counts)),
                             ("moves", tuple(self.moves))):
             object.__setattr__(self, name, value)
-        sampler = _Sampler(self)
-        object.__setattr__(self, "_sampler", sampler)
-        if sampler.total == 0:
-            raise InvalidInput("inconsistent observation: " + self._why_inconsistent(sampler))
+        why = self._inconsistency()
+        if why:
+            raise InvalidInput("inconsistent observation: " + why)
 
-    def _why_inconsistent(self, sampler: _Sampler) -> str:
-        """What cannot be satisfied (Hall's condition on the opponents' room)."""
-        deck = self.deck
-        nowhere = sampler.allowed.get(())
+    def _inconsistency(self) -> str | None:
+        """Why no assignment of the unseen cards fits, or None when one does:
+        Hall's condition on the opponents' room (the unseen cards are exactly
+        as many as the room, so every set of opponents needing no more
+        cards than it may hold is enough)."""
+        unseen, deck = self.unseen, self.deck
+        allowed = {o: unseen & ~self.known_not[o] for o in range(self.n_players) if self.hidden(o) > 0}
+        reach = 0
+        for mask in allowed.values():
+            reach |= mask
+        nowhere = unseen & ~reach
         if nowhere:
-            card = deck.card_text(nowhere[0])
+            card = deck.card_text((nowhere & -nowhere).bit_length() - 1)
             return (f"{card} is unseen but can be in no hand (every opponent with room for it is known "
                     "not to hold it)")
-        opponents = [o for o in range(self.n_players) if o != self.seat and sampler.rooms[o] > 0]
+        opponents = list(allowed)
         for size in range(1, len(opponents) + 1):
             for group in itertools.combinations(opponents, size):
-                need = sum(sampler.rooms[o] for o in group)
-                may = [c for a, cards in sampler.allowed.items() if set(a) & set(group) for c in cards]
-                if len(may) < need:
-                    listed = " ".join(deck.card_text(c) for c in sorted(may)) or "none"
+                need = sum(self.hidden(o) for o in group)
+                may = 0
+                for o in group:
+                    may |= allowed[o]
+                if _popcount(may) < need:
+                    have = _popcount(may)
+                    listed = deck.mask_text(may) or "none"
                     return (f"{_seats(group)} must hold {need} unseen card{'s' if need != 1 else ''} but only "
-                            f"{len(may)} unseen card{'s' if len(may) != 1 else ''} may be there ({listed})")
-        return "no assignment of the unseen cards fits the counts and the known cards"  # pragma: no cover
+                            f"{have} unseen card{'s' if have != 1 else ''} may be there ({listed})")
+        return None
 
     # --- JSON -------------------------------------------------------------------
     def to_json(self) -> dict:
@@ -540,104 +961,3 @@ def _parse_deck(d) -> Deck:
             isinstance(d[k], list) and all(isinstance(x, str) for x in d[k]) for k in d):
         return Deck(tuple(d["ranks"]), tuple(d["suits"]))
     raise InvalidInput('"deck" must be {"ranks": [...], "suits": [...]} or a deck name like "36"')
-
-
-# --- from a record --------------------------------------------------------------
-def observe(record: "GameRecord", seat: int) -> Observation:
-    """What ``seat`` knows after the moves of ``record`` (see the module's docstring)."""
-    *_, last = observations(record, seat)
-    return last
-
-
-def observations(record: "GameRecord", seat: int):
-    """What ``seat`` knew at the start of ``record`` and after each of its
-    moves: ``len(record.moves) + 1`` observations, built in one pass (an
-    :class:`ObservationTracker` over the record)."""
-    positions = record.positions()
-    tracker = ObservationTracker(positions[0], seat)
-    yield tracker.view()
-    for move, after in zip(record.moves, positions[1:]):
-        tracker.update(move, after)
-        yield tracker.view()
-
-
-class ObservationTracker:
-    """What one seat knows, kept up to date move by move: the one
-    implementation behind :func:`observe` and :func:`observations`, and what
-    a game being played uses (an arena, a server), where rebuilding the view
-    from the whole record at every move would cost time in proportion to the
-    game's length (a few microseconds a move instead).
-
-    >>> from kozyri.owntrumps.record import GameRecord
-    >>> record = GameRecord.deal("4x3", n_players=3, seed=5)
-    >>> tracker = ObservationTracker(record.start, seat=1)
-    >>> record = record.play("AH"); tracker.update(record.moves[-1], record.final)
-    >>> tracker.view() == record.observation(1)
-    True
-
-    ``update(move, after)`` takes in each move of the game in turn (``after``
-    is the position it led to, as the record has it); ``view()`` is the
-    seat's :class:`Observation` of the current position, the same as
-    ``observe(record, seat)`` of the record so far. A game played from one
-    start keeps one tracker per seat; every seat takes in every move.
-    """
-
-    def __init__(self, start: Position, seat: int):
-        n = start.n_players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise InvalidInput(f"the seat must be a seat number 0..{n - 1}")
-        self.start, self.seat = start, seat
-        #: The position after the moves taken in so far.
-        self.position = start
-        deck = start.deck
-        self._trumps = start.trump_indices
-        self._texts: list[str] = []
-        self._known = [0] * n
-        self._excluded = [0] * n  # unseen cards a taker cannot hold (must_beat)
-        self._beaters: dict[tuple[int, int], int] = {}
-        if start.rules.pass_sixes and not start.pile and "6" in deck.ranks:
-            for o, suit in enumerate(start.trumps):
-                if suit in deck.suits:
-                    self._known[o] |= 1 << deck.card("6", suit)
-
-    @property
-    def n_moves(self) -> int:
-        """The number of moves taken in."""
-        return len(self._texts)
-
-    def update(self, move, after: Position) -> None:
-        """Take in ``move`` (a :class:`~kozyri.owntrumps.rules.Move`), played
-        from the current position to ``after``."""
-        before, deck = self.position, self.start.deck
-        if before.is_over:
-            raise InvalidInput(f"the game is over after move {self.n_moves}: no move to take in")
-        mover = before.to_move
-        if move.kind == MoveKind.TAKE:
-            self._known[mover] |= deck.mask(before.pile[len(before.pile) - move.count:])
-            if self.start.rules.must_beat:
-                key = (before.top, self._trumps[mover])
-                if key not in self._beaters:
-                    self._beaters[key] = deck.mask(c for c in range(deck.size) if R.beats(deck, c, *key))
-                self._excluded[mover] |= self._beaters[key]
-        else:
-            # Cards leave hands only onto the pile (the one-card draw included).
-            on_pile = deck.mask(after.pile[len(before.pile):])
-            for o in range(len(self._known)):
-                self._known[o] &= ~on_pile
-        self._texts.append(move.text(deck))
-        self.position = after
-
-    def view(self) -> Observation:
-        """The seat's observation of the current position."""
-        position, deck, seat, n = self.position, self.start.deck, self.seat, self.start.n_players
-        hand = position.hands[seat]
-        mine = list(self._known)
-        mine[seat] = hand
-        unseen = deck.all_cards & ~deck.mask(position.pile)
-        for mask in mine:
-            unseen &= ~mask
-        counts = tuple(_popcount(h) for h in position.hands)
-        return Observation(seat, deck, self.start.trumps, self.start.rules, position.to_move, hand, position.pile,
-                           counts, tuple(mine),
-                           tuple(self._excluded[o] & unseen if o != seat else 0 for o in range(n)),
-                           tuple(self._texts), position.outcome)

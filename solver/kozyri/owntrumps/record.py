@@ -17,6 +17,14 @@ As far as information goes a start with an empty pile is a deal: with
 ``pass_sixes`` its trump sixes must be with their owners (they were passed,
 and every player knows it; see :mod:`kozyri.owntrumps.observation`).
 
+What one seat knows along a record is ``record.observations(seat)``: its
+start view (:meth:`Observation.of`) played on with each public move
+(:meth:`Observation.play`). A game as one seat saw it, for a player that
+never knew the other hands, is a :class:`SeatRecord`: the seat's start
+:class:`~kozyri.owntrumps.observation.Observation` and the public moves,
+``{"start": OBSERVATION, "moves": [...]}`` in JSON, replayed and checked
+move by move when read.
+
 JSON form (``"moves"`` may be left out; the start is the JSON form of a
 :class:`~kozyri.owntrumps.position.Position`)::
 
@@ -53,7 +61,7 @@ from dataclasses import dataclass, field
 from kozyri.core import GameOver, IllegalMove, InvalidInput
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.cards import SUITS, Deck
-from kozyri.owntrumps.observation import Observation, observe
+from kozyri.owntrumps.observation import Observation, check_sixes_passed, move_text, outcome_text
 from kozyri.owntrumps.position import Position, load_json, parse_trumps
 from kozyri.owntrumps.rules import Move, Outcome, Rules
 
@@ -66,18 +74,6 @@ _SWITCH = {"on": True, "off": False, "true": True, "false": False, "yes": True, 
 _WIDTH = 79
 
 
-def outcome_text(outcome: Outcome) -> str:
-    """``a draw`` or ``player 1 lost``."""
-    return "a draw" if outcome.is_draw else f"player {outcome.loser} lost"
-
-
-def _move_text(move, deck: Deck) -> str:
-    try:
-        return move.text(deck)
-    except (IndexError, ValueError, TypeError):
-        return repr(move)
-
-
 def _checked_start(start) -> Position:
     """``start`` rebuilt through :meth:`Position.build` (every check of a position)."""
     if not isinstance(start, Position):
@@ -87,15 +83,7 @@ def _checked_start(start) -> Position:
     deck = start.deck
     pos = Position.build(deck, [deck.cards_of(h) for h in start.hands], list(start.pile), start.trumps,
                          start.to_move, start.rules)
-    if pos.rules.pass_sixes and not pos.pile and "6" in deck.ranks:
-        for owner, suit in enumerate(pos.trumps):
-            if suit not in deck.suits:
-                continue
-            six = deck.card("6", suit)
-            holder = next(s for s, h in enumerate(pos.hands) if h >> six & 1)
-            if holder != owner:
-                raise InvalidInput(f"with pass_sixes a start with an empty pile is a deal whose sixes are passed: "
-                                   f"6{suit} belongs in hand {owner} (trump {suit}), not hand {holder}")
+    check_sixes_passed(pos)
     return pos
 
 
@@ -125,7 +113,7 @@ def _replay(start: Position, moves, lines=None, first: int = 1) -> tuple[list[Mo
                 raise type(exc)(f"{where}: {exc}") from None
         elif isinstance(move, Move):
             if move not in pos.legal_moves():
-                raise IllegalMove(f"{where}: illegal move {_move_text(move, deck)} (legal: {pos.legal_text()})")
+                raise IllegalMove(f"{where}: illegal move {move_text(move, deck)} (legal: {pos.legal_text()})")
         else:
             raise InvalidInput(f"{where}: a move must be a Move or its text, not {move!r}")
         hands, pile, to_move, outcome = R.apply_move(deck, pos.trump_indices, pos.hands, pos.pile, pos.to_move,
@@ -208,7 +196,22 @@ class GameRecord:
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` knows now (see :mod:`kozyri.owntrumps.observation`)."""
-        return observe(self, seat)
+        return self.observations(seat)[-1]
+
+    def observations(self, seat: int) -> list[Observation]:
+        """What ``seat`` knew at the start and after each move: ``len(moves) + 1``
+        views, each the one before played on with the public move."""
+        view = Observation.of(self.start, seat)
+        views = [view]
+        for move in self.moves:
+            view = view.play(move)
+            views.append(view)
+        return views
+
+    def seat_record(self, seat: int) -> "SeatRecord":
+        """The game as ``seat`` saw it (its start view and the public moves)."""
+        views = self.observations(seat)
+        return SeatRecord._trusted(views[0], self.moves, views)
 
     # --- JSON -------------------------------------------------------------------
     def to_json(self) -> dict:
@@ -327,6 +330,123 @@ class GameRecord:
         if stripped.startswith("{"):
             return cls.from_json(stripped)
         return cls.from_text(stripped)
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """A game as one seat saw it: the seat's start view and the public moves
+    (immutable; :meth:`play` returns a new record). This is what a player
+    that knows only its own hand keeps and saves. The constructor replays
+    the moves (Move objects or their texts) with :meth:`Observation.play`
+    and refuses a move the seat's view does not allow, with its number.
+
+    JSON form: ``{"start": OBSERVATION, "moves": ["AH", "take1", ...]}``
+    (the start is the JSON form of an :class:`Observation`, ``moves`` may be
+    left out).
+    """
+
+    start: Observation
+    moves: tuple[Move, ...] = ()
+    _views: tuple[Observation, ...] = field(default=(), init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        if not isinstance(self.start, Observation):
+            raise InvalidInput(f"the start of a seat record must be an Observation, not {type(self.start).__name__}")
+        if self.start.is_over:
+            raise InvalidInput("the start of a record must be a game in progress, not a finished one")
+        moves, views = _replay_views(self.start, self.moves)
+        self._set(self.start, moves, views)
+
+    def _set(self, start, moves, views) -> None:
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "moves", tuple(moves))
+        object.__setattr__(self, "_views", tuple(views))
+
+    @classmethod
+    def _trusted(cls, start: Observation, moves, views) -> "SeatRecord":
+        """A record of moves already replayed (no second replay)."""
+        record = object.__new__(cls)
+        record._set(start, moves, views)
+        return record
+
+    def play(self, move: Move | str) -> "SeatRecord":
+        """This record with ``move`` (of the player to move, as the seat saw it) appended."""
+        played, views = _replay_views(self.final, [move], first=len(self.moves) + 1)
+        return SeatRecord._trusted(self.start, self.moves + tuple(played), self._views + (views[-1],))
+
+    # --- reading ----------------------------------------------------------------
+    @property
+    def seat(self) -> int:
+        return self.start.seat
+
+    def views(self) -> list[Observation]:
+        """The seat's view at the start, after move 1, after move 2, ..."""
+        return list(self._views)
+
+    def view_at(self, index: int) -> Observation:
+        """The view after ``index`` moves (0 the start; negative counts from the end)."""
+        n = len(self._views)
+        if isinstance(index, bool) or not isinstance(index, int) or not -n <= index < n:
+            raise InvalidInput(f"no view {index!r}: the record has views 0..{n - 1} (or -{n}..-1 from the end)")
+        return self._views[index]
+
+    @property
+    def final(self) -> Observation:
+        """The seat's view after the last move."""
+        return self._views[-1]
+
+    @property
+    def is_over(self) -> bool:
+        return self.final.is_over
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.final.outcome
+
+    # --- JSON -------------------------------------------------------------------
+    def to_json(self) -> dict:
+        return {"start": self.start.to_json(), "moves": [m.text(self.start.deck) for m in self.moves]}
+
+    @classmethod
+    def from_json(cls, data) -> "SeatRecord":
+        """A seat record from its JSON form (a dict or JSON text), every move replayed."""
+        data = load_json(data)
+        if not isinstance(data, dict):
+            raise InvalidInput('a seat record must be a JSON object with "start" and "moves"')
+        unknown = set(data) - {"start", "moves"}
+        if unknown:
+            raise InvalidInput(f"unknown key {sorted(unknown)[0]!r} in the seat record (known: start, moves)")
+        if "start" not in data:
+            raise InvalidInput('the seat record has no "start"')
+        if not isinstance(data["start"], dict):
+            raise InvalidInput('"start" must be a JSON observation (an object with "seat", "hand", "counts", ...)')
+        moves = data.get("moves", [])
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise InvalidInput('"moves" must be a list of move texts like ["QS", "KS+QH", "take3"]')
+        try:
+            start = Observation.from_json(data["start"])
+        except InvalidInput as exc:
+            raise type(exc)(f"start: {exc}") from None
+        return cls(start, moves)
+
+
+def _replay_views(start: Observation, moves, first: int = 1) -> tuple[list[Move], list[Observation]]:
+    """The moves (Move objects or texts) played on ``start`` one by one:
+    ``(moves, views)``; an error names the move's number (``first`` the first)."""
+    if isinstance(moves, (str, Move)) or not isinstance(moves, (list, tuple)):
+        raise InvalidInput("the moves of a record must be a list of moves or move texts")
+    played, views = [], [start]
+    view = start
+    for i, move in enumerate(moves, first):
+        if view.is_over:
+            raise GameOver(f"move {i}: the game is over after move {i - 1} ({outcome_text(view.outcome)})")
+        try:
+            move, view = view.advance(move)
+        except InvalidInput as exc:
+            raise type(exc)(f"move {i}: {exc}") from None
+        played.append(move)
+        views.append(view)
+    return played, views
 
 
 def _short(text: str, most: int = 40) -> str:

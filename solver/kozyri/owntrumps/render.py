@@ -6,11 +6,11 @@ The command line prints these; a server or a notebook can too. Suit symbols
 
 from __future__ import annotations
 
-from kozyri.core import INTERRUPTED, MEMORY_BOUND, TIME_LIMIT, IllegalMove, Value
+from kozyri.core import INTERRUPTED, MEMORY_BOUND, NODE_LIMIT, TIME_LIMIT, IllegalMove, PlayResult, Value
 from kozyri.owntrumps.cards import SUIT_SYMBOLS, SUITS
 from kozyri.owntrumps.choice import PAIRS
 from kozyri.owntrumps.grid import TrumpGrid
-from kozyri.owntrumps.observation import Observation, observations
+from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord
 from kozyri.owntrumps.rules import NO_CARD, MoveKind
@@ -253,7 +253,7 @@ def render_record(record: GameRecord, seat: int | None = None) -> str:
     lines = [record.start.pretty() if seat is None else _seat_header(record.start, seat), ""]
     after = None
     if seat is not None:
-        views = list(observations(record, seat))
+        views = record.observations(seat)
 
         def after(i, _position):
             return view_lines(views[i])
@@ -284,5 +284,31 @@ def record_json(record: GameRecord, seat: int | None = None) -> dict:
     if seat is not None:
         del out["start"]  # the other hands are hidden from this seat
         out["seat"] = seat
-        out["views"] = [obs.to_json() for obs in observations(record, seat)]
+        out["views"] = [obs.to_json() for obs in record.observations(seat)]
     return out
+
+
+def play_result_text(result: PlayResult, state: Observation) -> str:
+    """A player's move and what it knows, for people (``kozyri bestmove``)."""
+    info = result.info
+    seat = state.to_move
+    lines = [f"Player {seat} (trump {SUIT_SYMBOLS[state.trumps[seat]]}) plays {result.move.text(state.deck, True)}"]
+    if info.forced:
+        lines.append("  the only legal move")
+        return "\n".join(lines)
+    effort = [f"agent {info.agent}", f"{info.seconds:.2f} s"]
+    if info.nodes:
+        effort.append(f"{info.nodes:,} iterations")
+    if info.playouts:
+        effort.append(f"{info.playouts:,} playouts")
+    if info.worlds:
+        effort.append(f"{info.worlds:,} sampled deal" + ("s" if info.worlds > 1 else ""))
+    lines.append("  " + ", ".join(effort))
+    if info.value is not None:
+        meaning = " (paranoid: against all the others together)" if state.n_players > 2 else ""
+        lines.append(f"  proven: {info.value.name}{meaning}")
+    if info.estimate is not None:
+        lines.append(f"  estimate {info.estimate:+.2f} (expected score: -1 loses, +1 another player loses)")
+    if info.stopped and info.stopped not in (TIME_LIMIT, NODE_LIMIT):
+        lines.append(f"  stopped early: {info.stopped}")
+    return "\n".join(lines)

@@ -30,10 +30,15 @@ from kozyri.owntrumps import proof_kernels as K
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.prover import ProofSearch
 from kozyri.owntrumps.rules import Move
+from kozyri.owntrumps.table_store import TableStore
+from kozyri.owntrumps.tables import DeckTables, tables_for
 from kozyri.search.control import SearchControl, controlled
+from kozyri.search.jit import warm_up_once
 
-#: Megabytes for the solver's tables when the limit names none.
+#: Megabytes for :func:`solve`'s tables when neither its limit nor the caller's control names a memory bound.
 DEFAULT_MEMORY_MB = 1024
+#: Megabytes for :func:`proven_moves`' tables when neither its limit nor the caller's control names one.
+PROVEN_MOVES_MEMORY_MB = 256
 #: Nodes the first proof-number search of a decision gets at least.
 DFPN_MIN_NODES = 100_000
 
@@ -51,8 +56,8 @@ class SolveResult(SearchResult):
     best_moves_complete: bool = True
     #: With three or four players: the question the value answers (see :func:`paranoid_question`).
     question: str | None = None
-    #: Where the value came from: ``"search"``, or ``"table"`` (a retrograde table on disk,
-    #: :func:`kozyri.owntrumps.tables.stored_tables`; the best moves and main line too).
+    #: Where the value came from: ``"search"``, or ``"table"`` (the retrograde tables given to
+    #: :func:`solve`; the best moves and main line too).
     source: str = "search"
 
     @property
@@ -93,8 +98,8 @@ def paranoid_question(position: Position) -> str | None:
             f"(win: another player ends as the loser; loss: player {seat} does; draw: nobody does)")
 
 
-def solve(position: Position, limit: Limit | None = None, *, value_only: bool = False,
-          control: SearchControl | None = None) -> SolveResult:
+def solve(position: Position, limit: Limit | None = None, *, tables: TableStore | DeckTables | None = None,
+          value_only: bool = False, control: SearchControl | None = None) -> SolveResult:
     """Solve a position exactly: value, best moves, main line.
 
     With two players the value is the game's value for the player to move.
@@ -104,24 +109,28 @@ def solve(position: Position, limit: Limit | None = None, *, value_only: bool = 
     result's ``question`` says so).
 
     ``limit`` bounds the whole call (``time`` in seconds, ``nodes``,
-    ``memory`` in MB for the tables, 1024 by default); ``control`` is the
-    caller's :class:`~kozyri.search.control.SearchControl` (to cancel, or to
-    watch progress). The value is proven or unknown; when a stop comes after
+    ``memory`` in MB for the tables: the tighter of the limit's and the
+    caller's control's, else 1024); ``control`` is the caller's
+    :class:`~kozyri.search.control.SearchControl` (to cancel, or to watch
+    progress). The value is proven or unknown; when a stop comes after
     the value is proven, ``best_moves_complete`` is False and the main line
     may be cut short. ``value_only`` skips the best moves and the main line
     (settling every move costs more than the value itself).
 
-    A two-player position of a deck whose retrograde table is stored on disk
-    (``kozyri tables build``) takes its value and best moves from the table
-    at once (``source`` is then ``"table"``), and the main line too: the
-    table knows the plies to the end under best play.
+    ``tables``: retrograde tables to answer from before searching, for
+    two-player positions of at most 12 cards: a
+    :class:`~kozyri.owntrumps.table_store.TableStore` (its tables of the
+    position's deck, read from disk; ``kozyri tables build`` makes them), a
+    :class:`~kozyri.owntrumps.tables.DeckTables`, or None (the default: the
+    search alone; ``solve`` reads no store on its own). A position they hold
+    takes its value, best moves and main line from them at once (``source``
+    is then ``"table"``: they know the plies to the end under best play);
+    tables are never built here.
     """
     if position.is_over:
         raise GameOver("the game is already over")
-    from kozyri.owntrumps.tables import stored_tables
-
     load_kernels()  # before the clock starts: loading compiled code cannot be interrupted
-    tables = stored_tables(position)
+    tables = tables_for(position, tables)
     with controlled(limit, control) as ctrl:
         search = ProofSearch(position, ctrl.limit.memory or DEFAULT_MEMORY_MB)
         value = tables.lookup(position) if tables is not None else None
@@ -142,7 +151,7 @@ def solve(position: Position, limit: Limit | None = None, *, value_only: bool = 
     return result
 
 
-def proven_moves(position: Position, limit: Limit | None = None, *, memory_mb: float = 256,
+def proven_moves(position: Position, limit: Limit | None = None, *,
                  control: SearchControl | None = None) -> tuple[Value, list[Move]]:
     """What a player can rely on: the value for the player to move (with
     three or four players the paranoid value, a guarantee whatever the
@@ -152,12 +161,16 @@ def proven_moves(position: Position, limit: Limit | None = None, *, memory_mb: f
     draw (all of them unless a limit stopped the check). A loss: every move.
     Unknown: no moves. For playing agents: cheaper than :func:`solve`, which
     settles every move and a main line.
+
+    Its tables take the tighter of ``limit.memory`` and the memory bound of
+    the caller's ``control`` (MB: a part of a think keeps within the
+    whole's), else :data:`PROVEN_MOVES_MEMORY_MB`.
     """
     if position.is_over:
         raise GameOver("the game is already over")
     load_kernels()
     with controlled(limit, control) as ctrl:
-        search = ProofSearch(position, memory_mb)
+        search = ProofSearch(position, ctrl.limit.memory or PROVEN_MOVES_MEMORY_MB)
         value = decide(search, position, ctrl)
         moves = position.legal_moves()
         if value == WIN:
@@ -174,15 +187,10 @@ def proven_moves(position: Position, limit: Limit | None = None, *, memory_mb: f
         return value, moves if value == LOSS else []
 
 
-_kernels_loaded = False
-
-
+@warm_up_once
 def load_kernels() -> None:
     """Load the compiled search kernels (from Numba's cache) by running each
     once on a tiny position, so that a time limit is not spent on it."""
-    global _kernels_loaded
-    if _kernels_loaded:
-        return
     tiny = Position.from_text("KS AH | AS KH", trumps="SH")
     search = ProofSearch(tiny, memory_mb=1)
     control = SearchControl()
@@ -192,7 +200,6 @@ def load_kernels() -> None:
     search.ask_dfpn(tiny, 0, control)
     search.table.used = search.table.rows  # and the growth of the table
     search.table.grow(control, K.tt_rehash)
-    _kernels_loaded = True
 
 
 def decide(search: ProofSearch, position: Position, control: SearchControl, seat: int | None = None,
@@ -320,7 +327,7 @@ def _best_moves(search: ProofSearch, position: Position, value: Value,
     return best, complete
 
 
-def _table_children(tables, position: Position) -> list[tuple[Move, Position, int, int]]:
+def _table_children(tables: DeckTables, position: Position) -> list[tuple[Move, Position, int, int]]:
     """Each move with its position, its value for the player making it and
     the plies to the end after it (0 for a draw), from the tables."""
     seat = position.to_move
@@ -332,17 +339,17 @@ def _table_children(tables, position: Position) -> list[tuple[Move, Position, in
             continue
         found = tables.lookup(child)
         if found is None:  # every position of play is in the table of its deal
-            raise AssertionError("a move leaves the stored table")
+            raise AssertionError("a move leaves the table")
         out.append((m, child, -found.lower, tables.depth(child)))
     return out
 
 
-def _table_best_moves(tables, position: Position, value: Value) -> list[Move]:
+def _table_best_moves(tables: DeckTables, position: Position, value: Value) -> list[Move]:
     """Every move that keeps ``value``, each child's value from the tables."""
     return [m for m, _, v, _ in _table_children(tables, position) if v == value.lower]
 
 
-def _table_principal_variation(tables, position: Position, value: Value,
+def _table_principal_variation(tables: DeckTables, position: Position, value: Value,
                                max_len: int = 400) -> tuple[list[Move], bool]:
     """The main line of :func:`_principal_variation` from the tables: the
     winner takes a move to the nearest end, the loser one to the farthest;

@@ -172,11 +172,11 @@ class GtpEngine:
                 raise GtpError(f"it is {self.board.turn}'s turn")
         if self.board.is_game_over():
             return "PASS"
-        choice = best_move(self.board, Limit(time=self.move_time))
-        if choice.stopped == INTERRUPTED:
+        move, info = best_move(self.board, Limit(time=self.move_time))
+        if info.stopped == INTERRUPTED:
             raise KeyboardInterrupt  # Ctrl-C while thinking ends the session
-        self.board.push(choice.move)
-        return choice.move.upper()
+        self.board.push(move)
+        return move.upper()
 
     def _undo(self, args: list[str]) -> str:
         try:

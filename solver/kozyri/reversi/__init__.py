@@ -9,7 +9,7 @@
 
 from kozyri.reversi.board import BLACK, PASS, WHITE, Board, parse_square, square_name, split_moves
 from kozyri.reversi.endgame import SolveResult, solve
-from kozyri.reversi.engine import EngineResult, best_move
+from kozyri.reversi.engine import best_move
 from kozyri.reversi.enumeration import perft
 
 __all__ = [
@@ -17,7 +17,6 @@ __all__ = [
     "WHITE",
     "PASS",
     "Board",
-    "EngineResult",
     "SolveResult",
     "best_move",
     "parse_square",

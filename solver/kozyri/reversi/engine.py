@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
-from kozyri.core import CANCELLED, INTERRUPTED, Limit, SearchResult, Value
+from kozyri.core import TIME_LIMIT, AgentInfo, Limit, PlayResult, Value
 from kozyri.reversi import search_kernels as sk
 from kozyri.reversi.board import PASS, Board, square_name, squares_of
 from kozyri.reversi.endgame import solve
@@ -19,36 +18,8 @@ MIDGAME_TABLE_BITS = 18
 MAX_DEPTH = 60
 #: Thinking time when the limit names none.
 DEFAULT_TIME = 1.0
-
-
-@dataclass(kw_only=True)
-class EngineResult(SearchResult):
-    """The engine's choice. ``exact`` means ``score`` is the proven final disc
-    difference (and ``value`` the proven outcome); otherwise ``evaluation``
-    is a heuristic in discs (positive is good for the side to move) from a
-    ``depth``-ply search, or, when that search already sees a forced end of
-    the game, the disc difference it can force at least (or at most, if
-    negative). ``stopped`` is set when Ctrl-C or a cancel cut the thinking
-    short (the move is then the best found so far); running out of thinking
-    time is the normal end and sets nothing."""
-
-    value: Value = field(default_factory=Value)
-    move: str | None
-    exact: bool = False
-    score: int | None = None
-    evaluation: float | None = None
-    depth: int = 0
-
-    def to_json(self) -> dict:
-        return {
-            "best_move": self.move,
-            "exact": self.exact,
-            "score": self.score,
-            "evaluation": self.evaluation,
-            "depth": self.depth,
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 4),
-        }
+#: The engine's name among the Reversi agents (:mod:`kozyri.agents.reversi`).
+NAME = "alphabeta"
 
 
 def best_move(
@@ -58,42 +29,72 @@ def best_move(
     exact_empties: int = EXACT_EMPTIES,
     max_depth: int = MAX_DEPTH,
     control: SearchControl | None = None,
-) -> EngineResult:
+) -> PlayResult:
     """Choose a move for the side to move within about ``limit.time`` seconds
-    (one second when the limit names no time).
+    (one second when the limit names no time): ``move, info``, as every
+    agent answers (:class:`~kozyri.core.PlayResult`).
 
-    Returns ``move=None`` when the game is over and ``"pass"`` when the side to
-    move has no legal move.
+    ``info.value`` is the proven outcome and ``info.score`` the proven final
+    disc difference when the engine solved the position (``info.depth`` is
+    then the number of empty squares); otherwise ``info.value`` is None and
+    ``info.score`` a heuristic in discs (positive is good for the side to
+    move) from a ``depth``-ply search, or, when that search already sees a
+    forced end of the game, the disc difference it can force at least (or
+    at most, if negative). ``info.stopped`` says why the thinking ended
+    before the move was settled: ``"time limit"`` (its budget; the normal
+    end of a think that does not solve), ``"interrupted"`` (Ctrl-C) or
+    ``"cancelled"``; None when it solved the position.
+
+    Returns ``move=None`` when the game is over (``info.score``: the final
+    disc difference) and ``"pass"`` when the side to move has no legal move.
     """
     limit = limit or Limit()
     think = limit.time if limit.time is not None else DEFAULT_TIME
     started = time.perf_counter()
     if board.is_game_over():
         score = board.final_score()
-        return EngineResult(value=Value.exact((score > 0) - (score < 0)), move=None, exact=True, score=score)
+        return PlayResult(None, AgentInfo(NAME, value=Value.exact((score > 0) - (score < 0)), score=score))
     moves = squares_of(board.legal_move_mask())
     if not moves:
-        return EngineResult(move=PASS)
+        return PlayResult(PASS, AgentInfo(NAME, forced=True))
     if len(moves) == 1:
-        return EngineResult(move=square_name(moves[0]), seconds=time.perf_counter() - started)
+        return PlayResult(square_name(moves[0]), AgentInfo(NAME, forced=True,
+                                                           seconds=time.perf_counter() - started))
 
     with controlled(Limit(think, limit.nodes, limit.memory), control) as ctrl:
         solving = board.empties <= exact_empties
         with ctrl.child(Limit(time=think * MIDGAME_SHARE if solving else think)) as midgame:
-            result = _iterative_deepening(board, midgame, max_depth)
+            move, info = _iterative_deepening(board, midgame, max_depth)
         if solving and not ctrl.stopped and ctrl.remaining > 0.01:
             solved = solve(board, control=ctrl)
             if solved.complete and solved.best_move:
-                result = EngineResult(value=solved.value, move=solved.best_move, exact=True, score=solved.score,
-                                      depth=board.empties)
-        result.nodes = ctrl.nodes
-        result.seconds = time.perf_counter() - started
-        if ctrl.reason in (INTERRUPTED, CANCELLED):
-            result.stopped = ctrl.reason
-    return result
+                move = solved.best_move
+                info = AgentInfo(NAME, value=solved.value, estimate=float(solved.value.lower), score=solved.score,
+                                 depth=board.empties)
+        info.nodes = ctrl.nodes
+        info.seconds = time.perf_counter() - started
+        info.stopped = None if info.value is not None else ctrl.reason or TIME_LIMIT
+    return PlayResult(move, info)
 
 
-def _iterative_deepening(board: Board, control: SearchControl, max_depth: int) -> EngineResult:
+def result_json(result: PlayResult) -> dict:
+    """The engine's answer as ``kozyri reversi bestmove --json`` prints it:
+    ``best_move``, ``exact``, ``score`` (proven disc difference),
+    ``evaluation`` (heuristic discs), ``depth``, ``nodes``, ``seconds``."""
+    move, info = result
+    exact = info.value is not None
+    return {
+        "best_move": move,
+        "exact": exact,
+        "score": info.score if exact else None,
+        "evaluation": None if exact else info.score,
+        "depth": info.depth,
+        "nodes": info.nodes,
+        "seconds": round(info.seconds, 4),
+    }
+
+
+def _iterative_deepening(board: Board, control: SearchControl, max_depth: int) -> tuple[str, AgentInfo]:
     mover, opponent = board.bitboards()
     keys, bounds = sk.new_tables(MIDGAME_TABLE_BITS)
     buffer = sk.new_move_buffer()
@@ -115,10 +116,9 @@ def _iterative_deepening(board: Board, control: SearchControl, max_depth: int) -
     if value is not None and abs(value) >= sk.WIN_SCALE:
         # The search sees a forced end of the game: at least this many discs.
         evaluation = float(value // sk.WIN_SCALE)
-    exact = value is not None and reached >= board.empties
-    score = value // sk.WIN_SCALE if exact else None
-    if exact:
-        evaluation = None
-    outcome = Value.exact((score > 0) - (score < 0)) if exact else Value()
-    return EngineResult(value=outcome, move=square_name(chosen), exact=exact, score=score, evaluation=evaluation,
-                        depth=reached)
+    if value is not None and reached >= board.empties:  # exact
+        score = value // sk.WIN_SCALE
+        outcome = Value.exact((score > 0) - (score < 0))
+        return square_name(chosen), AgentInfo(NAME, value=outcome, estimate=float(outcome.lower), score=score,
+                                              depth=reached)
+    return square_name(chosen), AgentInfo(NAME, score=evaluation, depth=reached)

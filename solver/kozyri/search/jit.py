@@ -1,4 +1,5 @@
-"""How the hot search kernels of every game are compiled: :data:`search_kernel`.
+"""How the hot search kernels of every game are compiled (:data:`search_kernel`)
+and loaded before a clock starts (:func:`warm_up_once`).
 
 Numba counts references to every array a jitted function holds: each time
 an array is passed to a helper (inlined or not) it pays an atomic increment
@@ -19,6 +20,9 @@ or with the runtime as usual; both work. Measured in
 
 from __future__ import annotations
 
+import functools
+from typing import Callable
+
 from numba import njit
 
 
@@ -38,3 +42,32 @@ SEARCH_KERNEL = {"cache": True, "nogil": True, **_without_reference_counts()}
 #: ``@search_kernel`` on a kernel that allocates nothing (kernels with an
 #: explicit signature: ``@njit(signature, **SEARCH_KERNEL)``).
 search_kernel = njit(**SEARCH_KERNEL)
+
+
+def warm_up_once(loader: Callable[[], None]) -> Callable[[], None]:
+    """``@warm_up_once`` on a function that runs a module's kernels once on
+    a tiny input: the first call loads their compiled code (from Numba's
+    cache, or compiles it), later calls in the process return at once.
+
+    Public entry points call their loader before their clock starts, so a
+    time limit is not spent on loading (which cannot be interrupted); a
+    worker pool runs it in its initializer. Once per process image is
+    right: a forked child inherits the loaded code, a spawned one imports
+    afresh. Two threads that call it at the same time may both run it,
+    which is harmless (Numba serializes the loading).
+
+        @warm_up_once
+        def load_kernels() -> None:
+            tiny = ...              # the smallest input that reaches every kernel
+            run_every_kernel(tiny)
+    """
+    loaded = False
+
+    @functools.wraps(loader)
+    def load() -> None:
+        nonlocal loaded
+        if not loaded:
+            loader()
+            loaded = True
+
+    return load

@@ -22,7 +22,7 @@ how it was obtained:
 An outcome is the seat that lost (None for a draw; ``capped`` when a
 self-play game reached the turn cap, scored as a draw and reported apart).
 
-Every deal goes to the results file (JSON Lines, :mod:`kozyri.search.runs`)
+Every deal goes to the results file (JSON Lines, :mod:`kozyri.runs`)
 as soon as it is done, so a study resumes after an interruption, and
 :func:`summarize` recomputes every figure from the file alone. Deals run on
 local processes or on a Dask cluster with the same results: everything
@@ -39,15 +39,17 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 
-from kozyri.agents import AGENTS, make_agent
-from kozyri.agents.arena import play_game, wilson
-from kozyri.core import INTERRUPTED, InvalidInput, KozyriError, Limit, Value
+from kozyri.agents import agent_names, default_agent, make_agent
+from kozyri.core import InvalidInput, Limit, Value
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.choice import PAIRS, ChoiceAnalysis, analyse
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.rules import Rules
-from kozyri.owntrumps.tables import MAX_CARDS
-from kozyri.search.runs import BACKENDS, ResultsFile, check_workers, run_tasks
+from kozyri.owntrumps.table_store import TableStore
+from kozyri.owntrumps.tables import MAX_CARDS, DeckTables
+from kozyri.play import DEFAULT_TURN_CAP
+from kozyri.runs import BACKENDS, RunFormat, check_workers, wilson
+from kozyri.studies.arena import play_game
 from kozyri.studies.policies import HAND_POLICIES, POLICIES, choose_trump
 
 #: Random deals when a study names no number.
@@ -58,8 +60,6 @@ DEFAULT_SOLVE_TIME = 1.0
 DEFAULT_SOLVE_CARDS = 24
 #: Seconds a move in self-play.
 DEFAULT_MOVE_TIME = 0.1
-#: Moves after which a self-play game is stopped (capped).
-DEFAULT_TURN_CAP = 1000
 #: At most this many deals with ``all_deals``.
 MAX_ALL_DEALS = 1_000_000
 #: The version of the results file's format.
@@ -125,8 +125,8 @@ class StudySettings:
         if self.solve_time is not None and (not isinstance(self.solve_time, (int, float))
                                             or isinstance(self.solve_time, bool) or not 0 <= self.solve_time < math.inf):
             raise InvalidInput(f"the solve time must be 0 or more seconds, not {self.solve_time!r}")
-        if self.agent is not None and self.agent not in AGENTS:
-            raise InvalidInput(f"unknown agent {self.agent!r} (known: {', '.join(AGENTS)})")
+        if self.agent is not None and self.agent not in agent_names():
+            raise InvalidInput(f"unknown agent {self.agent!r} (known: {', '.join(agent_names())})")
         if self.time is None and self.nodes is None:
             raise InvalidInput("self-play needs a time or a number of nodes a move")
         Limit(time=self.time, nodes=self.nodes)  # checks them
@@ -156,7 +156,7 @@ class StudySettings:
 
     @property
     def agent_name(self) -> str:
-        return self.agent or ("mcts" if self.players == 2 else "pimc")
+        return self.agent or default_agent(self.players)
 
     @property
     def move_limit(self) -> Limit:
@@ -259,12 +259,11 @@ def start_position(settings: StudySettings, hands: Sequence[int], trumps: Sequen
 
 # --- one deal -------------------------------------------------------------------------
 @functools.lru_cache(maxsize=2)
-def deck_tables(deck: Deck, rules: Rules):
+def deck_tables(deck: Deck, rules: Rules, store: TableStore | None) -> DeckTables:
     """The retrograde tables of a small deck, kept for the process's later
-    deals: read from disk when stored (``kozyri tables build``), else built."""
-    from kozyri.owntrumps.tables import DeckTables, TableStore
-
-    return DeckTables(deck, rules, store=TableStore())
+    deals: read from ``store`` when it holds them (``kozyri tables build``),
+    else built in memory."""
+    return DeckTables(deck, rules, store=store)
 
 
 def _seed(settings: StudySettings, *parts) -> int:
@@ -278,12 +277,14 @@ def _from_value(value: Value, to_move: int) -> int | None:
     return 1 - to_move if value.lower > 0 else to_move
 
 
-def evaluate_cell(settings: StudySettings, position: Position, deal: int, index: int) -> dict:
-    """One cell: its outcome and how it was obtained."""
+def evaluate_cell(settings: StudySettings, position: Position, deal: int, index: int,
+                  tables: TableStore | None = None) -> dict:
+    """One cell: its outcome and how it was obtained (``tables``: where
+    stored retrograde tables are read from, for decks of at most 12 cards)."""
     began = time.perf_counter()
     out: dict = {}
     if settings.method == TABLE:
-        out = {"how": TABLE, "loser": _from_value(deck_tables(position.deck, position.rules).value(position),
+        out = {"how": TABLE, "loser": _from_value(deck_tables(position.deck, position.rules, tables).value(position),
                                                   position.to_move)}
     elif settings.solve_seconds > 0:
         from kozyri.owntrumps.solver import solve
@@ -304,8 +305,9 @@ def evaluate_cell(settings: StudySettings, position: Position, deal: int, index:
     return out
 
 
-def study_deal(settings: StudySettings, deal: int) -> dict:
-    """Every cell of deal number ``deal``: the record the results file keeps."""
+def study_deal(settings: StudySettings, deal: int, tables: TableStore | None = None) -> dict:
+    """Every cell of deal number ``deal``: the record the results file keeps
+    (``tables``: a store of retrograde tables, see :func:`evaluate_cell`)."""
     began = time.perf_counter()
     hands = deal_hands(settings, deal)
     deck = settings.deck_obj
@@ -316,7 +318,7 @@ def study_deal(settings: StudySettings, deal: int) -> dict:
         if key in seen:
             cell = {**seen[key], "seconds": 0.0}
         else:
-            cell = seen[key] = evaluate_cell(settings, position, deal, index)
+            cell = seen[key] = evaluate_cell(settings, position, deal, index, tables)
         cells.append({"trumps": "".join(trumps), **cell})
     return {"deal": deal, "hands": [deck.mask_text(h) for h in hands], "cells": cells,
             "seconds": round(time.perf_counter() - began, 4)}
@@ -362,40 +364,22 @@ class Study:
         return summarize(self.settings, self.records)
 
 
-def _file(path) -> ResultsFile:
-    return ResultsFile(path, "winrates", FORMAT_VERSION)
+#: The results file of a study: settings, then one deal a line.
+RESULTS = RunFormat("winrates", FORMAT_VERSION, StudySettings.from_json, check_record, key=lambda r: r["deal"])
 
 
 def load_study(path) -> Study:
     """The study in a results file, from the file alone."""
-    results = _file(path)
-    found, records = results.read()
-    settings = _settings(results, found)
-    return Study(settings, _records(results, settings, records))
+    settings, records = RESULTS.read(path)
+    return Study(settings, [r for r in records if r["deal"] < settings.n_deals])
 
 
 def read_settings(path) -> StudySettings:
-    results = _file(path)
-    return _settings(results, results.read_settings())
+    return RESULTS.read_settings(path)
 
 
-def _settings(results: ResultsFile, found: dict) -> StudySettings:
-    try:
-        return StudySettings.from_json(found)
-    except KozyriError as exc:
-        raise InvalidInput(f"{results.path}, line 1: {exc}") from None
-
-
-def _records(results: ResultsFile, settings: StudySettings, records) -> list[dict]:
-    deals: dict[int, dict] = {}
-    for number, record in records:
-        try:
-            check_record(settings, record)
-        except KozyriError as exc:
-            raise InvalidInput(f"{results.path}, line {number}: {exc}") from None
-        if record["deal"] < settings.n_deals:
-            deals.setdefault(record["deal"], record)
-    return [deals[d] for d in sorted(deals)]
+def _study_task(settings: StudySettings, tables: TableStore | None, deal: int) -> dict:
+    return study_deal(settings, deal, tables)
 
 
 def _load_kernels(settings: StudySettings) -> None:
@@ -407,13 +391,13 @@ def _load_kernels(settings: StudySettings) -> None:
 
         load_kernels()
     if settings.selfplay:
-        from kozyri.agents.mcts import load_kernels
+        from kozyri.agents.owntrumps.trees import load_kernels
 
         load_kernels()
 
 
 def run_study(settings: StudySettings, out=None, *, resume: bool = False, workers: int | None = None,
-              backend: str = "local", address: str | None = None,
+              backend: str = "local", address: str | None = None, tables: TableStore | None = None,
               on_deal: Callable[[dict, Study], None] | None = None) -> Study:
     """Run the study's missing deals and return it.
 
@@ -423,41 +407,28 @@ def run_study(settings: StudySettings, out=None, *, resume: bool = False, worker
     a study answered from retrograde tables runs in this process (the
     tables are built once, and a deal takes a millisecond). ``backend``:
     ``local`` or ``dask`` (``address``: the scheduler; none: a local Dask
-    cluster of ``workers`` processes). ``on_deal(record, study)`` after
+    cluster of ``workers`` processes). ``tables``: a store of retrograde
+    tables for decks of at most 12 cards (None: built in memory; the results
+    are the same). ``on_deal(record, study)`` after
     each deal. Ctrl-C stops the run; the deals written stay."""
     if not isinstance(settings, StudySettings):
         raise InvalidInput(f"a study needs StudySettings, not {type(settings).__name__}")
     workers = check_workers(workers)
     if backend not in BACKENDS:
         raise InvalidInput(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
+    if settings.method == TABLE:
+        workers, backend = 1, "local"
     study = Study(settings)
-    results = None
-    if out is not None:
-        results = _file(out)
-        found = results.open(settings.to_json(), resume=resume, may_differ=("deals",),
-                             check=lambda data: _settings(results, data))
-        study.records = _records(results, settings, found)
-    done = {r["deal"] for r in study.records}
-    todo = [d for d in range(settings.n_deals) if d not in done]
 
-    def finished(record: dict) -> None:
-        if results is not None:
-            results.append(record)
-        study.records.append(record)
+    def finished(record: dict, records: list) -> None:
+        study.records = records
         if on_deal is not None:
             on_deal(record, study)
 
-    if settings.method == TABLE:
-        workers, backend = 1, "local"
-    try:
-        run_tasks(functools.partial(study_deal, settings), todo, finished, workers=workers,
-                  initializer=_load_kernels, initargs=(settings,), backend=backend, address=address)
-    except KeyboardInterrupt:
-        study.stopped = INTERRUPTED
-    finally:
-        if results is not None:
-            results.close()
-    study.records.sort(key=lambda r: r["deal"])
+    study.records, study.stopped = RESULTS.run(
+        settings, range(settings.n_deals), functools.partial(_study_task, settings, tables), out, resume=resume,
+        workers=workers, backend=backend, address=address, initializer=_load_kernels, initargs=(settings,),
+        on_record=finished)
     return study
 
 
@@ -588,11 +559,6 @@ class Summary:
         if self.stopped:
             out["stopped"] = self.stopped
         return out
-
-    def to_text(self) -> str:
-        from kozyri.studies.render import summary_text
-
-        return summary_text(self)
 
 
 def deal_analysis(settings: StudySettings, record: dict) -> ChoiceAnalysis | None:

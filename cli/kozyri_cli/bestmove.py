@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import click
 
-from kozyri.agents import AGENTS, best_move, default_agent
+from kozyri.agents import agent_names, best_move, default_agent
 from kozyri.core import Limit
-from kozyri.owntrumps.cards import SUIT_SYMBOLS
 from kozyri.owntrumps.inputs import read_state
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.render import view_lines
+from kozyri.owntrumps.render import play_result_text, view_lines
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
 from kozyri_cli.common import SECONDS, emit_json, exit_interrupted_if, fail, position_text, progress_line
@@ -34,7 +33,7 @@ auto: mcts when every card is visible, pimc when hands are hidden."""
 
 @main.command(epilog=BESTMOVE_EPILOG)
 @click.argument("position", required=False, metavar="[POSITION|RECORD|OBSERVATION]")
-@click.option("--agent", type=click.Choice(["auto", *AGENTS]), default="auto", show_default=True,
+@click.option("--agent", type=click.Choice(["auto", *agent_names()]), default="auto", show_default=True,
               help="Who chooses the move.")
 @click.option("--time", "seconds", type=SECONDS, default=1.0, show_default=True, metavar="SECONDS",
               help="Time for the move (the agent keeps to it; Ctrl-C stops early with the best move so far).")
@@ -83,7 +82,7 @@ def bestmove(position, agent, seconds, nodes, seed, seat, open_hands, memory, ex
             fail("give either a POSITION or --example, not both")
         if any(v is not None for v in options.values()):
             fail("--example is a fixed deal: its deck, trumps and rules cannot be changed")
-        state = Position.deal(**EXAMPLE)
+        state = Observation.open(Position.deal(**EXAMPLE), 0)
     elif position is None:
         fail("no position given: pass a deal like \"QS KH AS | KS QH AH\" --trumps SH, a JSON file, a game "
              "record, an observation, - for standard input, or --example")
@@ -99,38 +98,13 @@ def bestmove(position, agent, seconds, nodes, seed, seat, open_hands, memory, ex
     with progress_line() as line:
         result = best_move(state, limit, agent=name, seed=seed, control=SearchControl(progress=line))
     if as_json:
-        emit_json({**result.to_json(state.deck), "seat": state.to_move})
+        emit_json({**result.to_json(result.move.text(state.deck)), "seat": state.to_move})
     else:
-        click.echo(_result_text(result, state))
+        click.echo(play_result_text(result, state))
     exit_interrupted_if(result.info)
 
 
-def _state_text(state) -> str:
-    if isinstance(state, Observation):
-        return "\n".join(view_lines(state, indent=""))
-    return state.pretty()
-
-
-def _result_text(result, state) -> str:
-    info = result.info
-    seat = state.to_move
-    lines = [f"Player {seat} (trump {SUIT_SYMBOLS[state.trumps[seat]]}) plays {result.move.text(state.deck, True)}"]
-    if info.forced:
-        lines.append("  the only legal move")
-        return "\n".join(lines)
-    effort = [f"agent {info.agent}", f"{info.seconds:.2f} s"]
-    if info.nodes:
-        effort.append(f"{info.nodes:,} iterations")
-    if info.playouts:
-        effort.append(f"{info.playouts:,} playouts")
-    if info.worlds:
-        effort.append(f"{info.worlds:,} sampled deal" + ("s" if info.worlds > 1 else ""))
-    lines.append("  " + ", ".join(effort))
-    if info.value is not None:
-        meaning = " (paranoid: against all the others together)" if state.n_players > 2 else ""
-        lines.append(f"  proven: {info.value.name}{meaning}")
-    if info.estimate is not None:
-        lines.append(f"  estimate {info.estimate:+.2f} (expected score: -1 loses, +1 another player loses)")
-    if info.stopped and info.stopped not in ("time limit", "node limit"):
-        lines.append(f"  stopped early: {info.stopped}")
-    return "\n".join(lines)
+def _state_text(state: Observation) -> str:
+    if state.count() == 1:  # every card known: the position
+        return state.position().pretty()
+    return "\n".join(view_lines(state, indent=""))

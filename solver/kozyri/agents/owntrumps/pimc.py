@@ -18,14 +18,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from kozyri.agents.base import (
-    AgentInfo,
-    PlayResult,
-    fully_known,
-    with_limit_defaults,
-)
-from kozyri.agents.mcts import DEFAULT_LIMIT, MctsAgent, load_kernels
-from kozyri.core import InvalidInput, Limit
+from kozyri.agents.base import with_limit_defaults
+from kozyri.agents.owntrumps.base import fully_known
+from kozyri.agents.owntrumps.mcts import MctsAgent
+from kozyri.agents.owntrumps.trees import DEFAULT_LIMIT, load_kernels
+from kozyri.core import AgentInfo, InvalidInput, Limit, PlayResult
 from kozyri.search.control import controlled
 
 #: Deals searched per move when the budget allows.
@@ -43,13 +40,13 @@ class PimcAgent(MctsAgent):
             raise InvalidInput(f"the number of deals must be a whole number >= 1, not {worlds!r}")
         self.worlds = worlds
 
-    def _choose(self, state, moves, limit, control) -> PlayResult:
-        if fully_known(state):
-            result = super()._choose(state, moves, limit, control)
+    def _choose(self, view, moves, limit, control) -> PlayResult:
+        if fully_known(view):
+            result = super()._choose(view, moves, limit, control)
             return PlayResult(result.move, replace(result.info, agent=self.name))
         load_kernels()
         limit = with_limit_defaults(limit, DEFAULT_LIMIT)
-        rng = self.rng(state)
+        rng = self.rng(view)
         weight = dict.fromkeys(moves, 0.0)
         value = dict.fromkeys(moves, 0.0)
         playouts = searched = 0
@@ -58,7 +55,7 @@ class PimcAgent(MctsAgent):
                 left = self.worlds - k
                 share = Limit(time=None if ctrl.remaining is None else ctrl.remaining / left,
                               nodes=None if ctrl.limit.nodes is None else max(1, (ctrl.limit.nodes - ctrl.nodes) // left))
-                world = state.sample(rng)[0]
+                world = view.sample(rng)[0]
                 with ctrl.child(share) as sub:
                     result, stats = self.search(world, sub, rng.getrandbits(63) | 1, proofs_count=False)
                 searched += 1

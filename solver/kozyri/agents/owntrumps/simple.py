@@ -20,31 +20,34 @@ a limit does not change their moves.
 
 from __future__ import annotations
 
-from kozyri.agents.base import Agent, AgentInfo, PlayResult, State, visible_position
+from kozyri.agents.owntrumps.base import OwnTrumpsAgent
+from kozyri.core import AgentInfo, PlayResult
 from kozyri.owntrumps import rules as R
+from kozyri.owntrumps.cards import Deck
+from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.rules import Move, MoveKind
 
 
-class RandomAgent(Agent):
+class RandomAgent(OwnTrumpsAgent):
     """A legal move uniformly at random."""
 
     name = "random"
 
-    def _choose(self, state, moves, limit, control) -> PlayResult:
-        return PlayResult(self.rng(state).choice(moves), AgentInfo(self.name))
+    def _choose(self, view, moves, limit, control) -> PlayResult:
+        return PlayResult(self.rng(view).choice(moves), AgentInfo(self.name))
 
 
-class GreedyAgent(Agent):
+class GreedyAgent(OwnTrumpsAgent):
     """The one-move heuristic described in the module docstring."""
 
     name = "greedy"
 
-    def _choose(self, state, moves, limit, control) -> PlayResult:
-        scores = greedy_scores(state, moves)
+    def _choose(self, view, moves, limit, control) -> PlayResult:
+        scores = greedy_scores(view, moves)
         best = max(scores)
         ties = [m for m, s in zip(moves, scores) if s == best]
-        return PlayResult(self.rng(state).choice(ties), AgentInfo(self.name))
+        return PlayResult(self.rng(view).choice(ties), AgentInfo(self.name))
 
 
 #: Above any other score: the move empties the hand.
@@ -53,14 +56,25 @@ GOES_OUT = 100.0
 TAKE_SCORE = -10.0
 
 
-def greedy_scores(state: State, moves: list[Move]) -> list[float]:
-    """The greedy score of each of ``moves`` (see the module docstring)."""
-    pos = visible_position(state)
-    deck, seat = pos.deck, pos.to_move
-    trumps = pos.trump_indices
-    hand = pos.hands[seat]
-    nxt = _next_seat(state, seat)
-    threat = _possible_cards(state, nxt)
+def greedy_scores(view: Observation, moves: list[Move]) -> list[float]:
+    """The greedy score of each of ``moves`` for the seat of ``view`` (see the module docstring)."""
+    nxt = _next_seat(view.counts, view.seat)
+    return _scores(view.deck, view.trumps, view.seat, view.hand, nxt, view.possible(nxt), moves)
+
+
+def greedy_move(position: Position, moves: list[Move]) -> Move:
+    """Greedy's first best of ``moves`` in a position where every card is in
+    view (a search's fallback when it is stopped before its first iteration)."""
+    seat = position.to_move
+    nxt = _next_seat(tuple(h.bit_count() for h in position.hands), seat)
+    scores = _scores(position.deck, position.trumps, seat, position.hands[seat], nxt, position.hands[nxt], moves)
+    return moves[scores.index(max(scores))]
+
+
+def _scores(deck: Deck, trump_suits: tuple[str, ...], seat: int, hand: int, nxt: int, threat: int,
+            moves: list[Move]) -> list[float]:
+    """The scores of ``moves`` of ``seat`` holding ``hand``, whose next player ``nxt`` may hold ``threat``."""
+    trumps = tuple(deck.suit_index(s) for s in trump_suits)
     threat_cards = deck.cards_of(threat)
     size = deck.size
 
@@ -89,24 +103,10 @@ def greedy_scores(state: State, moves: list[Move]) -> list[float]:
     return scores
 
 
-def _next_seat(state: State, seat: int) -> int:
-    counts = _counts(state)
+def _next_seat(counts: tuple[int, ...], seat: int) -> int:
     n = len(counts)
     for step in range(1, n):
         s = (seat + step) % n
         if counts[s]:
             return s
     return seat
-
-
-def _counts(state: State) -> tuple[int, ...]:
-    if isinstance(state, Position):
-        return tuple(h.bit_count() for h in state.hands)
-    return state.counts
-
-
-def _possible_cards(state: State, seat: int) -> int:
-    """The cards ``seat`` may hold, as the player to move knows them."""
-    if isinstance(state, Position):
-        return state.hands[seat]
-    return state.possible(seat)

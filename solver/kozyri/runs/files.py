@@ -1,4 +1,4 @@
-"""Long runs: results files that survive interruptions, and task pools.
+"""Results files: long runs stream to disk and resume.
 
 A **results file** is JSON Lines: a settings line (``{KIND: settings,
 "version": N}``), then one line per finished task, flushed as it ends.
@@ -6,29 +6,18 @@ A run killed while writing leaves a last line without its newline; reading
 leaves it out (and a resuming run cuts it off), so a ``kill -9`` loses at
 most the tasks in flight. A resumed run must have the same settings, except
 for the ones that only say how much to do (the number of deals).
-
-A **task pool** runs ``function(task)`` for many tasks and hands each result
-back in this process as it comes: in this process, on local worker
-processes (each loads the compiled kernels once, in its initializer), or on
-a Dask cluster. Ctrl-C in the parent stops the workers; what was handed
-back stays handed back.
 """
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import json
 import os
-import signal
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from kozyri.core import InvalidInput
-
-#: Where tasks run: this process and local worker processes, or a Dask cluster.
-BACKENDS = ("local", "dask")
 
 
 class ResultsFile:
@@ -178,104 +167,3 @@ def write_atomically(path, write: Callable[[Any], Any]) -> None:
         raise
 
 
-# --- task pools ------------------------------------------------------------------
-def default_workers() -> int:
-    """All the cores of this machine."""
-    return max(1, os.cpu_count() or 1)
-
-
-def check_workers(workers) -> int:
-    workers = default_workers() if workers is None else workers
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InvalidInput(f"the number of workers must be a whole number >= 1, not {workers!r}")
-    return workers
-
-
-def run_tasks(function: Callable, tasks: Iterable, done: Callable[[Any], None], *, workers: int = 1,
-              initializer: Callable | None = None, initargs: tuple = (), backend: str = "local",
-              address: str | None = None) -> None:
-    """``done(function(task))`` for every task, ``done`` always in this
-    process, in the order the results come.
-
-    ``local``: in this process with one worker (the initializer is run here
-    once), else on ``workers`` processes. ``dask``: on the Dask cluster at
-    ``address`` (a scheduler such as ``tcp://host:8786``), or on a local
-    Dask cluster of ``workers`` processes when no address is given; the
-    initializer runs once on each worker.
-    """
-    if backend not in BACKENDS:
-        raise InvalidInput(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
-    tasks = list(tasks)
-    if backend == "dask":
-        _run_dask(function, tasks, done, workers, initializer, initargs, address)
-    elif workers == 1 or len(tasks) <= 1:
-        if initializer is not None:
-            initializer(*initargs)
-        for task in tasks:
-            done(function(task))
-    else:
-        _run_processes(function, tasks, done, min(workers, len(tasks)), initializer, initargs)
-
-
-def _worker_start(initializer, initargs) -> None:
-    """In each worker process, once: leave Ctrl-C to the parent, then the caller's initializer."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if initializer is not None:
-        initializer(*initargs)
-
-
-def _run_processes(function, tasks, done, workers, initializer, initargs) -> None:
-    executor = cf.ProcessPoolExecutor(max_workers=workers, initializer=_worker_start,
-                                      initargs=(initializer, initargs))
-    try:
-        futures = [executor.submit(function, task) for task in tasks]
-        for future in cf.as_completed(futures):
-            done(future.result())
-    except BaseException:
-        _stop_workers(executor)
-        raise
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
-
-
-def _stop_workers(executor: cf.ProcessPoolExecutor) -> None:
-    """End the tasks in flight now (Ctrl-C or an error): their results are not wanted."""
-    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14
-    if terminate is not None:
-        terminate()
-        return
-    for process in list((getattr(executor, "_processes", None) or {}).values()):
-        if process.is_alive():
-            process.terminate()
-
-
-#: Seconds to wait for a Dask scheduler before giving up.
-DASK_CONNECT_SECONDS = 10
-
-
-def _run_dask(function, tasks, done, workers, initializer, initargs, address) -> None:
-    try:
-        from dask.distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise InvalidInput("the dask backend needs Dask: pip install 'kozyri[cluster]'") from None
-    cluster = None
-    if address is None:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
-    try:
-        try:
-            client = Client(address or cluster, timeout=DASK_CONNECT_SECONDS)
-        except (OSError, ValueError, TypeError) as exc:
-            raise InvalidInput(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-        with client:
-            if initializer is not None:
-                client.run(initializer, *initargs)
-            futures = client.map(function, tasks, pure=False)
-            try:
-                for future in as_completed(futures):
-                    done(future.result())
-            except BaseException:
-                client.cancel(futures)
-                raise
-    finally:
-        if cluster is not None:
-            cluster.close()

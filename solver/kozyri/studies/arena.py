@@ -1,7 +1,7 @@
 """Matches between agents: duplicate deals, statistics, a results file that
 streams and resumes, every core.
 
->>> from kozyri.agents.arena import arena
+>>> from kozyri.studies.arena import arena
 >>> from kozyri.core import Limit
 >>> match = arena(["greedy", "random"], deals=3, deck="4x3", limit=Limit(nodes=1), workers=1)
 >>> [(s.agent, s.games) for s in match.stats()], len(match.games), match.stopped
@@ -18,11 +18,11 @@ cancels out. The lineup names the agent of each seat in rotation 0; with
 two agents for three or four players (:func:`lineup`) the first plays
 against a field of the second.
 
-**What an agent sees.** With two players every card is known (RULES.md,
-"Information") and the agent to move gets the :class:`Position`; with three
-or four it gets its own :class:`Observation`, kept up to date move by move
-by an :class:`~kozyri.owntrumps.observation.ObservationTracker`: never a
-hidden card. A game that reaches ``turn_cap`` moves is stopped and reported
+**What an agent sees.** Every game is played on an
+:class:`~kozyri.play.OwnTrumpsTable`: the agent to move gets its seat's
+:class:`Observation`, kept from public moves alone, and never a hidden card
+(with two players every card is known, RULES.md "Information", and the
+observation says so). A game that reaches ``turn_cap`` moves is stopped and reported
 as **capped** (RULES.md: a game that never ends is a draw, and a simulator
 that caps must say so): capped games score as draws and are counted apart.
 
@@ -40,7 +40,7 @@ each seat), ``outcome`` (``"loser N"``, ``"draw"`` or ``"capped"``),
 ``loser``, ``capped``, ``moves``, ``seconds`` (each seat's time to choose)
 and ``record`` (:meth:`GameRecord.to_json`, what ``kozyri replay`` reads);
 with ``details`` also ``info``, one object per move (the agent's
-:class:`~kozyri.agents.base.AgentInfo`, ``seconds`` measured by the arena).
+:class:`~kozyri.core.AgentInfo`, ``seconds`` measured by the arena).
 A resumed match skips the games the file holds; a last line cut short (a
 killed run) is dropped; a file made with other settings is refused (the
 number of deals may change: games are seeded deal by deal, so a match can be
@@ -57,31 +57,23 @@ equal player loses 1 game in ``n_players``).
 from __future__ import annotations
 
 import functools
-import math
 import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 
-from kozyri.agents import AGENTS, agent_class, make_agent
+from kozyri.agents import agent_class, agent_names, make_agent
 from kozyri.agents.base import Agent
-from kozyri.core import INTERRUPTED, InvalidInput, KozyriError, Limit
+from kozyri.core import InvalidInput, Limit
 from kozyri.owntrumps.cards import SUITS, Deck
-from kozyri.owntrumps.observation import ObservationTracker
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord
 from kozyri.owntrumps.rules import Rules
+from kozyri.play import DEFAULT_TURN_CAP, OwnTrumpsTable
+from kozyri.runs import RunFormat, elo, mean_interval, wilson
 from kozyri.search.control import SearchControl
-from kozyri.search.runs import ResultsFile, check_workers, run_tasks
 
-#: Moves after which a game is stopped and counted as capped.
-DEFAULT_TURN_CAP = 1000
 #: Seconds per move when a match names no limit.
 DEFAULT_TIME = 0.1
-#: The normal quantile of a two-sided 95% interval.
-Z95 = 1.959964
-#: Elo differences are clipped to this (a score beyond about 0.3% or 99.7%).
-ELO_CLIP = 1000.0
 #: The version of the results file's format (the header's ``"version"``).
 FORMAT_VERSION = 1
 
@@ -136,8 +128,8 @@ class MatchSettings:
         if not 2 <= len(names) <= len(SUITS):
             raise InvalidInput(f"a match needs 2 to {len(SUITS)} seats, not {len(names)}")
         for name in names:
-            if not isinstance(name, str) or name not in AGENTS:
-                raise InvalidInput(f"unknown agent {name!r} (known: {', '.join(AGENTS)})")
+            if not isinstance(name, str) or name not in agent_names():
+                raise InvalidInput(f"unknown agent {name!r} (known: {', '.join(agent_names())})")
         if len(set(names)) < 2:
             raise InvalidInput(f"a match needs at least two different agents (the lineup is {' '.join(names)})")
         for key, least in (("deals", 1), ("turn_cap", 1), ("seed", 0)):
@@ -330,45 +322,29 @@ def play_game(start: Position, agents: Sequence[Agent], limit: Limit | None = No
               turn_cap: int = DEFAULT_TURN_CAP, *, control: SearchControl | None = None,
               details: bool = False) -> GameResult:
     """Play ``agents`` (one per seat) from ``start`` to the end of the game,
-    or to ``turn_cap`` moves (then the result says ``capped``).
+    or to ``turn_cap`` moves (then the result says ``capped``), on an
+    :class:`~kozyri.play.OwnTrumpsTable`: each agent sees only its seat.
 
-    With two players the agent to move gets the position; with three or
-    four, only its own observation. ``limit``: each move's. ``control``: the
-    caller's :class:`SearchControl`; when Ctrl-C stops it the game ends with
-    ``KeyboardInterrupt`` (its last move was cut short). ``details``: keep
-    each move's agent info (``result.info``)."""
+    ``limit``: each move's. ``control``: the caller's
+    :class:`SearchControl`; when Ctrl-C (or a cancel) stops it the game ends
+    with ``KeyboardInterrupt`` (its last move was cut short). ``details``:
+    keep each move's agent info (``result.info``)."""
     if not isinstance(start, Position):
         raise InvalidInput(f"a game starts from a Position, not {type(start).__name__}")
-    n = start.n_players
     agents = list(agents)
-    if len(agents) != n or not all(isinstance(a, Agent) for a in agents):
-        raise InvalidInput(f"a game of {n} players needs {n} agents, one per seat")
-    if isinstance(turn_cap, bool) or not isinstance(turn_cap, int) or turn_cap < 1:
-        raise InvalidInput(f"the turn cap must be a whole number >= 1, not {turn_cap!r}")
-    if start.is_over:
-        raise InvalidInput("the game is over at its start")
-    record = GameRecord(start)
-    trackers = [ObservationTracker(start, seat) for seat in range(n)] if n > 2 else None
-    seconds = [0.0] * n
+    if len(agents) != start.n_players or not all(isinstance(a, Agent) for a in agents):
+        raise InvalidInput(f"a game of {start.n_players} players needs {start.n_players} agents, one per seat")
+    table = OwnTrumpsTable(start, agents, turn_cap, limit)
     info = [] if details else None
-    pos = start
-    while not pos.is_over and len(record.moves) < turn_cap:
-        mover = pos.to_move
-        state = pos if trackers is None else trackers[mover].view()
-        began = time.perf_counter()
-        move, move_info = agents[mover].choose(state, limit, control=control)
-        spent = time.perf_counter() - began
-        if control is not None and control.interrupted:
-            raise KeyboardInterrupt
-        seconds[mover] += spent
-        record = record.play(move)
-        pos = record.final
-        if trackers is not None:
-            for tracker in trackers:
-                tracker.update(move, pos)
-        if info is not None:
-            info.append({**move_info.to_json(), "seconds": round(spent, 6)})
-    return GameResult(record, tuple(a.name for a in agents), not pos.is_over, tuple(seconds), info=info)
+
+    def keep(table, seat, result, spent) -> None:
+        info.append({**result.info.to_json(), "seconds": round(spent, 6)})
+
+    table.play_out(control, keep if details else None)
+    ending = table.ending
+    if ending is None:  # stopped before the end
+        raise KeyboardInterrupt
+    return GameResult(table.record, tuple(a.name for a in agents), ending.capped, tuple(table.clocks), info=info)
 
 
 def play_match_game(settings: MatchSettings, deal: int, rotation: int, *, details: bool = False) -> GameResult:
@@ -383,41 +359,6 @@ def play_match_game(settings: MatchSettings, deal: int, rotation: int, *, detail
 
 
 # --- statistics ----------------------------------------------------------------
-def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``k / n`` (``(0, 1)`` when ``n`` is 0)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
-    """A normal interval for the mean of ``values`` in [0, 1] (the sample
-    standard deviation; when it is 0, or one value is all there is, the
-    Wilson interval of the mean over ``len(values)`` trials, which is wider
-    than any other spread of scores with that mean allows)."""
-    n = len(values)
-    if n == 0:
-        return 0.0, 1.0
-    mean = sum(values) / n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
-    if sd == 0:
-        return wilson(mean * n, n, z)
-    half = z * sd / math.sqrt(n)
-    return max(0.0, mean - half), min(1.0, mean + half)
-
-
-def elo(score: float) -> float:
-    """The Elo difference that gives an expected ``score``: ``-400 log10(1/score - 1)``, clipped to +-1000."""
-    if score <= 0:
-        return -ELO_CLIP
-    if score >= 1:
-        return ELO_CLIP
-    return max(-ELO_CLIP, min(ELO_CLIP, -400 * math.log10(1 / score - 1)))
-
-
 @dataclass
 class AgentStats:
     """One agent's results in a match (see docs/arena.md for the formulas).
@@ -536,8 +477,13 @@ class Match:
 
 
 # --- the results file ----------------------------------------------------------
-def _file(path) -> ResultsFile:
-    return ResultsFile(path, "arena", FORMAT_VERSION)
+def _game_line(settings: MatchSettings, data) -> GameResult:
+    return GameResult.from_json(data, settings)
+
+
+#: The results file of a match: settings, then one game a line (see the module docstring).
+RESULTS = RunFormat("arena", FORMAT_VERSION, MatchSettings.from_json, _game_line,
+                    key=lambda game: (game.deal, game.rotation))
 
 
 def read_results(path, *, repair: bool = False) -> tuple[MatchSettings, list[GameResult]]:
@@ -545,35 +491,12 @@ def read_results(path, *, repair: bool = False) -> tuple[MatchSettings, list[Gam
     checked. A last line without its newline (a run killed while writing
     it) is left out, and with ``repair`` cut from the file. A game line
     that is not a game of the match is refused with its line number."""
-    results = _file(path)
-    found, records = results.read(repair=repair)
-    settings = _settings(results, found)
-    return settings, _games(results, settings, records)
-
-
-def _games(results: ResultsFile, settings: MatchSettings, records: list[tuple[int, dict]]) -> list[GameResult]:
-    """The games of ``records``, checked, one per deal and rotation, in order."""
-    games: dict[tuple[int, int], GameResult] = {}
-    for number, record in records:
-        try:
-            game = GameResult.from_json(record, settings)
-        except KozyriError as exc:
-            raise InvalidInput(f"{results.path}, line {number}: {exc}") from None
-        games.setdefault((game.deal, game.rotation), game)
-    return [games[key] for key in sorted(games)]
+    return RESULTS.read(path, repair=repair)
 
 
 def read_settings(path) -> MatchSettings:
     """The settings of a results file (its first line alone)."""
-    results = _file(path)
-    return _settings(results, results.read_settings())
-
-
-def _settings(results: ResultsFile, found: dict) -> MatchSettings:
-    try:
-        return MatchSettings.from_json(found)
-    except KozyriError as exc:
-        raise InvalidInput(f"{results.path}, line 1: {exc}") from None
+    return RESULTS.read_settings(path)
 
 
 def load_match(path) -> Match:
@@ -601,33 +524,16 @@ def run_match(settings: MatchSettings, out=None, *, resume: bool = False, worker
     dropped, and the result says ``stopped="interrupted"``."""
     if not isinstance(settings, MatchSettings):
         raise InvalidInput(f"a match needs MatchSettings, not {type(settings).__name__}")
-    workers = check_workers(workers)
     match = Match(settings)
-    results = None
-    if out is not None:
-        results = _file(out)
-        records = results.open(settings.to_json(), resume=resume, may_differ=("deals",),
-                               check=lambda found: _settings(results, found))
-        match.games = [g for g in _games(results, settings, records) if g.deal < settings.deals]
-    done = {(g.deal, g.rotation) for g in match.games}
-    todo = [game for game in settings.games() if game not in done]
 
-    def finished(game: GameResult) -> None:
-        if results is not None:
-            results.append(game.to_json())
-        match.games.append(game)
+    def finished(game: GameResult, games: list) -> None:
+        match.games = games
         if on_game is not None:
             on_game(game, match)
 
-    try:
-        run_tasks(functools.partial(_play_task, settings, details), todo, finished, workers=workers,
-                  initializer=_load_agents, initargs=(settings.agents,))
-    except KeyboardInterrupt:
-        match.stopped = INTERRUPTED
-    finally:
-        if results is not None:
-            results.close()
-    match.games.sort(key=lambda g: (g.deal, g.rotation))
+    match.games, match.stopped = RESULTS.run(
+        settings, settings.games(), functools.partial(_play_task, settings, details), out, resume=resume,
+        workers=workers, initializer=_load_agents, initargs=(settings.agents,), on_record=finished)
     return match
 
 

@@ -1,4 +1,4 @@
-"""Matches between agents (``kozyri.agents.arena``, ``kozyri arena``): duplicate
+"""Matches between agents (``kozyri.studies.arena``, ``kozyri arena``): duplicate
 rotation, what each agent sees, caps, reproducibility, the results file and
 resume, workers, statistics, and bad input refused with exit code 2.
 
@@ -13,26 +13,24 @@ import random
 
 import pytest
 
-from kozyri.agents import arena as arena_module
 from kozyri.agents import make_agent
-from kozyri.agents.arena import (
+from kozyri.agents.owntrumps.base import OwnTrumpsAgent
+from kozyri.core import InvalidInput, Limit
+from kozyri.owntrumps import GameRecord, Observation, Position, Rules
+from kozyri.runs import elo, mean_interval, wilson
+from kozyri.search.control import SearchControl
+from kozyri.studies import arena as arena_module
+from kozyri.studies.arena import (
     GameResult,
     MatchSettings,
     arena,
-    elo,
     lineup,
     load_match,
-    mean_interval,
     play_game,
     read_results,
     run_match,
     summarize,
-    wilson,
 )
-from kozyri.agents.base import Agent
-from kozyri.core import InvalidInput, Limit
-from kozyri.owntrumps import GameRecord, Observation, Position, Rules
-from kozyri.search.control import SearchControl
 
 NODES = Limit(nodes=10)  # random and greedy do not search: the limit changes nothing
 
@@ -100,7 +98,7 @@ def test_lineup_of_names_and_players():
 # =============================================================================
 # What an agent sees
 # =============================================================================
-class Spy(Agent):
+class Spy(OwnTrumpsAgent):
     """Greedy, keeping every state it is shown."""
 
     name = "greedy"
@@ -127,13 +125,12 @@ def test_an_agent_sees_only_its_own_seat(players):
     for seat, spy in enumerate(spies):
         for state in spy.seen:
             # Which position the state was shown at: the moves played before it.
-            i = len(state.moves) if isinstance(state, Observation) else positions.index(state)
+            assert isinstance(state, Observation) and state.seat == seat
+            i = len(state.moves)
             assert positions[i].to_move == seat
-            if players == 2:
-                assert isinstance(state, Position) and state == positions[i]
-            else:
-                assert isinstance(state, Observation) and state.seat == seat
-                assert state == GameRecord(record.start, record.moves[:i]).observation(seat)
+            assert state == GameRecord(record.start, record.moves[:i]).observation(seat)
+            if players == 2:  # every card is known
+                assert state.count() == 1 and state.position() == positions[i]
 
 
 def test_a_game_played_alone():

@@ -1,0 +1,124 @@
+"""``mcts``: UCT over one fully known position, with proofs.
+
+The search (kernels in :mod:`kozyri.owntrumps.mcts_kernels`): UCT with
+playouts to the end of the game (each move random with probability
+``epsilon``, else ``greedy``'s choice with the cards in view; pure random
+playouts are slower and a fifth of them never end at 36 cards), every seat maximising its own score
+(-1 as the loser, +1 when another seat loses, 0 for a draw), and with two
+players the MCTS-solver backup, so that a proven win is played and a proven
+loss avoided whenever another move remains. Near the end (at most
+``exact_cards`` cards in hands) the exact proof search gets the first half
+of the budget (:func:`kozyri.owntrumps.solver.proven_moves`): a proven win
+is played at once, a proven draw restricts the tree's choice to the moves
+that keep it.
+
+With hidden cards (an observation that allows more than one deal) ``mcts``
+searches one deal drawn uniformly from those consistent with what it
+knows, as if it were the truth; ``pimc`` averages over many.
+"""
+
+from __future__ import annotations
+
+from kozyri.agents.base import with_limit_defaults
+from kozyri.agents.owntrumps.base import OwnTrumpsAgent, perfect_information
+from kozyri.agents.owntrumps.simple import greedy_move
+from kozyri.agents.owntrumps.trees import (
+    DEFAULT_EPSILON,
+    DEFAULT_LIMIT,
+    MAX_PLAYOUT_PLIES,
+    MoveStats,
+    epsilon_code,
+    load_kernels,
+    pick,
+    uct_search,
+)
+from kozyri.core import DRAW, WIN, AgentInfo, InvalidInput, Limit, PlayResult, Value
+from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.rules import Move
+from kozyri.owntrumps.solver import proven_moves
+from kozyri.search.control import SearchControl, controlled
+
+
+def cards_in_hands(position: Position) -> int:
+    return sum(h.bit_count() for h in position.hands)
+
+
+class MctsAgent(OwnTrumpsAgent):
+    """UCT with the MCTS-solver and the exact solver near the end (see the module docstring)."""
+
+    name = "mcts"
+    searches = True
+
+    def __init__(self, seed: int = 0, *, exploration: float = 1.0, epsilon: float = DEFAULT_EPSILON,
+                 exact: bool = True, exact_cards: int | None = None, max_plies: int = MAX_PLAYOUT_PLIES):
+        super().__init__(seed)
+        if not exploration > 0:
+            raise InvalidInput(f"the exploration constant must be positive, not {exploration!r}")
+        epsilon_code(epsilon)
+        self.exploration, self.epsilon = exploration, epsilon
+        #: Whether the exact solver is used near the end.
+        self.exact = exact
+        #: At most this many cards in hands switch the exact solver on (default: 16 with two players, 8 with more).
+        self.exact_cards = exact_cards
+        self.max_plies = max_plies
+
+    def exact_threshold(self, position: Position) -> int:
+        if self.exact_cards is not None:
+            return self.exact_cards
+        return 16 if position.n_players == 2 else 8
+
+    def _choose(self, view, moves, limit, control) -> PlayResult:
+        load_kernels()
+        limit = with_limit_defaults(limit, DEFAULT_LIMIT)
+        position = perfect_information(view)
+        sampled = position is None
+        if sampled:
+            position = view.sample(self.rng(view))[0]
+        with controlled(limit, control) as ctrl:
+            result, _ = self.search(position, ctrl, self.numba_seed(view), proofs_count=not sampled)
+        result.info.worlds = int(sampled)
+        return result
+
+    def search(self, position: Position, ctrl: SearchControl, seed: int,
+               proofs_count: bool = True) -> tuple[PlayResult, list[MoveStats]]:
+        """Search one fully known ``position`` under ``ctrl`` (exact phase,
+        then UCT): the move and what is known of each move considered.
+        ``proofs_count``: the position is the truth, so a proof is reported as a value."""
+        value, allowed = None, None
+        if self.exact and cards_in_hands(position) <= self.exact_threshold(position):
+            value, allowed = self.exact_phase(position, ctrl)
+            known = value if proofs_count else None
+            if value == WIN and allowed:
+                return PlayResult(allowed[0], self.info(ctrl, known, 1.0)), [MoveStats(allowed[0], 1, solved=1)]
+            if value == DRAW and len(allowed) == 1:
+                return PlayResult(allowed[0], self.info(ctrl, known, 0.0)), [MoveStats(allowed[0], 1, solved=0)]
+            if value != DRAW:
+                allowed = None
+        before = ctrl.nodes
+        stats = uct_search(position, ctrl, seed=seed, exploration=self.exploration, epsilon=self.epsilon,
+                           max_plies=self.max_plies)
+        moves = [s for s in stats.moves if allowed is None or s.move in allowed] or stats.moves
+        if not moves:  # stopped before the first iteration: the greedy move
+            moves = [MoveStats(greedy_move(position, allowed or position.legal_moves()))]
+        best = pick(moves)
+        if value is None or not value.known:
+            if stats.solved is not None:
+                value = Value.exact(stats.solved)
+            elif best.solved == 1:
+                value = WIN
+        estimate = float(value.lower) if value is not None and value.known else best.mean
+        info = self.info(ctrl, value if proofs_count else None, estimate)
+        info.nodes, info.playouts = ctrl.nodes - before, stats.playouts
+        return PlayResult(best.move, info), moves
+
+    def exact_phase(self, position: Position, ctrl: SearchControl) -> tuple[Value | None, list[Move]]:
+        """The exact solver on the first half of the budget (under a node
+        limit: as many proof nodes as the limit has iterations; proof nodes
+        are not counted as iterations)."""
+        share = Limit(time=None if ctrl.remaining is None else ctrl.remaining / 2)
+        with ctrl.child(share, count_nodes=False) as sub:
+            return proven_moves(position, control=sub)
+
+    def info(self, ctrl: SearchControl, value: Value | None, estimate: float | None) -> AgentInfo:
+        return AgentInfo(self.name, value=value if value is not None and value.known else None, estimate=estimate,
+                         seconds=ctrl.elapsed, stopped=ctrl.reason)

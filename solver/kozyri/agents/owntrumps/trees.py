@@ -1,0 +1,172 @@
+"""The Monte Carlo search trees of the Own Trumps agents: UCT (``mcts``,
+``pimc``) and single-observer ISMCTS (``ismcts``) driven over the kernels of
+:mod:`kozyri.owntrumps.mcts_kernels`, with what they share: the kernels'
+tables, the tree's arrays sized by the memory limit, the iteration budget,
+the root's move statistics and the choice of the move to play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kozyri.core import InvalidInput, Limit
+from kozyri.owntrumps import mcts_kernels as K
+from kozyri.owntrumps.kernels import build_tables, state_arrays
+from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.rules import Move
+from kozyri.search.control import CTL_NODE_LIMIT, CTL_NODES, SearchControl
+from kozyri.search.jit import warm_up_once
+
+#: The budget when a limit bounds neither time nor nodes.
+DEFAULT_LIMIT = Limit(time=1.0)
+#: Megabytes for the tree when the limit names none.
+DEFAULT_TREE_MB = 64
+#: A playout longer than this many moves is stopped and scored as a draw.
+MAX_PLAYOUT_PLIES = 1000
+#: The share of random moves in the playouts (the others are ``greedy``'s, with the deal in view).
+DEFAULT_EPSILON = 0.2
+
+
+def epsilon_code(epsilon: float) -> int:
+    """The kernels' form of a probability: a whole number of 65536ths."""
+    if not 0 <= epsilon <= 1:
+        raise InvalidInput(f"epsilon is a probability between 0 and 1, not {epsilon!r}")
+    return round(epsilon * 65536)
+
+
+@dataclass
+class MoveStats:
+    """What a search learned about one move of the root."""
+
+    move: Move
+    visits: int = 0
+    total: float = 0.0
+    #: The proven score of the move for the player making it, if any.
+    solved: int | None = None
+
+    @property
+    def mean(self) -> float | None:
+        if self.solved is not None:
+            return float(self.solved)
+        return self.total / self.visits if self.visits else None
+
+
+@dataclass
+class SearchStats:
+    """The root of one search: its moves, effort, and a proven value if any."""
+
+    moves: list[MoveStats]
+    iterations: int
+    playouts: int
+    nodes: int
+    #: The root's proven score for the player to move (MCTS-solver), if any.
+    solved: int | None = None
+
+
+def kernel_tables(position: Position) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(beat_mask, take_n, strength)`` of the position's deck, trumps and
+    seats (cached); ``strength[seat, c]``: the share of the deck ``c`` beats for ``seat``."""
+    key = (position.deck, position.trumps)
+    tables = _TABLES.get(key)
+    if tables is None:
+        if len(_TABLES) > 256:
+            _TABLES.clear()
+        beat_mask, take_n = build_tables(position)
+        size = position.deck.size
+        covers = (beat_mask[:, :, None] >> np.arange(size, dtype=np.uint64)[None, None, :]) & np.uint64(1)
+        strength = covers.sum(axis=1).astype(np.float64) / size
+        tables = _TABLES[key] = (beat_mask, take_n, strength)
+    return tables
+
+
+_TABLES: dict = {}
+
+
+def new_tree(control: SearchControl, columns: list[tuple[type, object]]) -> list[np.ndarray]:
+    """The arrays of a search tree, one per ``(dtype, root value)`` column,
+    as many nodes as the control's memory limit holds; the control's tree
+    counters start at the root."""
+    node_bytes = sum(np.dtype(dtype).itemsize for dtype, _ in columns)
+    capacity = max(1024, int((control.limit.memory or DEFAULT_TREE_MB) * 2**20 / node_bytes))
+    arrays = [np.empty(capacity, dtype=dtype) for dtype, _ in columns]
+    for array, (_, root) in zip(arrays, columns):
+        array[0] = root
+    control.ctl[K.CTL_USED], control.ctl[K.CTL_PLAYOUTS] = 1, 0
+    return arrays
+
+
+def uct_search(position: Position, control: SearchControl, *, seed: int, exploration: float = 1.0,
+               epsilon: float = DEFAULT_EPSILON, use_solver: bool = True, max_iterations: int | None = None,
+               max_plies: int = MAX_PLAYOUT_PLIES) -> SearchStats:
+    """Grow a UCT tree for ``position`` under ``control``; the root's statistics."""
+    beat_mask, take_n, strength = kernel_tables(position)
+    hands, pile, pile_len = state_arrays(position)
+    move, first, count, mover, visits, total, solved = new_tree(control, [
+        (np.int32, 0), (np.int32, -1), (np.int32, 0), (np.int8, -1), (np.int32, 0), (np.float64, 0.0),
+        (np.int8, K.UNSOLVED)])
+    ctl = control.ctl
+    rng = np.array([seed], dtype=np.uint64)
+    budget = iteration_budget(control, max_iterations)
+    use_solver = use_solver and position.n_players == 2
+    done = control.run(K.uct, hands, pile, pile_len, position.to_move, beat_mask, take_n,
+                       position.rules.must_beat, strength, epsilon_code(epsilon), exploration, use_solver, rng,
+                       max_plies, move, first, count, mover, visits, total, solved, ctl, budget)
+    start, n = first[0], count[0]
+    stats = [MoveStats(Move.decode(int(move[i])), int(visits[i]), float(total[i]),
+                       None if solved[i] == K.UNSOLVED else int(solved[i]))
+             for i in range(start, start + n)] if start >= 0 else []
+    root = None if solved[0] == K.UNSOLVED else -int(solved[0])
+    return SearchStats(stats, int(done), int(ctl[K.CTL_PLAYOUTS]), int(ctl[K.CTL_USED]), root)
+
+
+def pick(stats: list[MoveStats]) -> MoveStats:
+    """The move to play: a proven win, else the most visited move not proven
+    lost (ties to the better mean)."""
+    wins = [s for s in stats if s.solved == 1]
+    if wins:
+        return wins[0]
+    alive = [s for s in stats if s.solved != -1] or stats
+    return max(alive, key=lambda s: (s.visits, s.mean if s.mean is not None else -2.0))
+
+
+def iteration_budget(control: SearchControl, most: int | None) -> int:
+    """Iterations a search may do: ``most``, and no more than the control's node budget allows."""
+    left = int(control.ctl[CTL_NODE_LIMIT] - control.ctl[CTL_NODES])
+    return max(0, left if most is None else min(most, left))
+
+
+def ismcts_search(position: Position, worlds: list[Position], control: SearchControl, *, seed: int,
+                  exploration: float = 1.0, epsilon: float = DEFAULT_EPSILON, max_iterations: int | None = None,
+                  max_plies: int = MAX_PLAYOUT_PLIES) -> tuple[list[MoveStats], int]:
+    """Grow one ISMCTS tree over ``worlds`` (deals consistent with the view of
+    ``position``'s player to move); the root's moves and the playouts played."""
+    beat_mask, take_n, strength = kernel_tables(position)
+    _, pile, pile_len = state_arrays(position)
+    world_hands = np.array([w.hands for w in worlds], dtype=np.uint64)
+    move, first, sibling, mover, visits, total, avail = new_tree(control, [
+        (np.int32, 0), (np.int32, -1), (np.int32, -1), (np.int8, -1), (np.int32, 0), (np.float64, 0.0),
+        (np.int32, 0)])
+    ctl = control.ctl
+    rng = np.array([seed], dtype=np.uint64)
+    budget = iteration_budget(control, max_iterations)
+    control.run(K.ismcts, world_hands, pile, pile_len, position.to_move, beat_mask, take_n,
+                position.rules.must_beat, strength, epsilon_code(epsilon), exploration, rng, max_plies, move, first,
+                sibling, mover, visits, total, avail, ctl, budget)
+    stats = []
+    child = first[0]
+    while child >= 0:
+        stats.append(MoveStats(Move.decode(int(move[child])), int(visits[child]), float(total[child])))
+        child = sibling[child]
+    stats.sort(key=lambda s: s.move)
+    return stats, int(ctl[K.CTL_PLAYOUTS])
+
+
+@warm_up_once
+def load_kernels() -> None:
+    """Load the compiled Monte Carlo kernels before any clock starts."""
+    tiny = Position.from_text("QS AH KH | KS QH AS", trumps="SH")
+    control = SearchControl(Limit(memory=0.1))
+    uct_search(tiny, control, seed=1, max_iterations=50)
+    ismcts_search(tiny, [tiny], control, seed=1, max_iterations=50)

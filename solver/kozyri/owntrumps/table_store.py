@@ -1,0 +1,163 @@
+"""Retrograde tables on disk: :class:`TableStore` (``kozyri tables build``).
+
+Finished tables (:class:`SortedTable`) are kept as sorted state keys, their
+values and depths, 11 bytes a state, memory-mapped when read, so that any
+position of a stored deck is answered at once. Nothing reads a store on its
+own: a caller names one (``solve(position, tables=TableStore())``); the
+command line names the default directory, :func:`default_tables_dir`. Filling
+a store and asking it are :mod:`kozyri.owntrumps.tables`' work
+(:func:`~kozyri.owntrumps.tables.build_stored_tables`,
+:func:`~kozyri.owntrumps.tables.stored_tables`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from pathlib import Path
+
+import numpy as np
+
+from kozyri.core import InvalidInput, Value
+from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.table_kernels import position_key, suit_maps
+from kozyri.runs.files import write_atomically
+
+#: The environment variable that names the default directory of stored tables.
+TABLES_ENV = "KOZYRI_TABLES"
+
+
+def default_tables_dir() -> Path:
+    """The default directory of stored tables: ``$KOZYRI_TABLES``, else ``kozyri/tables`` in the user's cache."""
+    if os.environ.get(TABLES_ENV):
+        return Path(os.environ[TABLES_ENV])
+    cache = os.environ.get("XDG_CACHE_HOME")
+    if not cache:
+        try:
+            cache = Path.home() / ".cache"
+        except (KeyError, RuntimeError):  # no home directory known
+            import tempfile
+
+            cache = Path(tempfile.gettempdir())
+    return Path(cache) / "kozyri" / "tables"
+
+
+class SortedTable:
+    """A finished table as sorted state keys, their values (for the player
+    to move) and depths (plies to the end with the fastest win and the
+    longest resistance; 0 for a draw): what :class:`TableStore` writes and
+    memory-maps. ``maps``: the suit renamings its keys are canonical under."""
+
+    def __init__(self, keys: np.ndarray, values: np.ndarray, depths: np.ndarray, maps: np.ndarray):
+        self.keys, self.values, self.depths, self.maps = keys, values, depths, maps
+
+    @property
+    def n_states(self) -> int:
+        return int(self.keys.shape[0])
+
+    def _index(self, position: Position) -> int | None:
+        key = position_key(position, self.maps)
+        i = int(np.searchsorted(self.keys, key))
+        return i if i < self.n_states and self.keys[i] == key else None
+
+    def lookup(self, position: Position) -> Value | None:
+        """The value for the player to move, or None when the table does not hold the position."""
+        i = self._index(position)
+        return None if i is None else Value.exact(int(self.values[i]))
+
+    def depth(self, position: Position) -> int | None:
+        """Plies to the end of a won or lost position under best play (0: a draw), or None."""
+        i = self._index(position)
+        return None if i is None else int(self.depths[i])
+
+
+class TableStore:
+    """Finished tables in a directory, three files each: the sorted state
+    keys (``.keys.npy``, uint64), their values (``.values.npy``, int8, for
+    the player to move) and depths (``.depths.npy``, int16), named by deck,
+    ``must_beat``, canonical trumps and a number after the format's
+    version (``t2``: keys canonical under renaming the suits that are
+    nobody's trump; files of other versions are not read). Read with memory
+    mapping: opening costs nothing, a lookup reads a few pages."""
+
+    #: The files of a table, the keys last: a table whose keys are there is whole.
+    PARTS = (("values", np.int8), ("depths", np.int16), ("keys", np.uint64))
+    #: The format of the files (in their names).
+    VERSION = "t2"
+
+    def __init__(self, directory=None):
+        """``directory``: by default :func:`default_tables_dir`."""
+        self.directory = Path(directory) if directory is not None else default_tables_dir()
+
+    def __eq__(self, other) -> bool:  # two stores of one directory are one store
+        return isinstance(other, TableStore) and other.directory == self.directory
+
+    def __hash__(self) -> int:
+        return hash(self.directory)
+
+    def __repr__(self) -> str:
+        return f"TableStore({str(self.directory)!r})"
+
+    @staticmethod
+    def stem(deck, must_beat: bool, trumps: tuple[str, ...], index: int) -> str:
+        ranks = "".join(deck.ranks)
+        return (f"{TableStore.VERSION}-{ranks}-{''.join(deck.suits)}-{'mb' if must_beat else 'nmb'}-"
+                f"{''.join(trumps)}-{index}")
+
+    def paths(self, stem: str) -> dict[str, Path]:
+        return {part: self.directory / f"{stem}.{part}.npy" for part, _ in self.PARTS}
+
+    def save(self, deck, must_beat: bool, trumps: tuple[str, ...], index: int, table: SortedTable) -> Path:
+        """Write ``table`` (each file atomically, the keys last: a crash leaves no table that looks whole)."""
+        paths = self.paths(self.stem(deck, must_beat, trumps, index))
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            for part, _ in self.PARTS:
+                array = np.ascontiguousarray(getattr(table, part))
+                write_atomically(paths[part], lambda fh, array=array: np.save(fh, array))
+        except OSError as exc:
+            raise InvalidInput(f"cannot store the table in {self.directory}: {exc.strerror or exc}") from None
+        return paths["keys"]
+
+    def load(self, deck, must_beat: bool, trumps: tuple[str, ...]) -> list[SortedTable]:
+        """The stored tables of this deck, setting and canonical trumps (memory-mapped)."""
+        out = []
+        for index in itertools.count():
+            paths = self.paths(self.stem(deck, must_beat, trumps, index))
+            if not paths["keys"].exists():
+                break
+            arrays = {}
+            for part, dtype in self.PARTS:
+                try:
+                    arrays[part] = np.load(paths[part], mmap_mode="r")
+                except (OSError, ValueError) as exc:
+                    raise InvalidInput(f"the stored table {paths[part]} cannot be read ({exc}): "
+                                       "delete it and build it again (kozyri tables build)") from None
+                if arrays[part].dtype != dtype or arrays[part].shape != arrays["values"].shape \
+                        or arrays[part].ndim != 1:
+                    raise InvalidInput(f"the stored table {paths[part]} is damaged: delete it and build it "
+                                       "again (kozyri tables build)")
+            maps = suit_maps(deck, [deck.suit_index(t) for t in trumps])
+            out.append(SortedTable(arrays["keys"], arrays["values"], arrays["depths"], maps))
+        return out
+
+    def entries(self) -> list[dict]:
+        """What the store holds: a dict per table (deck, must_beat, trumps, states, bytes, path)."""
+        out = []
+        if not self.directory.is_dir():
+            return out
+        for keys_path in sorted(self.directory.glob("*.keys.npy")):
+            stem = keys_path.name[:-len(".keys.npy")]
+            parts = stem.split("-")
+            if len(parts) != 6 or parts[0] != self.VERSION:
+                continue
+            parts = parts[1:]
+            size = sum(p.stat().st_size for p in self.paths(stem).values() if p.exists())
+            try:
+                states = int(np.load(keys_path, mmap_mode="r").shape[0])
+            except (OSError, ValueError):
+                states = None
+            out.append({"ranks": parts[0], "suits": parts[1], "must_beat": parts[2] == "mb", "trumps": parts[3],
+                        "index": int(parts[4]) if parts[4].isdigit() else parts[4], "states": states,
+                        "bytes": size, "path": str(keys_path)})
+        return out

@@ -1,0 +1,337 @@
+"""A game in progress, the one object every front end drives: the arena and
+the studies, ``kozyri play`` in a terminal, the engine protocol, the server.
+
+A :class:`Table` holds one game of one game (Own Trumps, Reversi): the
+record so far, who sits at each seat (an agent with its limit, or an outside
+player: a person, a socket), each seat's view (what that seat may know and
+nothing more), each seat's clock, and the turn cap. It takes moves from
+outside (:meth:`Table.play`), asks a seat's agent for a move
+(:meth:`Table.genmove`, :meth:`Table.step`, :meth:`Table.play_out`), takes
+moves back (:meth:`Table.undo`), and saves itself (:meth:`Table.to_json`;
+with a seat, only what that seat may see).
+
+Every game's table has the same interface; the game supplies the rules
+behind a few hooks (its moves, its views, how it ends). A move is the
+game's own object (an Own Trumps ``Move``, a Reversi square name);
+:meth:`Table.play` takes its text too.
+
+A game ends by its rules or, after ``turn_cap`` moves, **capped** (RULES.md:
+a game that never ends is a draw, and a simulator that caps must say so):
+:attr:`Table.ending` says which, with every seat's score.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from kozyri.agents import agent_names, make_agent
+from kozyri.agents.base import Agent
+from kozyri.core import GameOver, IllegalMove, InvalidInput, Limit, PlayResult
+
+#: Moves after which a game is stopped and counted as capped.
+DEFAULT_TURN_CAP = 1000
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who plays a seat: an agent (``agent``: its name, with its ``limit``
+    a move and its ``seed``), or an outside player when ``agent`` is None.
+    (A table may also be given Agent objects: they play as they are.)
+    ``name`` is what people see (default: the agent's name, or "player N")."""
+
+    agent: str | None = None
+    limit: Limit | None = None
+    seed: int = 0
+    name: str | None = None
+
+    def __post_init__(self):
+        if self.agent is not None and not isinstance(self.agent, str):
+            raise InvalidInput(f"a seat's agent is an agent's name, not {self.agent!r}")
+        if self.limit is not None and not isinstance(self.limit, Limit):
+            raise InvalidInput(f"a seat's limit must be a Limit, not {self.limit!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise InvalidInput(f"a seat's seed must be a whole number, not {self.seed!r}")
+
+    @property
+    def is_agent(self) -> bool:
+        return self.agent is not None
+
+    def to_json(self) -> dict:
+        out: dict = {"agent": self.agent, "name": self.name}
+        if self.agent is not None:
+            limit = self.limit or Limit()
+            out.update(seed=self.seed, time=limit.time, nodes=limit.nodes, memory=limit.memory)
+        return out
+
+    @classmethod
+    def from_json(cls, data) -> Seat:
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise InvalidInput('a seat must be a JSON object like {"agent": "mcts", "time": 0.5} or {"agent": null}')
+        unknown = set(data) - {"agent", "name", "seed", "time", "nodes", "memory"}
+        if unknown:
+            raise InvalidInput(f"unknown key {sorted(unknown)[0]!r} in a seat")
+        limit = None
+        if any(data.get(key) is not None for key in ("time", "nodes", "memory")):
+            limit = Limit(data.get("time"), data.get("nodes"), data.get("memory"))
+        return cls(data.get("agent"), limit, data.get("seed", 0), data.get("name"))
+
+
+def seats_of(seats, n_players: int, game: str, limit: Limit | None = None) -> tuple[Seat, ...]:
+    """``seats`` as :class:`Seat` objects: None (every seat an outside
+    player), or one entry per seat: a Seat, an agent's name, an Agent, or
+    None. ``limit``: an agent seat's limit where it names none."""
+    if seats is None:
+        return (Seat(),) * n_players
+    if isinstance(seats, (str, Seat, Agent)) or not isinstance(seats, Sequence):
+        raise InvalidInput("the seats must be a list, one entry per seat")
+    out = []
+    for seat in seats:
+        if isinstance(seat, Agent):
+            if seat.game != game:
+                raise InvalidInput(f"{seat!r} plays {seat.game or 'another game'}, not {game}")
+            out.append(Seat(seat.name, limit, seat.seed))
+            continue
+        if seat is None or isinstance(seat, str):
+            seat = Seat(seat, limit if seat is not None else None)
+        if not isinstance(seat, Seat):
+            raise InvalidInput(f"a seat is a Seat, an agent's name, an Agent or None, not {seat!r}")
+        if seat.agent is not None and seat.agent not in agent_names(game):
+            raise InvalidInput(f"unknown agent {seat.agent!r} (known: {', '.join(agent_names(game))})")
+        out.append(seat)
+    if len(out) != n_players:
+        raise InvalidInput(f"{len(out)} seats for a game of {n_players} players")
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a game ended. ``scores``: each seat's score (1 a win, 1/2 a draw
+    or a capped game, 0 a loss; in Own Trumps every seat but the loser
+    wins). ``loser``: the seat that lost (None for a draw or a capped game).
+    ``text``: for people (``"player 2 lost"``, ``"a draw"``, ``"capped after
+    1000 moves"``, ``"X 40 - O 24"``)."""
+
+    scores: tuple[float, ...]
+    loser: int | None
+    capped: bool
+    text: str
+
+    def to_json(self) -> dict:
+        return {"loser": self.loser, "capped": self.capped, "scores": list(self.scores), "text": self.text}
+
+
+class Table:
+    """A game in progress (see the module docstring): ``seats`` (see
+    :func:`seats_of`; ``limit`` is an agent seat's limit a move where the
+    seat names none) and ``turn_cap``. Subclasses supply the
+    game: :meth:`legal_moves`, :meth:`view`, :meth:`move_text`,
+    :meth:`parse_move`, and the hooks ``_to_move``, ``_apply``, ``_undo``,
+    ``_natural_ending``, ``_ply``."""
+
+    #: The game's name (``"owntrumps"``, ``"reversi"``).
+    game = ""
+
+    def __init__(self, n_players: int, seats=None, turn_cap: int = DEFAULT_TURN_CAP, limit: Limit | None = None):
+        if isinstance(turn_cap, bool) or not isinstance(turn_cap, int) or turn_cap < 1:
+            raise InvalidInput(f"the turn cap must be a whole number >= 1, not {turn_cap!r}")
+        self.seats = seats_of(seats, n_players, self.game, limit)
+        self.turn_cap = turn_cap
+        # Agents given as objects play as they are; the others are made from their seat on first use.
+        self._agents: dict[int, Agent] = {i: a for i, a in enumerate(seats or ()) if isinstance(a, Agent)}
+        #: Seconds each seat has spent on its moves (an agent: choosing; an
+        #: outside player: from its turn's start to its move).
+        self.clocks = [0.0] * n_players
+        self._turn_started = time.monotonic()
+
+    # --- the game's hooks ------------------------------------------------------------
+    @property
+    def n_players(self) -> int:
+        return len(self.seats)
+
+    def legal_moves(self) -> list:
+        """The legal moves of the seat to move ([] when the game is over)."""
+        raise NotImplementedError
+
+    def view(self, seat: int):
+        """What ``seat`` knows now (Own Trumps: its Observation; Reversi: the board)."""
+        raise NotImplementedError
+
+    def move_text(self, move) -> str:
+        raise NotImplementedError
+
+    def parse_move(self, text: str):
+        """The legal move of the seat to move written ``text`` (IllegalMove otherwise)."""
+        raise NotImplementedError
+
+    def _to_move(self) -> int:
+        raise NotImplementedError
+
+    def _apply(self, move) -> None:
+        raise NotImplementedError
+
+    def _undo(self) -> None:
+        raise NotImplementedError
+
+    def _natural_ending(self) -> Ending | None:
+        raise NotImplementedError
+
+    @property
+    def ply(self) -> int:
+        """The number of moves played: the position's number (0 at the start)."""
+        raise NotImplementedError
+
+    @property
+    def moves(self) -> list:
+        """The moves played, in order."""
+        raise NotImplementedError
+
+    # --- state ------------------------------------------------------------------------
+    @property
+    def ending(self) -> Ending | None:
+        """How the game ended, or None while it goes on."""
+        natural = self._natural_ending()
+        if natural is not None:
+            return natural
+        if self.ply >= self.turn_cap:
+            n = self.n_players
+            return Ending((0.5,) * n, None, True, f"capped after {self.ply} moves")
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        """Over by the rules or capped."""
+        return self.ending is not None
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, None once the game is over."""
+        return None if self.is_over else self._to_move()
+
+    # --- moves ------------------------------------------------------------------------
+    def play(self, move, seat: int | None = None, *, seconds: float | None = None) -> None:
+        """Play ``move`` (the game's move or its text) for the seat to move;
+        ``seat``, when given, must be that seat (a move out of turn is
+        refused). ``seconds`` is charged to the mover's clock (default: the
+        time since its turn began)."""
+        mover = self._check_turn(seat)
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        elif move not in self.legal_moves():
+            raise self._illegal(move)
+        self._apply(move)
+        now = time.monotonic()
+        self.clocks[mover] += now - self._turn_started if seconds is None else seconds
+        self._turn_started = now
+
+    def undo(self) -> None:
+        """Take back the last move (the clocks keep the time spent)."""
+        if self.ply == 0:
+            raise InvalidInput("no move to take back")
+        self._undo()
+        self._turn_started = time.monotonic()
+
+    def _check_turn(self, seat: int | None) -> int:
+        if self.is_over:
+            raise GameOver(f"the game is over ({self.ending.text})")
+        mover = self._to_move()
+        if seat is not None:
+            if self.check_seat(seat) != mover:
+                raise InvalidInput(f"player {seat} is not to move (player {mover} is)")
+        return mover
+
+    def _illegal(self, move) -> IllegalMove:
+        return IllegalMove(f"illegal move {self.move_text(move)} (legal: "
+                           f"{' '.join(self.move_text(m) for m in self.legal_moves()[:12])})")
+
+    # --- agents -----------------------------------------------------------------------
+    def agent(self, seat: int) -> Agent:
+        """The agent playing ``seat`` (made on first use)."""
+        found = self._agents.get(seat)
+        if found is None:
+            spec = self.seats[seat]
+            if spec.agent is None:
+                raise InvalidInput(f"seat {seat} is played from outside, not by an agent")
+            found = self._agents[seat] = make_agent(spec.agent, seed=spec.seed, game=self.game)
+        return found
+
+    def genmove(self, seat: int | None = None, limit: Limit | None = None, *, agent: Agent | None = None,
+                control=None) -> PlayResult:
+        """The move the agent of the seat to move (or ``agent``, for a hint
+        to an outside player) chooses from that seat's view, within
+        ``limit`` (default: the seat's). The move is not played."""
+        mover = self._check_turn(seat)
+        chooser = agent if agent is not None else self.agent(mover)
+        return chooser.choose(self.view(mover), limit if limit is not None else self.seats[mover].limit,
+                              control=control)
+
+    def step(self, control=None) -> PlayResult:
+        """The agent of the seat to move chooses and plays its move; its
+        thinking time goes on its clock."""
+        began = time.monotonic()
+        result = self.genmove(control=control)
+        self.play(result.move, seconds=time.monotonic() - began)
+        return result
+
+    def play_out(self, control=None, on_move: Callable[[Table, int, PlayResult, float], None] | None = None) -> None:
+        """Let the agents play while an agent is to move: until the game is
+        over (or capped), or an outside player is to move. ``on_move(table,
+        seat, result, seconds)`` after each move. A ``control`` stopped by
+        Ctrl-C or a cancel ends the loop before the interrupted move is
+        played (its search was cut short)."""
+        while not self.is_over:
+            seat = self._to_move()
+            if not self.seats[seat].is_agent:
+                return
+            began = time.monotonic()
+            result = self.genmove(control=control)
+            spent = time.monotonic() - began
+            if control is not None and control.reason is not None:
+                return
+            self.play(result.move, seconds=spent)
+            if on_move is not None:
+                on_move(self, seat, result, spent)
+
+    # --- JSON -------------------------------------------------------------------------
+    def _envelope(self, seat: int | None) -> dict:
+        """What every table's JSON holds besides the game itself."""
+        ending = self.ending
+        out = {"game": self.game, "ply": self.ply, "to_move": self.to_move,
+               "seats": [s.to_json() for s in self.seats], "clocks": [round(c, 3) for c in self.clocks],
+               "turn_cap": self.turn_cap, "ending": None if ending is None else ending.to_json()}
+        if seat is not None:
+            out["seat"] = seat
+            if self.to_move == seat:
+                out["legal_moves"] = [self.move_text(m) for m in self.legal_moves()]
+        return out
+
+    def check_seat(self, seat: int) -> int:
+        """``seat`` if it is a seat of this table (InvalidInput otherwise)."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n_players:
+            raise InvalidInput(f"no seat {seat!r}: the seats are 0..{self.n_players - 1}")
+        return seat
+
+    def _restore(self, data: dict) -> None:
+        """The clocks of a table's JSON."""
+        clocks = data.get("clocks")
+        if clocks is not None:
+            if (not isinstance(clocks, list) or len(clocks) != self.n_players
+                    or not all(isinstance(c, (int, float)) and not isinstance(c, bool) and c >= 0 for c in clocks)):
+                raise InvalidInput('"clocks" must hold a number of seconds per seat')
+            self.clocks = [float(c) for c in clocks]
+
+
+def envelope_fields(data, game: str) -> dict:
+    """The parts of a table's JSON every game reads the same way: checked."""
+    if not isinstance(data, dict):
+        raise InvalidInput("a table must be a JSON object")
+    if data.get("game", game) != game:
+        raise InvalidInput(f"this is a table of {data.get('game')!r}, not of {game!r}")
+    seats = data.get("seats")
+    if seats is not None and not isinstance(seats, list):
+        raise InvalidInput('"seats" must be a list, one entry per seat')
+    turn_cap = data.get("turn_cap", DEFAULT_TURN_CAP)
+    return {"seats": None if seats is None else [Seat.from_json(s) for s in seats], "turn_cap": turn_cap}
