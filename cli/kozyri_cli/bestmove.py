@@ -9,10 +9,10 @@ from kozyri.core import Limit
 from kozyri.owntrumps.inputs import read_state
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.render import play_result_text, view_lines
+from kozyri.owntrumps.render import play_result_text, position_text, view_lines
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
-from kozyri_cli.common import SECONDS, emit_json, exit_interrupted_if, fail, position_text, progress_line
+from kozyri_cli.common import SECONDS, argument_text, emit_json, exit_interrupted_if, fail, progress_line
 from kozyri_cli.owntrumps import SOLVE_EPILOG
 
 #: ``kozyri bestmove --example``: a 36-card deal, two players.
@@ -87,7 +87,7 @@ def bestmove(position, agent, seconds, nodes, seed, seat, open_hands, memory, ex
         fail("no position given: pass a deal like \"QS KH AS | KS QH AH\" --trumps SH, a JSON file, a game "
              "record, an observation, - for standard input, or --example")
     else:
-        content, source = position_text(position)
+        content, source = argument_text(position)
         state = read_state(content, source=source, seat=seat, open_hands=open_hands, **options)
     if seat is not None and seat != state.to_move:
         fail(f"player {seat} is not to move (player {state.to_move} is)")
@@ -106,5 +106,5 @@ def bestmove(position, agent, seconds, nodes, seed, seat, open_hands, memory, ex
 
 def _state_text(state: Observation) -> str:
     if state.count() == 1:  # every card known: the position
-        return state.position().pretty()
+        return position_text(state.position())
     return "\n".join(view_lines(state, indent=""))

@@ -135,7 +135,7 @@ def read_input(arg: str, what: str = "position") -> tuple[str, str]:
     return data, source
 
 
-def position_text(arg: str, what: str = "position") -> tuple[str, str | None]:
+def argument_text(arg: str, what: str = "position") -> tuple[str, str | None]:
     """``(content, source)`` of a POSITION argument: the argument itself when
     it is inline (a deal with '|' or a JSON object), else a file or ``-``."""
     if "|" in arg or arg.lstrip().startswith("{"):

@@ -14,17 +14,17 @@ from kozyri.owntrumps.examples import example_position
 from kozyri.owntrumps.inputs import read_position, read_record, with_rules
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord
-from kozyri.owntrumps.render import record_json, render_record, render_result
+from kozyri.owntrumps.render import position_text, record_json, render_record, render_result
 from kozyri.owntrumps.rules import Rules
 from kozyri.owntrumps.table_store import TableStore
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
 from kozyri_cli.common import (
     SECONDS,
+    argument_text,
     emit_json,
     exit_interrupted_if,
     fail,
-    position_text,
     progress_line,
     suggest_tables,
 )
@@ -75,7 +75,7 @@ def load_position(arg: str | None, example: bool, trumps: str | None = None, lea
     if arg is None:
         fail("no position given: pass a deal like \"QS KH AS | KS QH AH\" --trumps SH, "
              "a JSON file, - for standard input, or --example")
-    content, source = position_text(arg)
+    content, source = argument_text(arg)
     return read_position(content, source=source, trumps=trumps, leader=leader, deck=deck,
                          must_beat=must_beat, pass_sixes=pass_sixes)
 
@@ -134,7 +134,7 @@ def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_l
     """
     pos = load_position(position, example, trumps, leader, deck, must_beat, pass_sixes)
     if not as_json:  # show the position while the solver works
-        click.echo(pos.pretty() + "\n")
+        click.echo(position_text(pos) + "\n")
     if pos.deck.size > SOLVABLE_CARDS and time_limit is None:
         click.echo(f"note: exact solving of a {pos.deck.size}-card deck is far beyond reach today; it runs "
                    "until Ctrl-C (give --time-limit to bound it).", err=True)
@@ -199,7 +199,7 @@ def deal(deck, seed, players, trumps, leader, must_beat, pass_sixes, as_record, 
         return
     text = pos.text()
     click.echo(f"Seed {seed}" + (" (chosen at random; --seed {} deals it again)".format(seed) if chosen else ""))
-    click.echo(pos.pretty())
+    click.echo(position_text(pos))
     click.echo("")
     click.echo("Text form:")
     click.echo(f"  {text}")
@@ -253,7 +253,7 @@ def replay(record_arg, seat, as_json):
       kozyri replay game.txt --seat 2
       kozyri replay game.txt --seat 2 --json
     """
-    content, source = position_text(record_arg, "record")
+    content, source = argument_text(record_arg, "record")
     record = read_record(content, source=source)
     if seat is not None and not 0 <= seat < record.start.n_players:
         fail(f"--seat must be a seat number 0..{record.start.n_players - 1}")

@@ -11,7 +11,14 @@ from kozyri.owntrumps.render import render_grid
 from kozyri.owntrumps.table_store import TableStore
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
-from kozyri_cli.common import SECONDS, emit_json, exit_interrupted_if, position_text, progress_line, suggest_tables
+from kozyri_cli.common import (
+    SECONDS,
+    argument_text,
+    emit_json,
+    exit_interrupted_if,
+    progress_line,
+    suggest_tables,
+)
 
 TRUMPS_EPILOG = """\b
 DEAL is one of
@@ -76,7 +83,7 @@ def trumps(deal, deck, leader, must_beat, pass_sixes, time_limit, memory, as_jso
     Ctrl-C stops the whole grid: the cells not yet solved show ?, and the
     command exits with code 130 after printing what it has.
     """
-    content, source = position_text(deal, "deal")
+    content, source = argument_text(deal, "deal")
     position = read_deal(content, source=source, deck=deck, leader=leader, must_beat=must_beat,
                          pass_sixes=pass_sixes)
     with progress_line() as line:

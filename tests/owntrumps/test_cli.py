@@ -12,7 +12,7 @@ from kozyri.core import DRAW, Value
 from kozyri.owntrumps import solver as solver_module
 from kozyri.owntrumps.examples import EXAMPLE_DEAL, example_position
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.render import render_result
+from kozyri.owntrumps.render import position_text, render_result
 from kozyri.owntrumps.rules import Move, Rules
 from kozyri.owntrumps.solver import SolveResult
 from tests.conftest import check_bad_input as assert_bad_input
@@ -192,7 +192,7 @@ def test_solve_example_real_solver():
     result = run("solve", "--example")
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert example_position().pretty() in out
+    assert position_text(example_position()) in out
     assert "Player 0 to move WINS under perfect play." in out
     assert "Best moves: Q\u2660, K\u2660, K\u2665, A\u2665, K\u2666, A\u2663" in out
     assert "    1. player 0  K\u2665     leads K\u2665" in out
@@ -217,7 +217,7 @@ def test_the_example_is_the_deal_the_readme_shows():
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     shown = readme.split("$ kozyri solve --example\n", 1)[1].split("```", 1)[0]
-    assert documented.pretty() in shown
+    assert position_text(documented) in shown
     # --trumps and --leader with --example keep its hands (kozyri solve --example --trumps HS --leader 1).
     other = example_position(Rules(must_beat=False), "HS", 1)
     assert other == Position.from_text("QS KS KH AH KD AC | AS QH QD AD QC KC", "HS", 1, "4x3",
@@ -332,7 +332,7 @@ def test_deal_output_and_reproducibility():
     assert a.stdout == run("deal", "--deck", "2x4", "--seed", "1").stdout
     pos = Position.deal("2x4", "SH", 0, 1)
     out = a.stdout
-    assert "Seed 1" in out and pos.pretty() in out
+    assert "Seed 1" in out and position_text(pos) in out
     assert f"  {pos.text()}\n" in out
     assert f'kozyri solve "{pos.text()}" --trumps SH --deck 2x4' in out
     json_line = out.strip().splitlines()[-1]
@@ -377,7 +377,7 @@ def test_deal_json_random_seed_on_stderr():
 def test_deal_players():
     out = run("deal", "--players", "4", "--seed", "3").stdout
     pos = Position.deal(36, "SHDC", 0, 3, n_players=4)
-    assert pos.pretty() in out and "the paranoid value" in out and f'kozyri solve "{pos.text()}" --trumps SHDC' in out
+    assert position_text(pos) in out and "the paranoid value" in out and f'kozyri solve "{pos.text()}" --trumps SHDC' in out
     assert [len(h) for h in pos.to_json()["hands"]] == [9, 9, 9, 9]
 
 
@@ -499,7 +499,7 @@ def test_replay_text_and_seat_view(tmp_path):
     assert seen.exit_code == 0, seen.output
     deck = record.start.deck
     for other in (0, 1):  # the other hands at the start are never printed
-        assert record.start.pretty().splitlines()[1 + other] not in seen.stdout
+        assert position_text(record.start).splitlines()[1 + other] not in seen.stdout
     assert seen.stdout.count("player 2 knows:") == len(record.moves) + 1
     assert deck.mask_text(record.final.hands[2], True) in seen.stdout
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from kozyri.core import GameOver, IllegalMove, InvalidInput, KozyriError
 from kozyri.owntrumps import rules as R
+from kozyri.owntrumps.render import position_text
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.rules import Move, MoveKind, Outcome, Rules
@@ -356,7 +357,7 @@ class TestForms:
         assert pos.to_move == 1 and pos.deck == Deck.parse("2x3")
 
     def test_pretty(self):
-        pretty = Position.from_text("QS KH AS | KS QH AH", "SH").pretty()
+        pretty = position_text(Position.from_text("QS KH AS | KS QH AH", "SH"))
         assert "player 0 (trump \u2660)" in pretty and "player 1 (trump \u2665)" in pretty
         assert "pile (bottom to top): empty" in pretty
 

@@ -24,8 +24,8 @@ same meaning everywhere:
 from __future__ import annotations
 
 import dataclasses
-
 import re
+from dataclasses import dataclass
 
 from kozyri.core import GameOver, InvalidInput
 from kozyri.owntrumps.observation import Observation
@@ -61,40 +61,58 @@ def check_text(content: str, source: str) -> str:
     return stripped
 
 
-def is_text_form(content: str) -> bool:
-    """Is this the text form of a deal (rather than JSON)?"""
-    return "|" in content and not content.lstrip().startswith(("{", "["))
+#: The text form of a record starts with a tag such as ``[Deck "36"]``.
+_RECORD_TAGS = re.compile(r"\s*\[\s*[A-Za-z]")
 
 
-def is_record(content: str) -> bool:
-    """Is this a game record: its text form (``[Deck ...]`` tags first) or
-    its JSON form (an object with ``"start"``)?"""
-    if re.match(r"\s*\[\s*[A-Za-z]", content):
-        return True
-    return bool(re.match(r'\s*\{\s*"start"\s*:', content))
+@dataclass(frozen=True)
+class Input:
+    """What a text holds, told apart once, its JSON parsed once. ``form``:
+    ``"deal"`` (the text form ``HAND | HAND``), ``"record"`` (the text form
+    with tags, or a JSON object with ``"start"``), ``"observation"`` (a JSON
+    object with ``"seat"`` or ``"hand"``, which positions lack) or
+    ``"position"`` (any other JSON); ``data``: the parsed JSON (None for the
+    text forms)."""
+
+    form: str
+    text: str
+    data: object = None
+
+    @property
+    def is_json(self) -> bool:
+        return self.data is not None
+
+
+def classify(content: str, source: str | None = None, what: str = "the position") -> Input:
+    """The form of ``content`` (see :class:`Input`), with one-line errors for
+    empty or non-text input and malformed JSON (prefixed with ``source``)."""
+    content = check_text(content, source or what)
+    if _RECORD_TAGS.match(content):
+        return Input("record", content)
+    if "|" in content and not content.startswith(("{", "[")):
+        return Input("deal", content)
+    data = _from_source(source, lambda: load_json(content))
+    form = "position"
+    if isinstance(data, dict):
+        form = "record" if "start" in data else "observation" if ("seat" in data or "hand" in data) else "position"
+    return Input(form, content, data)
 
 
 def read_record(content: str, *, source: str | None = None) -> GameRecord:
     """A game record, in its text or JSON form; a JSON position is read as
     a record with no moves yet."""
-    content = check_text(content, source or "the record")
-    if is_record(content):
-        return _from_source(source, lambda: GameRecord.parse(content))
-    if is_text_form(content):
+    given = classify(content, source, "the record")
+    if given.form == "record":
+        return _read_record(given, source)
+    if given.form == "deal":
         raise InvalidInput("a deal in text form is not a record; give a record (kozyri deal --record prints one) "
                            "or a JSON position")
-    return _from_source(source, lambda: GameRecord(Position.from_json(content)))
+    return _from_source(source, lambda: GameRecord(Position.from_json(given.data)))
 
 
-def is_observation(content: str) -> bool:
-    """Is this an observation's JSON form (an object with ``"seat"`` or ``"hand"``, which positions lack)?"""
-    if not content.lstrip().startswith("{") or is_record(content):
-        return False
-    try:
-        data = load_json(content)
-    except InvalidInput:
-        return False
-    return isinstance(data, dict) and ("seat" in data or "hand" in data)
+def _read_record(given: Input, source: str | None) -> GameRecord:
+    read = GameRecord.from_json if given.is_json else GameRecord.from_text
+    return _from_source(source, lambda: read(given.data if given.is_json else given.text))
 
 
 def read_state(content: str, *, source: str | None = None, seat: int | None = None, open_hands: bool = False,
@@ -111,37 +129,37 @@ def read_state(content: str, *, source: str | None = None, seat: int | None = No
 
     ``seat``, when given, must be the player to move (the one choosing).
     """
-    content = check_text(content, source or "the position")
-    if is_observation(content):
-        given = [name for name, value in options.items() if value is not None]
-        if given or open_hands:
-            name = given[0].replace("_", "-") if given else "open"
+    given = classify(content, source)
+    if given.form == "observation":
+        named = [name for name, value in options.items() if value is not None]
+        if named or open_hands:
+            name = named[0].replace("_", "-") if named else "open"
             raise InvalidInput(f"--{name} does not apply to an observation (it names its own deck, trumps, "
                                "rules and hidden cards)")
-        state = _from_source(source, lambda: Observation.from_json(content))
+        state = _from_source(source, lambda: Observation.from_json(given.data))
         if state.is_over:
             raise GameOver("the game of this observation is over")
         if state.seat != state.to_move:
             raise InvalidInput(f"this is player {state.seat}'s observation, but player {state.to_move} is to move")
         _check_seat(seat, state.to_move)
         return state
-    if is_record(content):
-        record = _record_in_play(content, source, options)
+    if given.form == "record":
+        record = _record_in_play(given, source, options)
         mover = record.final.to_move
         _check_seat(seat, mover)
         return Observation.open(record.final, mover) if open_hands else record.observation(mover)
-    position = read_position(content, source=source, **options)
+    position = _read_position(given, source, **options)
     _check_seat(seat, position.to_move)
     return Observation.open(position, position.to_move)
 
 
-def _record_in_play(content: str, source: str | None, options: dict) -> GameRecord:
-    """The record in ``content``, refusing deal options and a finished game."""
-    given = [name.replace("_", "-") for name, value in options.items() if value is not None]
-    if given:
-        raise InvalidInput(f"--{given[0]} is for a deal in text form; a record names its own deck, trumps, "
+def _record_in_play(given: Input, source: str | None, options: dict) -> GameRecord:
+    """The record given, refusing deal options and a finished game."""
+    named = [name.replace("_", "-") for name, value in options.items() if value is not None]
+    if named:
+        raise InvalidInput(f"--{named[0]} is for a deal in text form; a record names its own deck, trumps, "
                            "rules and moves")
-    record = _from_source(source, lambda: GameRecord.parse(content))
+    record = _read_record(given, source)
     if record.is_over:
         raise GameOver(f"the game of this record is over after move {len(record.moves)} "
                        f"({outcome_text(record.outcome)})")
@@ -178,18 +196,24 @@ def read_position(content: str, *, source: str | None = None, trumps=None, leade
     ``source`` names where ``content`` came from (a file name, "standard
     input") in error messages.
     """
-    content = check_text(content, source or "the position")
-    if is_record(content):
+    return _read_position(classify(content, source), source, trumps=trumps, leader=leader, deck=deck,
+                          must_beat=must_beat, pass_sixes=pass_sixes)
+
+
+def _read_position(given: Input, source: str | None, trumps=None, leader: int | None = None,
+                   deck: str | None = None, must_beat: bool | None = None,
+                   pass_sixes: bool | None = None) -> Position:
+    if given.form == "record":
         options = {"trumps": trumps, "leader": leader, "deck": deck, "must_beat": must_beat, "pass_sixes": pass_sixes}
-        return _record_in_play(content, source, options).final
-    if is_text_form(content):
-        return Position.from_text(content, trumps, 0 if leader is None else leader, deck,
+        return _record_in_play(given, source, options).final
+    if given.form == "deal":
+        return Position.from_text(given.text, trumps, 0 if leader is None else leader, deck,
                                   with_rules(Rules(), must_beat, pass_sixes))
-    given = [name for name, value in (("trumps", trumps), ("leader", leader), ("deck", deck)) if value is not None]
-    if given:
-        raise InvalidInput(f"--{given[0]} is for a deal in text form; a JSON position names its own "
+    named = [name for name, value in (("trumps", trumps), ("leader", leader), ("deck", deck)) if value is not None]
+    if named:
+        raise InvalidInput(f"--{named[0]} is for a deal in text form; a JSON position names its own "
                            "deck, trumps and player to move")
-    pos = _from_source(source, lambda: Position.from_json(content))
+    pos = _from_source(source, lambda: Position.from_json(given.data))
     rules = with_rules(pos.rules, must_beat, pass_sixes)
     passing = rules.pass_sixes and not pos.rules.pass_sixes
     pos = dataclasses.replace(pos, rules=rules)
@@ -211,8 +235,12 @@ def read_deal(content: str, *, source: str | None = None, deck: str | None = Non
     passes the sixes cell by cell). ``leader`` and the rule options replace
     those of a JSON deal.
     """
-    content = check_text(content, source or "the deal")
-    if is_text_form(content):
+    given = classify(content, source, "the deal")
+    if given.form == "record":
+        raise InvalidInput("a record is not a deal: the trump grid takes the hands as dealt, two players "
+                           "(a deal like \"QS KH AS | KS QH AH\" or a JSON position)")
+    if given.form == "deal":
+        content = given.text
         if "/" in content:
             raise InvalidInput("a trump choice is made before play: give a deal without a pile")
         n = len(content.split("|"))
@@ -224,11 +252,10 @@ def read_deal(content: str, *, source: str | None = None, deck: str | None = Non
         return check_deal(dataclasses.replace(pos, rules=rules))
     if deck is not None:
         raise InvalidInput("--deck is for a deal in text form; a JSON deal names its own deck")
-    return _from_source(source, lambda: _deal_from_json(content, leader, must_beat, pass_sixes))
+    return _from_source(source, lambda: _deal_from_json(given.data, leader, must_beat, pass_sixes))
 
 
-def _deal_from_json(content: str, leader, must_beat, pass_sixes) -> Position:
-    data = load_json(content)
+def _deal_from_json(data, leader, must_beat, pass_sixes) -> Position:
     if not isinstance(data, dict):
         raise InvalidInput('a deal must be a JSON object with "hands"')
     if data.get("pile"):

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 
 from kozyri.core import GameOver, IllegalMove, InvalidInput
 from kozyri.owntrumps import rules as R
-from kozyri.owntrumps.cards import DEFAULT_DECK, RANKS, SUIT_SYMBOLS, SUITS, Deck, parse_suit
+from kozyri.owntrumps.cards import DEFAULT_DECK, RANKS, SUITS, Deck, parse_suit
 from kozyri.owntrumps.rules import Move, MoveKind, Outcome, Rules
 
 MAX_PLAYERS = 4
@@ -317,17 +317,6 @@ class Position:
             out += " / " + " ".join(d.card_text(c, symbols) for c in self.pile)
         return out
 
-    def pretty(self) -> str:
-        """A few readable lines with suit symbols."""
-        d = self.deck
-        lines = [f"deck {d.spec()} ({d.size} cards), rules: must_beat={'on' if self.rules.must_beat else 'off'}"
-                 + (", pass_sixes=on" if self.rules.pass_sixes else "")]
-        for seat, hand in enumerate(self.hands):
-            mark = "*" if seat == self.to_move and not self.is_over else " "
-            sym = SUIT_SYMBOLS[self.trumps[seat]]
-            lines.append(f"{mark} player {seat} (trump {sym}): {d.mask_text(hand, True) or '-'}")
-        lines.append("  pile (bottom to top): " + (" ".join(d.card_text(c, True) for c in self.pile) or "empty"))
-        return "\n".join(lines)
 
 
 def random_playout(position: Position, rng: random.Random, moves: int) -> Position:

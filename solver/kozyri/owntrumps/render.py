@@ -17,6 +17,21 @@ from kozyri.owntrumps.rules import NO_CARD, MoveKind
 from kozyri.owntrumps.solver import SolveResult
 
 
+# --- positions ------------------------------------------------------------------
+def position_text(position: Position) -> str:
+    """A position in a few readable lines with suit symbols: the deck and
+    rules, each hand with its trump (``*`` marks the player to move), the pile."""
+    d = position.deck
+    lines = [f"deck {d.spec()} ({d.size} cards), rules: must_beat={'on' if position.rules.must_beat else 'off'}"
+             + (", pass_sixes=on" if position.rules.pass_sixes else "")]
+    for seat, hand in enumerate(position.hands):
+        mark = "*" if seat == position.to_move and not position.is_over else " "
+        lines.append(f"{mark} player {seat} (trump {SUIT_SYMBOLS[position.trumps[seat]]}): "
+                     f"{d.mask_text(hand, True) or '-'}")
+    lines.append("  pile (bottom to top): " + (" ".join(d.card_text(c, True) for c in position.pile) or "empty"))
+    return "\n".join(lines)
+
+
 # --- solve results ------------------------------------------------------------
 _VALUE_WORDS = {"win": "WINS", "draw": "DRAWS", "loss": "LOSES"}
 
@@ -80,7 +95,7 @@ def render_result(result: SolveResult, with_position: bool = True) -> str:
     d = pos.deck
     value = result.value
     me = f"Player {pos.to_move} to move"
-    lines = [pos.pretty(), ""] if with_position else []
+    lines = [position_text(pos), ""] if with_position else []
     if value.known:
         lines.append(f"{me} {_VALUE_WORDS[value.name]} under perfect play"
                      + (" against all the others playing together." if result.question else "."))
@@ -238,7 +253,7 @@ def view_lines(obs: Observation, indent: str = "        ") -> list[str]:
 
 def _seat_header(position: Position, seat: int) -> str:
     """:meth:`Position.pretty` with every hand but ``seat``'s hidden."""
-    lines = position.pretty().splitlines()
+    lines = position_text(position).splitlines()
     for other in range(position.n_players):
         if other != seat:
             line = lines[1 + other]
@@ -250,7 +265,7 @@ def _seat_header(position: Position, seat: int) -> str:
 def render_record(record: GameRecord, seat: int | None = None) -> str:
     """A game move by move; with ``seat``, only what that seat saw and knew
     at the start and after each move (the other hands are hidden)."""
-    lines = [record.start.pretty() if seat is None else _seat_header(record.start, seat), ""]
+    lines = [position_text(record.start) if seat is None else _seat_header(record.start, seat), ""]
     after = None
     if seat is not None:
         views = record.observations(seat)

@@ -317,6 +317,17 @@ class _Watcher:
                 if self._previous_wakeup is not None:
                     signal.set_wakeup_fd(self._previous_wakeup)
                 signal.signal(signal.SIGINT, self._previous_handler)
+                self._discard_pending_signals()
+
+    def _discard_pending_signals(self) -> None:
+        """Empty the wake-up pipe when the last interruptible computation
+        ends: a Ctrl-C that came too late for it (a second press, whose
+        KeyboardInterrupt ended it) must not stop the next one."""
+        try:
+            while os.read(self._read_fd, 4096):
+                pass
+        except (BlockingIOError, OSError):
+            pass
 
 
 def _descends(control: SearchControl, ancestor: SearchControl) -> bool:
