@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import kozyri
 from kozyri.core import (
     DRAW,
     LOSS,
@@ -110,7 +109,7 @@ def test_a_result_stopped_by_ctrl_c_exits_130_after_it_is_printed(reason):
 
 @pytest.mark.parametrize("error,code,line", [
     (InvalidInput("duplicate card QH\n  (twice in hand 1)"), 2, "error: duplicate card QH (twice in hand 1)"),
-    (kozyri.IllegalMove("illegal move AS (legal: QS KH)"), 2, "error: illegal move AS (legal: QS KH)"),
+    (IllegalMove("illegal move AS (legal: QS KH)"), 2, "error: illegal move AS (legal: QS KH)"),
     (GameOver("the game is already over"), 2, "error: the game is already over"),
     (ProtocolError("unknown command"), 2, "error: unknown command"),
     (KozyriError("something the user did"), 2, "error: something the user did"),
