@@ -58,7 +58,7 @@ def wide_positions(n_players: int, count: int, most: int = 80, seed: int = 1) ->
                 break
             if len(record.final.legal_moves()) >= most:
                 mover = record.final.to_move
-                found.append(record.final if n_players == 2 else record.observation(mover))
+                found.append(record.observation(mover))
                 break
             record = record.play(rng.choice(record.final.legal_moves()))
     return found
@@ -82,7 +82,7 @@ def main(seconds, positions):
     print("|---|---|---|---|---|")
     for n in (2, 4):
         record = GameRecord.deal(36, n, seed=1)
-        state = record.final if n == 2 else record.observation(0)
+        state = record.observation(0)
         for name in ("mcts", "pimc", "ismcts"):
             move, info = make_agent(name, seed=1).choose(state, Limit(time=1.0))
             print(f"| {n} | {name} | {info.nodes / info.seconds:,.0f} | {info.playouts / info.seconds:,.0f} | "

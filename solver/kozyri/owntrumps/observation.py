@@ -532,12 +532,18 @@ class Observation:
             raise InvalidInput(f"player {self.to_move} is to move, not player {self.seat} (whose view this is)")
         return R.legal_moves(self.deck, self.rules, self.trump_indices, self.known, self.pile, self.seat)
 
-    def play(self, move: Move | str) -> "Observation":
+    def play(self, move: Move | str, *, checked: bool = False) -> "Observation":
         """The seat's view after ``move`` (a :class:`Move` or its text like
         ``AS``, ``KH+9S``, ``take3``) of the player to move: a move of the
         seat must be legal, a move of another seat possible by what the seat
         knows (see the module's docstring); :class:`IllegalMove` says why
-        not, :class:`GameOver` once the game is over."""
+        not, :class:`GameOver` once the game is over.
+
+        ``checked``: the move (a :class:`Move`) is known to be legal in the
+        real game, played there by a caller that holds every hand (a table):
+        it is taken in without being checked again."""
+        if checked and isinstance(move, Move) and self.outcome is None:
+            return self._after(move, check=False)
         return self.advance(move)[1]
 
     def advance(self, move: Move | str) -> tuple[Move, "Observation"]:
@@ -651,11 +657,13 @@ class Observation:
             return f"{name} is known to be in hand {holder}"
         return f"it is known not to hold {name}"
 
-    def _after(self, move: Move) -> "Observation":
+    def _after(self, move: Move, check: bool = True) -> "Observation":
         """The view after ``move`` (read and checked by :meth:`_read`). A move
         of another seat that narrows what it may hold (a card that was never
         seen, or unseen beating cards ruled out by a take) is refused when
-        no deal fits the result; the rest cannot change whether one does."""
+        no deal fits the result; the rest cannot change whether one does.
+        (A move of the real game always leaves a deal that fits: the real
+        one; ``check=False`` skips the test for such a move.)"""
         deck, seat, mover, pile = self.deck, self.seat, self.to_move, self.pile
         known, known_not, counts = list(self.known), list(self.known_not), list(self.counts)
         everything = deck.all_cards
@@ -689,7 +697,7 @@ class Observation:
         after = Observation._trusted(seat, deck, self.trumps, self.rules, to_move, hand, pile, tuple(counts),
                                      tuple(known), tuple(known_not), self.moves + (move.text(deck),), None,
                                      self.trump_indices)
-        if narrowed:
+        if narrowed and check:
             why = after._inconsistency()
             if why:
                 raise IllegalMove(f"illegal move {move.text(deck)!r} of player {mover}: no deal fits it ({why})")

@@ -204,7 +204,7 @@ class GameRecord:
         view = Observation.of(self.start, seat)
         views = [view]
         for move in self.moves:
-            view = view.play(move)
+            view = view.play(move, checked=True)  # replayed on every hand when the record was made
             views.append(view)
         return views
 

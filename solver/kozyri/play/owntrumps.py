@@ -58,7 +58,7 @@ class OwnTrumpsTable(Table):
         view, seen = self._views[self.check_seat(seat)]
         moves = self.record.moves
         for move in moves[seen:]:
-            view = view.play(move)
+            view = view.play(move, checked=True)  # the record has checked it against every hand
         self._views[seat] = (view, len(moves))
         return view
 
@@ -79,7 +79,7 @@ class OwnTrumpsTable(Table):
     def _to_move(self) -> int:
         return self.record.final.to_move
 
-    def _apply(self, move: Move) -> None:
+    def _apply(self, move: Move | str) -> None:
         self.record = self.record.play(move)
 
     def _undo(self) -> None:

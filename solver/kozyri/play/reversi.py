@@ -4,7 +4,7 @@ is the board. A seat with no legal move plays ``pass``."""
 
 from __future__ import annotations
 
-from kozyri.core import InvalidInput, Limit
+from kozyri.core import IllegalMove, InvalidInput, Limit
 from kozyri.play.table import DEFAULT_TURN_CAP, Ending, Table, envelope_fields
 from kozyri.reversi.board import BLACK, PASS, Board, is_pass_token, split_moves
 
@@ -41,11 +41,13 @@ class ReversiTable(Table):
         return str(move)
 
     def parse_move(self, text: str) -> str:
+        if not isinstance(text, str):
+            raise InvalidInput(f"a Reversi move is a square like d3 or pass, not {text!r}")
         move = PASS if is_pass_token(text) else text.strip().lower()
         legal = self.legal_moves()
         if move not in legal:
-            self.board.copy().push(move)  # says what is wrong (not a square, occupied, ...)
-            raise self._illegal(move)
+            self.board.copy().push(move)  # raises, saying what is wrong (not a square, occupied, ...)
+            raise IllegalMove(f"illegal move {move} (legal: {' '.join(legal) or 'none'})")
         return move
 
     @property
@@ -60,7 +62,7 @@ class ReversiTable(Table):
         return 0 if self.board.turn == BLACK else 1
 
     def _apply(self, move: str) -> None:
-        self.board.push(move)
+        self.board.push(self.parse_move(move))
 
     def _undo(self) -> None:
         self.board.pop()

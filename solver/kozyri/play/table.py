@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from kozyri.agents import agent_names, make_agent
 from kozyri.agents.base import Agent
-from kozyri.core import GameOver, IllegalMove, InvalidInput, Limit, PlayResult
+from kozyri.core import GameOver, InvalidInput, Limit, PlayResult
 
 #: Moves after which a game is stopped and counted as capped.
 DEFAULT_TURN_CAP = 1000
@@ -171,6 +171,7 @@ class Table:
         raise NotImplementedError
 
     def _apply(self, move) -> None:
+        """Play ``move`` (the game's move or its text), refusing an illegal one (IllegalMove)."""
         raise NotImplementedError
 
     def _undo(self) -> None:
@@ -218,10 +219,6 @@ class Table:
         refused). ``seconds`` is charged to the mover's clock (default: the
         time since its turn began)."""
         mover = self._check_turn(seat)
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        elif move not in self.legal_moves():
-            raise self._illegal(move)
         self._apply(move)
         now = time.monotonic()
         self.clocks[mover] += now - self._turn_started if seconds is None else seconds
@@ -242,10 +239,6 @@ class Table:
             if self.check_seat(seat) != mover:
                 raise InvalidInput(f"player {seat} is not to move (player {mover} is)")
         return mover
-
-    def _illegal(self, move) -> IllegalMove:
-        return IllegalMove(f"illegal move {self.move_text(move)} (legal: "
-                           f"{' '.join(self.move_text(m) for m in self.legal_moves()[:12])})")
 
     # --- agents -----------------------------------------------------------------------
     def agent(self, seat: int) -> Agent:

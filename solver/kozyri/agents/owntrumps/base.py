@@ -28,9 +28,9 @@ class OwnTrumpsAgent(Agent):
         return view.legal_moves()
 
     def view_key(self, view: Observation) -> str:
-        # Everything known: the position identifies it (so a game seeds alike
+        # Two players: the view is the position (so a game seeds alike
         # whichever way the view was built).
-        if view.count() == 1:
+        if view.n_players == 2:
             pos = view.position()
             return repr((pos.deck.ranks, pos.deck.suits, pos.hands, pos.pile, pos.trumps, pos.to_move, pos.rules))
         return repr((view.deck.ranks, view.deck.suits, view.seat, view.hand, view.pile, view.counts, view.known,
