@@ -22,7 +22,6 @@ the table is printed from it; running the same command again resumes.
 from __future__ import annotations
 
 import json
-import math
 import random
 import time
 from pathlib import Path
@@ -32,26 +31,18 @@ import click
 from kozyri.agents import make_agent
 from kozyri.agents.owntrumps.simple import greedy_scores
 from kozyri.core import LOSS, Limit
-from kozyri.owntrumps import Position, Rules
+from kozyri.owntrumps import Observation, Position, Rules
 from kozyri.owntrumps.prover import ProofSearch
 from kozyri.owntrumps.solver import decide, load_kernels, move_value
+from kozyri.runs import wilson
 from kozyri.search.control import SearchControl
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def mixed_move(pos: Position, rng: random.Random):
     moves = pos.legal_moves()
     if rng.random() < 0.5:
         return rng.choice(moves)
-    scores = greedy_scores(pos, moves)
+    scores = greedy_scores(Observation.open(pos, pos.to_move), moves)
     return rng.choice([m for m, s in zip(moves, scores) if s == max(scores)])
 
 
@@ -121,7 +112,7 @@ def main(deck, wanted, agents, seconds, nodes, exact, solve_time, must_beat, see
                     continue
                 agent = make_agent(name, seed=deal * 1000 + ply, **({"exact": exact} if name == "mcts" else {}))
                 t = time.time()
-                move, info = agent.choose(pos, limit)
+                move, info = agent.choose(Observation.open(pos, pos.to_move), limit)
                 spent = time.time() - t
                 after = move_value(search, pos, move, SearchControl(Limit(time=solve_time))) if value.known else None
                 row = {"deal": deal, "ply": ply, "agent": name, "value": value.name,

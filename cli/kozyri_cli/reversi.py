@@ -7,6 +7,7 @@ import time
 
 import click
 
+from kozyri import __version__
 from kozyri.core import CANCELLED, INTERRUPTED, InvalidInput, Limit, LimitReached
 from kozyri.reversi import PASS, Board, best_move, solve as solve_board
 from kozyri.play import ReversiTable
@@ -226,5 +227,5 @@ def gtp(think_time, as_json):
     """
     from kozyri.protocols.gtp import GtpEngine
 
-    GtpEngine(move_time=think_time).run(sys.stdin, sys.stdout)
+    GtpEngine(move_time=think_time, version=__version__).run(sys.stdin, sys.stdout)
     sys.stdout.flush()

@@ -24,7 +24,12 @@ from kozyri.core import (
     Value,
 )
 
-__version__ = "0.1.0"
+try:  # one place for the version: pyproject.toml, read from the installed package
+    from importlib.metadata import PackageNotFoundError, version
+
+    __version__ = version("kozyri")
+except PackageNotFoundError:  # pragma: no cover - a source tree that is not installed
+    __version__ = "unknown"
 
 __all__ = ["DRAW", "LOSS", "WIN", "AgentInfo", "GameOver", "IllegalMove", "InvalidInput", "KozyriError", "Limit", "LimitReached",
            "PlayResult", "ProtocolError", "SearchResult", "Value", "__version__"]

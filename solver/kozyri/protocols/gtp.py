@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from typing import Callable, TextIO
 
+from kozyri.agents import make_agent
 from kozyri.core import INTERRUPTED, KozyriError, Limit, ProtocolError
+from kozyri.play import ReversiTable
 from kozyri.reversi.board import BLACK, PASS, WHITE, Board
-from kozyri.reversi.engine import best_move
 
 NAME = "kozyri"
 PROTOCOL_VERSION = "2"
@@ -49,10 +50,13 @@ def _color(text: str) -> str:
 
 
 class GtpEngine:
-    """Holds the game and answers one GTP command at a time."""
+    """Holds the game (a :class:`~kozyri.play.ReversiTable`, both seats
+    played from outside: moves come from ``play``, and ``genmove`` asks the
+    engine for either colour) and answers one GTP command at a time."""
 
-    def __init__(self, move_time: float = 1.0, version: str = "0.1.0"):
-        self.board = Board()
+    def __init__(self, move_time: float = 1.0, version: str = "unknown"):
+        self.table = ReversiTable()
+        self.engine = make_agent("alphabeta", game="reversi")
         self.move_time = move_time
         self.version = version
         self.finished = False
@@ -72,6 +76,11 @@ class GtpEngine:
             "showboard": lambda args: "\n" + self.board.pretty(show_moves=False),
             "quit": self._quit,
         }
+
+    @property
+    def board(self) -> Board:
+        """The position (read it only: moves go through the table)."""
+        return self.table.board
 
     def handle(self, line: str) -> str | None:
         """The full reply to one input line (``None`` for blank lines and comments)."""
@@ -112,7 +121,7 @@ class GtpEngine:
         return ""
 
     def _clear_board(self, args: list[str]) -> str:
-        self.board = Board()
+        self.table = ReversiTable()
         return ""
 
     def _komi(self, args: list[str]) -> str:
@@ -137,7 +146,7 @@ class GtpEngine:
         """If ``color`` is not to move, the side to move must pass first (or it is an error)."""
         if self.board.turn != color:
             if self.board.must_pass():
-                self.board.push(PASS)
+                self.table.play(PASS)
             else:
                 raise GtpError(f"illegal move: it is {self.board.turn}'s turn")
 
@@ -150,14 +159,15 @@ class GtpEngine:
             if self.board.turn == color:
                 if not self.board.must_pass():
                     raise GtpError("illegal move")
-                self.board.push(PASS)
+                self.table.play(PASS)
             return ""
-        snapshot = self.board.copy()
+        passed = self.board.turn != color
         try:
             self._bring_turn_to(color)
-            self.board.push(move)
+            self.table.play(move)
         except KozyriError:
-            self.board = snapshot
+            if passed and self.board.turn == color:
+                self.table.undo()  # the pass it brought in
             raise GtpError("illegal move") from None
         return ""
 
@@ -167,20 +177,20 @@ class GtpEngine:
         color = _color(args[0])
         if self.board.turn != color:
             if self.board.must_pass():
-                self.board.push(PASS)
+                self.table.play(PASS)
             elif not self.board.is_game_over():
                 raise GtpError(f"it is {self.board.turn}'s turn")
-        if self.board.is_game_over():
+        if self.table.is_over:
             return "PASS"
-        move, info = best_move(self.board, Limit(time=self.move_time))
+        move, info = self.table.genmove(limit=Limit(time=self.move_time), agent=self.engine)
         if info.stopped == INTERRUPTED:
             raise KeyboardInterrupt  # Ctrl-C while thinking ends the session
-        self.board.push(move)
+        self.table.play(move)
         return move.upper()
 
     def _undo(self, args: list[str]) -> str:
         try:
-            self.board.pop()
+            self.table.undo()
         except KozyriError:
             raise GtpError("cannot undo") from None
         return ""
