@@ -34,6 +34,7 @@ from kozyri.core import LOSS, Limit
 from kozyri.owntrumps import Observation, Position, Rules
 from kozyri.owntrumps.prover import ProofSearch
 from kozyri.owntrumps.solver import decide, load_kernels, move_value
+from kozyri.owntrumps.table_store import TableStore
 from kozyri.runs import wilson
 from kozyri.search.control import SearchControl
 
@@ -74,12 +75,15 @@ def positions(deck: str, must_beat: bool, seed: int, min_ply: int = 0):
 @click.option("--must-beat/--no-must-beat", default=True, show_default=True)
 @click.option("--seed", default=1, show_default=True)
 @click.option("--min-ply", default=0, show_default=True, help="Judge positions from this ply of each game on.")
+@click.option("--tables", "tables_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="A store of retrograde tables (`kozyri tables build --deck 4x3 --dir DIR`) for mcts and pimc.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="JSON Lines results (resumed).")
-def main(deck, wanted, agents, seconds, nodes, exact, solve_time, must_beat, seed, min_ply, out):
+def main(deck, wanted, agents, seconds, nodes, exact, solve_time, must_beat, seed, min_ply, tables_dir, out):
     names = agents.split(",")
     limit = Limit(time=seconds, nodes=nodes)
+    tables = TableStore(tables_dir) if tables_dir is not None else None
     out = out or Path(f"benchmarks/results/exact_{deck}_{'exact' if exact else 'noexact'}_"
-                      f"{seconds or nodes}_{'mb' if must_beat else 'nomb'}.jsonl")
+                      f"{seconds or nodes}_{'mb' if must_beat else 'nomb'}{'_tables' if tables else ''}.jsonl")
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {}
     if out.exists():
@@ -110,7 +114,8 @@ def main(deck, wanted, agents, seconds, nodes, exact, solve_time, must_beat, see
             for name in names:
                 if (deal, ply, name) in done:
                     continue
-                agent = make_agent(name, seed=deal * 1000 + ply, **({"exact": exact} if name == "mcts" else {}))
+                options = {"exact": exact, "tables": tables} if name in ("mcts", "pimc") else {}
+                agent = make_agent(name, seed=deal * 1000 + ply, **options)
                 t = time.time()
                 move, info = agent.choose(Observation.open(pos, pos.to_move), limit)
                 spent = time.time() - t

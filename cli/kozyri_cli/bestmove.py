@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import click
+from click.core import ParameterSource
 
-from kozyri.agents import agent_names, best_move, default_agent
+from kozyri.agents import agent_names, best_move, default_agent, levels
 from kozyri.core import Limit
 from kozyri.owntrumps.inputs import read_state
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.render import play_result_text, position_text, view_lines
+from kozyri.owntrumps.table_store import TableStore
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
 from kozyri_cli.common import SECONDS, argument_text, emit_json, exit_interrupted_if, fail, progress_line
@@ -39,6 +41,8 @@ auto: mcts when every card is visible, pimc when hands are hidden."""
               help="Time for the move (the agent keeps to it; Ctrl-C stops early with the best move so far).")
 @click.option("--nodes", type=click.IntRange(min=1), metavar="N",
               help="Iterations for the move instead of time: the same move on every machine.")
+@click.option("--level", metavar="N", help="A strength level instead of --agent and --time: 1 (beginner) to 8 "
+              "(strongest), or its name (see the README's table of levels).")
 @click.option("--seed", type=int, default=0, show_default=True, metavar="N", help="The agent's seed.")
 @click.option("--seat", type=click.IntRange(0, 3), metavar="N",
               help="The player choosing (must be the player to move; a check for scripts).")
@@ -55,8 +59,9 @@ auto: mcts when every card is visible, pimc when hands are hidden."""
 @click.option("--pass-sixes/--no-pass-sixes", default=None, help="Pass the sixes of the trump suits at the deal.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object: move, agent, proven, estimate, nodes, playouts, worlds, seconds.")
-def bestmove(position, agent, seconds, nodes, seed, seat, open_hands, memory, example, trumps, leader, deck,
-             must_beat, pass_sixes, as_json):
+@click.pass_context
+def bestmove(ctx, position, agent, seconds, nodes, level, seed, seat, open_hands, memory, example, trumps, leader,
+             deck, must_beat, pass_sixes, as_json):
     """The move a playing agent chooses for the player to move.
 
     Works for the real game: 36 cards, 2 to 4 players. With two players
@@ -91,12 +96,23 @@ def bestmove(position, agent, seconds, nodes, seed, seat, open_hands, memory, ex
         state = read_state(content, source=source, seat=seat, open_hands=open_hands, **options)
     if seat is not None and seat != state.to_move:
         fail(f"player {seat} is not to move (player {state.to_move} is)")
-    name = default_agent(state) if agent == "auto" else agent
-    limit = Limit(time=None if nodes is not None else seconds, nodes=nodes, memory=memory)
+    if level is not None:
+        clash = [f"--{p}" for p in ("agent", "time", "nodes")
+                 if ctx.get_parameter_source("seconds" if p == "time" else p) == ParameterSource.COMMANDLINE]
+        if clash:
+            fail(f"--level names the agent and its budget: give it or {', '.join(clash)}, not both")
+        name, level_limit = levels.level(level).for_view(state)
+        limit = Limit(level_limit.time, level_limit.nodes, memory)
+    else:
+        name = default_agent(state) if agent == "auto" else agent
+        limit = Limit(time=None if nodes is not None else seconds, nodes=nodes, memory=memory)
     if not as_json:
         click.echo(_state_text(state) + "\n")
     with progress_line() as line:
-        result = best_move(state, limit, agent=name, seed=seed, control=SearchControl(progress=line))
+        # Stored retrograde tables answer small decks exactly (as `kozyri solve` does).
+        agent_options = {"tables": TableStore()} if name in ("mcts", "pimc") else {}
+        result = best_move(state, limit, agent=name, seed=seed, control=SearchControl(progress=line),
+                           **agent_options)
     if as_json:
         emit_json({**result.to_json(result.move.text(state.deck)), "seat": state.to_move})
     else:

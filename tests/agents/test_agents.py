@@ -16,6 +16,9 @@ from kozyri.agents.owntrumps.simple import greedy_scores
 from kozyri.agents.owntrumps.trees import ismcts_search, kernel_tables, uct_search
 from kozyri.core import DRAW, WIN, GameOver, InvalidInput, Limit, Value
 from kozyri.owntrumps import GameRecord, Observation, Position, Rules
+from kozyri.owntrumps.cards import Deck
+from kozyri.owntrumps.solver import proven_moves
+from kozyri.owntrumps.tables import DeckTables
 from kozyri.owntrumps import mcts_kernels as K
 from kozyri.owntrumps.kernels import gen_moves, state_arrays
 from kozyri.owntrumps.rules import Move, MoveKind
@@ -232,3 +235,24 @@ def test_reversi_agents_play_legal_moves_and_answer_as_every_agent():
         assert move in board.legal_moves() and info.agent == name
     move, info = best_move(board, Limit(time=0.05))
     assert move in board.legal_moves() and info.agent == "alphabeta" and info.stopped == "time limit"
+
+
+def test_mcts_answers_from_tables_what_the_search_proves():
+    """Given retrograde tables, the exact phase answers from them: the same
+    value as the proof search, a fastest win that wins, the drawing moves."""
+    tables = DeckTables(Deck.parse("2x4"), Rules())
+    checked = 0
+    for seed in range(40):
+        pos = Position.deal("2x4", "SH", seed=seed)
+        tables.value(pos)  # builds the table of this deal
+        value, moves = proven_moves(pos, tables=tables)
+        searched, kept = proven_moves(pos)
+        assert value == searched, seed
+        if value == DRAW:
+            assert set(moves) == set(kept)
+        elif value == WIN:
+            assert len(moves) == 1 and move_value(pos, moves[0]) == WIN
+        move, info = make_agent("mcts", seed=1, tables=tables).choose(seen(pos), Limit(nodes=50))
+        assert info.value == value and (value != WIN or move_value(pos, move) == WIN)
+        checked += value in (WIN, DRAW)
+    assert checked >= 10

@@ -114,9 +114,11 @@ def default_agent(view_or_players) -> str:
     return "mcts" if view_or_players.count() == 1 else "pimc"
 
 
-def best_move(view, limit: Limit | None = None, *, agent: str | None = None, seed: int = 0,
-              control=None) -> PlayResult:
+def best_move(view, limit: Limit | None = None, *, agent: str | None = None, seed: int = 0, control=None,
+              **options) -> PlayResult:
     """The move ``agent`` (by default :func:`default_agent`) chooses for the
-    player to move, who sees ``view``, within ``limit`` (default: one second)."""
+    player to move, who sees ``view``, within ``limit`` (default: one
+    second); ``options`` go to the agent (:func:`make_agent`)."""
     game = game_of(view)
-    return make_agent(agent or default_agent(view), seed=seed, game=game).choose(view, limit, control=control)
+    return make_agent(agent or default_agent(view), seed=seed, game=game, **options).choose(view, limit,
+                                                                                          control=control)

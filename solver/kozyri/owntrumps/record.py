@@ -220,21 +220,9 @@ class GameRecord:
     @classmethod
     def from_json(cls, data) -> "GameRecord":
         """A record from its JSON form (a dict or JSON text)."""
-        data = load_json(data)
-        if not isinstance(data, dict):
-            raise InvalidInput('a record must be a JSON object with "start" and "moves"')
-        unknown = set(data) - {"start", "moves"}
-        if unknown:
-            raise InvalidInput(f"unknown key {sorted(unknown)[0]!r} in the record (known: start, moves)")
-        if "start" not in data:
-            raise InvalidInput('the record has no "start"')
-        if not isinstance(data["start"], dict):
-            raise InvalidInput('"start" must be a JSON position (an object with "hands" and "trumps")')
-        moves = data.get("moves", [])
-        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-            raise InvalidInput('"moves" must be a list of move texts like ["QS", "KS+QH", "take3"]')
+        start, moves = _start_and_moves(data, "record", 'a JSON position (an object with "hands" and "trumps")')
         try:
-            start = _checked_start(Position.from_json(data["start"]))
+            start = _checked_start(Position.from_json(start))
         except InvalidInput as exc:
             raise type(exc)(f"start: {exc}") from None
         played, positions = _replay(start, moves)
@@ -410,21 +398,10 @@ class SeatRecord:
     @classmethod
     def from_json(cls, data) -> "SeatRecord":
         """A seat record from its JSON form (a dict or JSON text), every move replayed."""
-        data = load_json(data)
-        if not isinstance(data, dict):
-            raise InvalidInput('a seat record must be a JSON object with "start" and "moves"')
-        unknown = set(data) - {"start", "moves"}
-        if unknown:
-            raise InvalidInput(f"unknown key {sorted(unknown)[0]!r} in the seat record (known: start, moves)")
-        if "start" not in data:
-            raise InvalidInput('the seat record has no "start"')
-        if not isinstance(data["start"], dict):
-            raise InvalidInput('"start" must be a JSON observation (an object with "seat", "hand", "counts", ...)')
-        moves = data.get("moves", [])
-        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-            raise InvalidInput('"moves" must be a list of move texts like ["QS", "KS+QH", "take3"]')
+        start, moves = _start_and_moves(data, "seat record",
+                                        'a JSON observation (an object with "seat", "hand", "counts", ...)')
         try:
-            start = Observation.from_json(data["start"])
+            start = Observation.from_json(start)
         except InvalidInput as exc:
             raise type(exc)(f"start: {exc}") from None
         return cls(start, moves)
@@ -447,6 +424,25 @@ def _replay_views(start: Observation, moves, first: int = 1) -> tuple[list[Move]
         played.append(move)
         views.append(view)
     return played, views
+
+
+def _start_and_moves(data, what: str, start_form: str) -> tuple[dict, list[str]]:
+    """The ``"start"`` (a JSON object) and the ``"moves"`` (texts) of the JSON
+    form of a ``what`` ("record", "seat record"), checked."""
+    data = load_json(data)
+    if not isinstance(data, dict):
+        raise InvalidInput(f'a {what} must be a JSON object with "start" and "moves"')
+    unknown = set(data) - {"start", "moves"}
+    if unknown:
+        raise InvalidInput(f"unknown key {sorted(unknown)[0]!r} in the {what} (known: start, moves)")
+    if "start" not in data:
+        raise InvalidInput(f'the {what} has no "start"')
+    if not isinstance(data["start"], dict):
+        raise InvalidInput(f'"start" must be {start_form}')
+    moves = data.get("moves", [])
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise InvalidInput('"moves" must be a list of move texts like ["QS", "KS+QH", "take3"]')
+    return data["start"], moves
 
 
 def _short(text: str, most: int = 40) -> str:

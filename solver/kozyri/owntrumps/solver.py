@@ -151,7 +151,7 @@ def solve(position: Position, limit: Limit | None = None, *, tables: TableStore 
     return result
 
 
-def proven_moves(position: Position, limit: Limit | None = None, *,
+def proven_moves(position: Position, limit: Limit | None = None, *, tables: TableStore | DeckTables | None = None,
                  control: SearchControl | None = None) -> tuple[Value, list[Move]]:
     """What a player can rely on: the value for the player to move (with
     three or four players the paranoid value, a guarantee whatever the
@@ -164,10 +164,19 @@ def proven_moves(position: Position, limit: Limit | None = None, *,
 
     Its tables take the tighter of ``limit.memory`` and the memory bound of
     the caller's ``control`` (MB: a part of a think keeps within the
-    whole's), else :data:`PROVEN_MOVES_MEMORY_MB`.
+    whole's), else :data:`PROVEN_MOVES_MEMORY_MB`. ``tables`` (as for
+    :func:`solve`): a two-player position of a deck they cover is answered
+    from them at once, the fastest win by the plies they keep.
     """
     if position.is_over:
         raise GameOver("the game is already over")
+    known = tables_for(position, tables)
+    value = known.lookup(position) if known is not None else None
+    if value is not None:
+        children = _table_children(known, position)
+        if value == WIN:
+            return value, [min((c for c in children if c[2] > 0), key=lambda c: c[3])[0]]
+        return value, [m for m, _, v, _ in children if v >= value.lower]
     load_kernels()
     with controlled(limit, control) as ctrl:
         search = ProofSearch(position, ctrl.limit.memory or PROVEN_MOVES_MEMORY_MB)

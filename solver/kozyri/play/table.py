@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from kozyri.agents import agent_names, make_agent
 from kozyri.agents.base import Agent
+from kozyri.agents.levels import level
 from kozyri.core import GameOver, InvalidInput, Limit, PlayResult
 
 #: Moves after which a game is stopped and counted as capped.
@@ -45,6 +46,8 @@ class Seat:
     limit: Limit | None = None
     seed: int = 0
     name: str | None = None
+    #: The strength level the agent and limit come from (:mod:`kozyri.agents.levels`), if any.
+    level: int | None = None
 
     def __post_init__(self):
         if self.agent is not None and not isinstance(self.agent, str):
@@ -54,6 +57,13 @@ class Seat:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise InvalidInput(f"a seat's seed must be a whole number, not {self.seed!r}")
 
+    @classmethod
+    def at_level(cls, number, game: str, n_players: int, seed: int = 0, name: str | None = None) -> Seat:
+        """A computer seat playing at strength level ``number`` (1 to 8, or a level's name)."""
+        found = level(number, game)
+        agent, limit = found.for_view(n_players)
+        return cls(agent, limit, seed, name, found.number)
+
     @property
     def is_agent(self) -> bool:
         return self.agent is not None
@@ -62,7 +72,7 @@ class Seat:
         out: dict = {"agent": self.agent, "name": self.name}
         if self.agent is not None:
             limit = self.limit or Limit()
-            out.update(seed=self.seed, time=limit.time, nodes=limit.nodes, memory=limit.memory)
+            out.update(seed=self.seed, time=limit.time, nodes=limit.nodes, memory=limit.memory, level=self.level)
         return out
 
     @classmethod
@@ -71,13 +81,13 @@ class Seat:
             return cls()
         if not isinstance(data, dict):
             raise InvalidInput('a seat must be a JSON object like {"agent": "mcts", "time": 0.5} or {"agent": null}')
-        unknown = set(data) - {"agent", "name", "seed", "time", "nodes", "memory"}
+        unknown = set(data) - {"agent", "name", "seed", "time", "nodes", "memory", "level"}
         if unknown:
             raise InvalidInput(f"unknown key {sorted(unknown)[0]!r} in a seat")
         limit = None
         if any(data.get(key) is not None for key in ("time", "nodes", "memory")):
             limit = Limit(data.get("time"), data.get("nodes"), data.get("memory"))
-        return cls(data.get("agent"), limit, data.get("seed", 0), data.get("name"))
+        return cls(data.get("agent"), limit, data.get("seed", 0), data.get("name"), data.get("level"))
 
 
 def seats_of(seats, n_players: int, game: str, limit: Limit | None = None) -> tuple[Seat, ...]:

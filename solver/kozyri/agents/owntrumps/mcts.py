@@ -10,7 +10,9 @@ loss avoided whenever another move remains. Near the end (at most
 ``exact_cards`` cards in hands) the exact proof search gets the first half
 of the budget (:func:`kozyri.owntrumps.solver.proven_moves`): a proven win
 is played at once, a proven draw restricts the tree's choice to the moves
-that keep it.
+that keep it. Given retrograde tables (``tables``: a store, as ``kozyri
+bestmove`` passes it) the exact phase answers from them at once where they
+cover the position (two players, decks of at most 12 cards).
 
 With hidden cards (an observation that allows more than one deal) ``mcts``
 searches one deal drawn uniformly from those consistent with what it
@@ -36,6 +38,8 @@ from kozyri.core import DRAW, WIN, AgentInfo, InvalidInput, Limit, PlayResult, V
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.rules import Move
 from kozyri.owntrumps.solver import proven_moves
+from kozyri.owntrumps.table_store import TableStore
+from kozyri.owntrumps.tables import DeckTables
 from kozyri.search.control import SearchControl, controlled
 
 
@@ -50,8 +54,11 @@ class MctsAgent(OwnTrumpsAgent):
     searches = True
 
     def __init__(self, seed: int = 0, *, exploration: float = 1.0, epsilon: float = DEFAULT_EPSILON,
-                 exact: bool = True, exact_cards: int | None = None, max_plies: int = MAX_PLAYOUT_PLIES):
+                 exact: bool = True, exact_cards: int | None = None, max_plies: int = MAX_PLAYOUT_PLIES,
+                 tables: TableStore | DeckTables | None = None):
         super().__init__(seed)
+        #: Retrograde tables the exact phase answers from when they cover the position (two players, small decks).
+        self.tables = tables
         if not exploration > 0:
             raise InvalidInput(f"the exploration constant must be positive, not {exploration!r}")
         epsilon_code(epsilon)
@@ -117,7 +124,7 @@ class MctsAgent(OwnTrumpsAgent):
         are not counted as iterations)."""
         share = Limit(time=None if ctrl.remaining is None else ctrl.remaining / 2)
         with ctrl.child(share, count_nodes=False) as sub:
-            return proven_moves(position, control=sub)
+            return proven_moves(position, tables=self.tables, control=sub)
 
     def info(self, ctrl: SearchControl, value: Value | None, estimate: float | None) -> AgentInfo:
         return AgentInfo(self.name, value=value if value is not None and value.known else None, estimate=estimate,

@@ -1,0 +1,61 @@
+"""Strength levels: 1 to 8 for each game, by number or name, each an agent
+and a budget; a hidden-hands view gets the hidden-hands agent; a table seat
+and ``kozyri bestmove`` take a level; stronger levels score better."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kozyri.agents.levels import HIGHEST, LEVELS, LOWEST, level
+from kozyri.core import InvalidInput
+from kozyri.owntrumps import GameRecord
+from kozyri.play import Seat
+from kozyri.reversi import Board
+from kozyri.studies.arena import arena
+
+
+def test_levels_by_number_and_name():
+    for game, levels in LEVELS.items():
+        assert [lv.number for lv in levels] == list(range(LOWEST, HIGHEST + 1))
+        for lv in levels:
+            assert level(lv.number, game) is lv is level(lv.name.upper(), game) is level(str(lv.number), game)
+    for bad in (0, 9, "9", "grandmaster", 2.5, True):
+        with pytest.raises(InvalidInput, match="level"):
+            level(bad)
+    with pytest.raises(InvalidInput, match="unknown game"):
+        level(1, "chess")
+
+
+def test_a_level_gives_the_agent_for_what_is_hidden():
+    two, four = GameRecord.deal("4x3", 2, seed=1), GameRecord.deal("4x3", 4, seed=1)
+    strong = level(6)
+    assert strong.for_view(two.observation(0))[0] == strong.for_view(2)[0] == "mcts"
+    assert strong.for_view(four.observation(0))[0] == strong.for_view(4)[0] == "pimc"
+    assert level(8, "reversi").for_view(Board()) == ("alphabeta", level(8, "reversi").limit)
+    # Budgets grow with the level (iterations, then time).
+    budgets = [(lv.limit.time is not None, lv.limit.nodes or 0, lv.limit.time or 0) for lv in LEVELS["owntrumps"][2:]]
+    assert budgets == sorted(budgets)
+
+
+def test_a_seat_and_bestmove_take_a_level(cli):
+    seat = Seat.at_level("expert", "owntrumps", 3, seed=4)
+    assert (seat.agent, seat.limit.nodes, seat.level, seat.seed) == ("pimc", 6000, 6, 4)
+    assert Seat.from_json(seat.to_json()) == seat
+    done = cli("bestmove", "--example", "--level", "3", "--json")
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.stdout)
+    assert data["agent"] == "mcts" and data["nodes"] == 100
+    clash = cli("bestmove", "--example", "--level", "3", "--nodes", "50")
+    assert clash.exit_code == 2 and "--level" in clash.stderr
+
+
+def test_a_stronger_level_beats_a_weaker_one():
+    """Duplicate games on a small deck under node limits: greedy (2) over
+    random (1), and 400 iterations (4) over greedy (2)."""
+    for weak, strong in ((1, 2), (2, 4)):
+        names = [level(strong).agent, level(weak).agent]
+        match = arena(names, 8, deck="4x3", limit=level(strong).limit if strong > 2 else None, workers=1)
+        ours, theirs = match.stats()
+        assert ours.score > 0.5 > theirs.score, (weak, strong, ours.score)
