@@ -15,6 +15,7 @@ from kozyri.studies.arena import (
     MatchSettings,
     lineup,
     RESULTS,
+    level_of,
     load_match,
     run_match,
 )
@@ -77,7 +78,9 @@ def arena(ctx, agents, players, deals, deck, seconds, nodes, memory, seed, turn_
     for one agent against a field of the other (`pimc greedy --players 4`:
     pimc and three greedy). With two players the agents see every card
     (RULES.md); with three or four each sees only what its seat knows.
-    Agents: random, greedy, mcts, pimc, ismcts (see docs/agents.md).
+    Agents: random, greedy, mcts, pimc, ismcts (see docs/agents.md), or a
+    strength level, level1 to level8, each at its own agent and budget
+    (--time and --nodes are then for the other agents).
 
     Prints per agent: with two players wins, draws and losses, the score
     (win 1, draw 1/2) with a 95% interval over deals and the Elo difference
@@ -111,8 +114,8 @@ def arena(ctx, agents, players, deals, deck, seconds, nodes, memory, seed, turn_
         _print(match, as_json)
         return
     for name in agents:
-        if name not in agent_names():
-            fail(f"unknown agent {name!r} (known: {', '.join(agent_names())})")
+        if name not in agent_names() and level_of(name) is None:
+            fail(f"unknown agent {name!r} (known: {', '.join(agent_names())}, and the levels level1 to level8)")
     if len(agents) == 1:
         fail(f"name at least two agents (e.g. kozyri arena {agents[0]} greedy)")
     if agents:

@@ -52,10 +52,11 @@ def test_a_seat_and_bestmove_take_a_level(cli):
 
 
 def test_a_stronger_level_beats_a_weaker_one():
-    """Duplicate games on a small deck under node limits: greedy (2) over
-    random (1), and 400 iterations (4) over greedy (2)."""
+    """Duplicate games on a small deck, each level at its own budget (the
+    arena takes ``levelN`` as a seat's name): greedy (2) over random (1),
+    400 iterations (4) over greedy (2)."""
     for weak, strong in ((1, 2), (2, 4)):
-        names = [level(strong).agent, level(weak).agent]
-        match = arena(names, 8, deck="4x3", limit=level(strong).limit if strong > 2 else None, workers=1)
+        match = arena([f"level{strong}", f"level{weak}"], 8, deck="4x3", workers=1)
         ours, theirs = match.stats()
-        assert ours.score > 0.5 > theirs.score, (weak, strong, ours.score)
+        assert ours.agent == f"level{strong}" and ours.score > 0.5 > theirs.score, (weak, strong, ours.score)
+        assert {g.seats for g in match.games} == {(f"level{strong}", f"level{weak}"), (f"level{weak}", f"level{strong}")}

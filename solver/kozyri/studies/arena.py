@@ -61,14 +61,15 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 
-from kozyri.agents import agent_class, agent_names, make_agent
+from kozyri.agents import agent_class, agent_names
 from kozyri.agents.base import Agent
+from kozyri.agents.levels import HIGHEST, LOWEST, level
 from kozyri.core import InvalidInput, Limit
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord
 from kozyri.owntrumps.rules import Rules
-from kozyri.play import DEFAULT_TURN_CAP, OwnTrumpsTable
+from kozyri.play import DEFAULT_TURN_CAP, OwnTrumpsTable, Seat
 from kozyri.runs import RunFormat, elo, mean_interval, wilson
 from kozyri.search.control import SearchControl
 
@@ -128,8 +129,9 @@ class MatchSettings:
         if not 2 <= len(names) <= len(SUITS):
             raise InvalidInput(f"a match needs 2 to {len(SUITS)} seats, not {len(names)}")
         for name in names:
-            if not isinstance(name, str) or name not in agent_names():
-                raise InvalidInput(f"unknown agent {name!r} (known: {', '.join(agent_names())})")
+            if not isinstance(name, str) or name not in agent_names() and level_of(name) is None:
+                raise InvalidInput(f"unknown agent {name!r} (known: {', '.join(agent_names())}, and the "
+                                   f"levels level1 to level8)")
         if len(set(names)) < 2:
             raise InvalidInput(f"a match needs at least two different agents (the lineup is {' '.join(names)})")
         for key, least in (("deals", 1), ("turn_cap", 1), ("seed", 0)):
@@ -192,6 +194,14 @@ class MatchSettings:
                 continue
         raise InvalidInput(f"no deal of the {self.deck} deck to {self.n_players} players leaves every hand "
                            "a card once the sixes are passed")
+
+    def seat(self, name: str, seed: int) -> Seat:
+        """The seat of a lineup's name: an agent at the match's limit, or a
+        level (``level3``) with its own agent and budget."""
+        number = level_of(name)
+        if number is not None:
+            return Seat.at_level(number, "owntrumps", self.n_players, seed, name)
+        return Seat(name, self.limit, seed, name)
 
     def agent_seed(self, deal: int, rotation: int, seat: int) -> int:
         """The seed of the agent at ``seat`` in ``rotation`` of ``deal``."""
@@ -334,7 +344,12 @@ def play_game(start: Position, agents: Sequence[Agent], limit: Limit | None = No
     agents = list(agents)
     if len(agents) != start.n_players or not all(isinstance(a, Agent) for a in agents):
         raise InvalidInput(f"a game of {start.n_players} players needs {start.n_players} agents, one per seat")
-    table = OwnTrumpsTable(start, agents, turn_cap, limit)
+    return _play(OwnTrumpsTable(start, agents, turn_cap, limit), tuple(a.name for a in agents), control, details)
+
+
+def _play(table: OwnTrumpsTable, names: tuple[str, ...], control: SearchControl | None,
+          details: bool) -> GameResult:
+    """The game of ``table`` played out by its agent seats (named ``names``)."""
     info = [] if details else None
 
     def keep(table, seat, result, spent) -> None:
@@ -344,16 +359,15 @@ def play_game(start: Position, agents: Sequence[Agent], limit: Limit | None = No
     ending = table.ending
     if ending is None:  # stopped before the end
         raise KeyboardInterrupt
-    return GameResult(table.record, tuple(a.name for a in agents), ending.capped, tuple(table.clocks), info=info)
+    return GameResult(table.record, names, ending.capped, tuple(table.clocks), info=info)
 
 
 def play_match_game(settings: MatchSettings, deal: int, rotation: int, *, details: bool = False) -> GameResult:
     """Game ``(deal, rotation)`` of a match, seeded by the match's seed, the
     deal and the rotation alone. Ctrl-C ends it with ``KeyboardInterrupt``."""
-    seats = settings.seating(rotation)
-    agents = [make_agent(name, seed=settings.agent_seed(deal, rotation, seat)) for seat, name in enumerate(seats)]
-    game = play_game(settings.start(deal), agents, settings.limit, settings.turn_cap, control=SearchControl(),
-                     details=details)
+    names = settings.seating(rotation)
+    seats = [settings.seat(name, settings.agent_seed(deal, rotation, seat)) for seat, name in enumerate(names)]
+    game = _play(OwnTrumpsTable(settings.start(deal), seats, settings.turn_cap), names, SearchControl(), details)
     game.deal, game.rotation = deal, rotation
     return game
 
@@ -552,10 +566,20 @@ def arena(agent_names: Sequence[str], deals: int, *, deck="36", n_players: int |
     return run_match(settings, out, resume=resume, workers=workers, on_game=on_game, details=details)
 
 
+def level_of(name: str) -> int | None:
+    """The level a lineup's name stands for (``level3``: 3), or None."""
+    if isinstance(name, str) and name.startswith("level") and name[5:].isdigit():
+        number = int(name[5:])
+        return number if LOWEST <= number <= HIGHEST else None
+    return None
+
+
 def _load_agents(agents: list[str]) -> None:
     """Import the agents' modules (in each worker process, once)."""
     for name in agents:
-        agent_class(name)
+        number = level_of(name)
+        for agent in (name,) if number is None else (level(number).agent, level(number).hidden_agent):
+            agent_class(agent)
 
 
 def _play_task(settings: MatchSettings, details: bool, game: tuple[int, int]) -> GameResult:
