@@ -1,14 +1,16 @@
-"""One way to stop, seen from outside: real Ctrl-C (SIGINT) sent to real
-``kozyri`` processes, a closed pipe, and the progress line on a terminal.
+"""One way to stop, seen from outside: real Ctrl-C (SIGINT) and SIGTERM sent
+to real ``kozyri`` processes, a closed pipe, and the progress line on a terminal.
 
 Each test starts the command with its standard error on a pseudo-terminal,
-waits for the progress line (so the signal arrives in the middle of the
-computation), sends one SIGINT and checks that the command stops within a
-second, prints what it found and exits with code 130.
+waits for the progress line (or for what it prints first), so that the
+signal arrives in the middle of the computation, sends one signal and checks
+that the command stops within a second, prints what it found and exits with
+code 130 (Ctrl-C) or 143 (SIGTERM).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import select
@@ -19,28 +21,33 @@ import time
 
 import pytest
 
+from kozyri.owntrumps import Position
+
 pytestmark = pytest.mark.slow
 
 KOZYRI = [sys.executable, "-m", "kozyri_cli"]
 
 
-def interrupt_mid_run(*args: str, wait_for: bytes = b"nodes") -> tuple[int, str, str, float]:
-    """Run ``kozyri ARGS``, send SIGINT once its progress line shows ``wait_for``:
+def interrupt_mid_run(*args: str, wait_for: bytes = b"nodes", on_stdout: bool = False,
+                      signum: int = signal.SIGINT) -> tuple[int, str, str, float]:
+    """Run ``kozyri ARGS``, send ``signum`` once ``wait_for`` shows on its
+    progress line (or, ``on_stdout``, in what it printed so far):
     ``(exit code, stdout, stderr, seconds from the signal to the exit)``."""
     master, slave = pty.openpty()
     proc = subprocess.Popen(KOZYRI + list(args), stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
     os.close(slave)
-    seen = b""
+    out_fd = proc.stdout.fileno()
+    seen = {master: b"", out_fd: b""}
     deadline = time.monotonic() + 120
     try:
-        while wait_for not in seen:
+        while wait_for not in seen[out_fd if on_stdout else master]:
             assert time.monotonic() < deadline and proc.poll() is None, seen
-            ready, _, _ = select.select([master], [], [], 0.5)
-            if ready:
-                seen += os.read(master, 4096)
+            ready, _, _ = select.select(list(seen), [], [], 0.5)
+            for fd in ready:
+                seen[fd] += os.read(fd, 4096)
         time.sleep(0.3)  # well inside the computation
         signalled = time.monotonic()
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signum)
         out, _ = proc.communicate(timeout=30)
         elapsed = time.monotonic() - signalled
         while select.select([master], [], [], 0.1)[0]:
@@ -50,12 +57,12 @@ def interrupt_mid_run(*args: str, wait_for: bytes = b"nodes") -> tuple[int, str,
                 break
             if not chunk:
                 break
-            seen += chunk
+            seen[master] += chunk
     finally:
         if proc.poll() is None:
             proc.kill()
         os.close(master)
-    return proc.returncode, out.decode(), seen.decode(errors="replace"), elapsed
+    return proc.returncode, (seen[out_fd] + out).decode(), seen[master].decode(errors="replace"), elapsed
 
 
 # A 20-card deal still open after 240 s with trumps S and H
@@ -68,6 +75,32 @@ def test_ctrl_c_stops_solve_and_prints_what_is_proven():
     assert code == 130 and elapsed < 1.5, (code, elapsed, err)
     assert "Player 0 to move: unknown (interrupted); proven:" in out
     assert "Nodes:" in out and "Traceback" not in err
+
+
+# A 16-card deal whose value (a win) is proven in a fraction of a second, while
+# settling every move takes minutes (three of its eight moves stay open after 30 s each).
+QUICK_WIN_16 = json.dumps(Position.deal("4x4", trumps="SH", seed=7).to_json())
+
+
+def test_sigterm_stops_solve_and_keeps_the_value_printed_before():
+    # The value is printed as soon as it is proven; SIGTERM comes while the best moves are searched.
+    code, out, err, elapsed = interrupt_mid_run("solve", QUICK_WIN_16, wait_for=b"WINS under perfect play",
+                                                on_stdout=True, signum=signal.SIGTERM)
+    assert code == 143 and elapsed < 1.5, (code, elapsed, err)
+    assert out.count("Player 0 to move WINS under perfect play.") == 1
+    assert "the best moves may be incomplete" in out and "Nodes:" in out and "Traceback" not in err
+    # The same with --json: one object at the end, the value kept, the part cut short marked.
+    code, out, err, elapsed = interrupt_mid_run("solve", QUICK_WIN_16, "--json", wait_for=b"value: win; best moves",
+                                                signum=signal.SIGTERM)
+    assert code == 143 and elapsed < 1.5, (code, elapsed, err)
+    data = json.loads(out)
+    assert data["value"] == "win" and data["best_moves_complete"] is False and "reason" not in data
+
+
+def test_sigterm_before_the_value_is_proven_prints_what_is_proven():
+    code, out, err, elapsed = interrupt_mid_run("solve", HARD_20, "--value-only", signum=signal.SIGTERM)
+    assert code == 143 and elapsed < 1.5, (code, elapsed, err)
+    assert "Player 0 to move: unknown (interrupted); proven:" in out and "Traceback" not in err
 
 
 def test_ctrl_c_stops_the_whole_trump_grid_at_once():

@@ -23,6 +23,7 @@ def main():
       kozyri trumps DEAL                 how the choice of trumps changes a deal
       kozyri replay RECORD [--seat N]    a game move by move, as one player saw it
       kozyri bestmove POSITION|RECORD    a strong move for the real game (2-4 players)
+      kozyri analyze RECORD              a game reviewed move by move: mistakes, turning points
       kozyri arena mcts greedy           agents against each other, duplicate deals
       kozyri winrates --deck 4x3 --all-deals   trump-choice win rates over many deals
       kozyri tables build --deck 4x3     every 12-card position solved once, kept on disk
@@ -34,4 +35,6 @@ def main():
     """
 
 
-from kozyri_cli import arena, bestmove, owntrumps, reversi, tables, trumps, winrates  # noqa: E402,F401  (register the commands)
+from kozyri_cli import arena, bestmove, owntrumps, play, reversi, tables, trumps, winrates  # noqa: E402,F401  (register the commands)
+from kozyri_cli import analyze  # noqa: E402,F401  (register kozyri analyze)
+from kozyri_cli import engine  # noqa: E402,F401  (register kozyri engine)

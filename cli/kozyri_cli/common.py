@@ -3,9 +3,10 @@ reading input, time options, progress lines and JSON output.
 
 Exit codes: 0 done; 2 bad input (a usage error, malformed text or JSON, an
 impossible position, an illegal move); 3 a limit that left no answer (a
-table too big for its bound); 130 interrupted by Ctrl-C (after printing
-what was proven); 141 standard output closed (a pipe into ``head``), quietly;
-1 an internal error. Nothing ever prints a traceback.
+table too big for its bound); 130 interrupted by Ctrl-C and 143 by SIGTERM
+(128 + the signal's number, after printing what was proven); 141 standard
+output closed (a pipe into ``head``), quietly; 1 an internal error. Nothing
+ever prints a traceback.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 import math
 import os
 import shutil
+import signal
 import sys
 import time
 from contextlib import contextmanager
@@ -21,8 +23,11 @@ from contextlib import contextmanager
 import click
 
 from kozyri.core import INTERRUPTED, InvalidInput, KozyriError, LimitReached
+from kozyri.search.control import last_signal
 
 EXIT_INTERNAL, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_INTERRUPTED, EXIT_CLOSED_PIPE = 1, 2, 3, 130, 141
+#: The exit code after SIGTERM stopped a command (128 + 15, as a shell reports a process it ended).
+EXIT_TERMINATED = 128 + signal.SIGTERM
 
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
@@ -54,6 +59,8 @@ class KozyriGroup(click.Group):
             code = EXIT_CLOSED_PIPE
         except Exception as exc:  # pragma: no cover - a bug: still one line, no traceback
             code = _error(f"internal error: {type(exc).__name__}: {exc}", EXIT_INTERNAL, prefix="")
+        if code == EXIT_INTERRUPTED and last_signal() == signal.SIGTERM:
+            code = EXIT_TERMINATED  # every command's interrupted exit, whichever way it ended
         if standalone_mode:
             sys.exit(code)
         return code
@@ -223,6 +230,7 @@ def suggest_tables(position, seconds: float, searched: bool) -> None:
 
 
 def exit_interrupted_if(result) -> None:
-    """After printing a result: exit 130 if Ctrl-C stopped its computation."""
+    """After printing a result: exit 130 if Ctrl-C stopped its computation
+    (143 if SIGTERM did: the door above tells them apart)."""
     if result.stopped == INTERRUPTED:
         raise click.exceptions.Exit(EXIT_INTERRUPTED)

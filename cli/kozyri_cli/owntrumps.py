@@ -14,7 +14,7 @@ from kozyri.owntrumps.examples import example_position
 from kozyri.owntrumps.inputs import read_position, read_record, with_rules
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord
-from kozyri.owntrumps.render import position_text, record_json, render_record, render_result
+from kozyri.owntrumps.render import position_text, record_json, render_record, render_result, value_lines
 from kozyri.owntrumps.rules import Rules
 from kozyri.owntrumps.table_store import TableStore
 from kozyri.search.control import SearchControl
@@ -99,12 +99,21 @@ SOLVABLE_CARDS = 24
                    "Overrides a JSON position's rules; on a JSON position without it, the sixes "
                    "are passed now (its pile must be empty).")
 @click.option("--time-limit", type=SECONDS, metavar="SECONDS",
-              help="Stop after this long; the value may then be unknown. Ctrl-C stops too, keeping what "
-                   "is proven.")
+              help="Stop after this long (all of it: the value, then the main line and the best moves); the "
+                   "value may then be unknown. Ctrl-C and SIGTERM stop too, keeping what is proven.")
+@click.option("--value-only", is_flag=True, help="Only the value: no best moves, no main line (it ends as soon "
+              "as the value is proven).")
+@click.option("--best-moves", type=click.Choice(["one", "all"]), metavar="one|all",
+              help="all (default): every best move; one: a single proven best move (much cheaper: settling "
+                   "every move can cost far more than the value).")
+@click.option("--no-line", is_flag=True, help="No main line.")
 @click.option("--memory", type=click.IntRange(min=1), default=1024, show_default=True, metavar="MB",
               help="Memory for the solver's tables.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: value, best_moves, pv, nodes, seconds.")
-def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_limit, memory, as_json):
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object: value, best_moves, pv, nodes, seconds, value_seconds, "
+                   "best_moves_complete, pv_complete.")
+def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_limit, value_only, best_moves,
+          no_line, memory, as_json):
     """Solve an Own Trumps position exactly.
 
     Prints the value for the player to move under perfect play (WINS, DRAWS
@@ -123,28 +132,44 @@ def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_l
       kozyri solve "QS AS | KS QH AH / KH" --trumps SH --leader 1
       kozyri deal --deck 2x4 --seed 1 --json | kozyri solve - --json
 
+    The value comes first: it is printed as soon as it is proven, then the
+    main line and the best moves are searched (within what is left of
+    --time-limit; a part a stop cut short is marked). Ask for less with
+    --no-line, --value-only or --best-moves one.
+
     A position of a deck whose retrograde table is stored (`kozyri tables
     build`, decks up to 12 cards; in $KOZYRI_TABLES, else the user's cache:
     `kozyri tables list` shows where) takes its value, best moves and main
     line from the table at once.
 
     On a terminal a progress line on standard error shows the time, the
-    nodes searched and what is proven so far. Ctrl-C stops the search,
-    prints what was proven and exits with code 130.
+    nodes searched and what is proven so far. Ctrl-C or SIGTERM stops the
+    search, prints what was proven and exits with code 130 (Ctrl-C) or 143
+    (SIGTERM).
     """
+    if value_only and best_moves is not None:
+        fail("give --value-only or --best-moves, not both")
     pos = load_position(position, example, trumps, leader, deck, must_beat, pass_sixes)
     if not as_json:  # show the position while the solver works
         click.echo(position_text(pos) + "\n")
     if pos.deck.size > SOLVABLE_CARDS and time_limit is None:
         click.echo(f"note: exact solving of a {pos.deck.size}-card deck is far beyond reach today; it runs "
                    "until Ctrl-C (give --time-limit to bound it).", err=True)
+    shown = []
+
+    def show_value(result):  # at once, before the best moves and the main line are searched
+        line.clear()
+        click.echo("\n".join(value_lines(result)))
+        shown.append(result)
+
     with progress_line() as line:
         result = solver.solve(pos, Limit(time=time_limit, memory=memory), tables=TableStore(),
-                              control=SearchControl(progress=line))
+                              value_only=value_only, best_moves=best_moves or "all", line=not no_line,
+                              on_value=None if as_json else show_value, control=SearchControl(progress=line))
     if as_json:
         emit_json(result.to_json())
     else:
-        click.echo(render_result(result, with_position=False))
+        click.echo(render_result(result, with_position=False, with_value=not shown))
     suggest_tables(pos, result.seconds, result.source == "search")
     exit_interrupted_if(result)
 

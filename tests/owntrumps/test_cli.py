@@ -27,7 +27,7 @@ def fake_solve(monkeypatch):
     """Replace the solver by a recorder: tests of option handling need no search."""
     seen = []
 
-    def fake(position, limit=None, *, tables=None, control=None, value_only=False):
+    def fake(position, limit=None, *, tables=None, control=None, **asked):
         seen.append((position, limit.time, limit.memory))
         return SolveResult(value=DRAW, position=position, best_moves=position.legal_moves()[:1], nodes=1,
                            seconds=0.001)
@@ -147,7 +147,7 @@ def test_ctrl_c_prints_no_traceback(monkeypatch):
 
 
 def test_an_interrupted_solve_prints_what_it_proved_and_exits_130(monkeypatch):
-    def interrupted(position, limit=None, *, tables=None, control=None, value_only=False):
+    def interrupted(position, limit=None, *, tables=None, control=None, **asked):
         return SolveResult(value=Value.unknown("interrupted", lower=0), position=position, stopped="interrupted")
 
     monkeypatch.setattr(solver_module, "solve", interrupted)
@@ -206,6 +206,50 @@ def test_solve_example_real_solver():
     for text in pv:
         pos = pos.play(text)
     assert pos.is_over and pos.outcome.loser == 1
+
+
+def test_solve_answers_in_order_and_asks_for_less():
+    result = run("solve", "--example")
+    out = result.stdout
+    # The value is printed first (at once, before the best moves and the main line are searched).
+    assert out.index("WINS under perfect play") < out.index("Best moves:") < out.index("Main line:")
+    bare = run("solve", "--example", "--value-only")
+    assert bare.exit_code == 0 and "WINS under perfect play" in bare.stdout
+    assert "Best move" not in bare.stdout and "Main line" not in bare.stdout and "stopped" not in bare.stdout
+    data = json.loads(run("solve", "--example", "--value-only", "--json").stdout)
+    assert data["value"] == "win" and data["best_moves"] == [] == data["pv"]
+    assert 0 < data["value_seconds"] <= data["seconds"]
+    data = json.loads(run("solve", "--example", "--best-moves", "one", "--no-line", "--json").stdout)
+    assert len(data["best_moves"]) == 1 and data["pv"] == [] and data["best_moves_complete"] and data["pv_complete"]
+    one = run("solve", "--example", "--best-moves", "one").stdout
+    assert "A best move: " in one and "Main line:" in one
+    assert_bad_input(run("solve", "--example", "--value-only", "--best-moves", "one"),
+                     "give --value-only or --best-moves, not both")
+    assert_bad_input(run("solve", "--example", "--best-moves", "two"), "--best-moves")
+
+
+#: A 16-card deal whose value (a win) is proven in a fraction of a second, while settling
+#: every move takes minutes: three of its eight moves stay open after 30 s each.
+QUICK_WIN_16 = json.dumps(Position.deal("4x4", trumps="SH", seed=7).to_json())
+
+
+@pytest.mark.slow
+def test_a_time_limit_bounds_every_part_and_the_value_alone_ends_when_proven():
+    data = json.loads(run("solve", QUICK_WIN_16, "--value-only", "--time-limit", "60", "--json").stdout)
+    assert data["value"] == "win" and "reason" not in data
+    assert data["seconds"] < 30  # it returned because the value was proven, not at the limit
+    result = run("solve", QUICK_WIN_16, "--time-limit", "3", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["value"] == "win" and data["value_seconds"] < 3
+    assert data["seconds"] < 3 + 1  # the main line and the best moves stop at the limit
+    # What the limit cut short is marked; what it left is proven.
+    line = Position.from_json(json.loads(QUICK_WIN_16))
+    for move in data["pv"]:
+        line = line.play(move)
+    assert not data["pv_complete"] or (line.is_over and line.outcome.loser == 1)
+    assert data["best_moves_complete"] or data["seconds"] >= 3 - 0.1
+    assert data["pv"][:1] == [] or data["pv"][0] in data["best_moves"]  # the cheap answers come first
 
 
 def test_the_example_is_the_deal_the_readme_shows():

@@ -8,19 +8,21 @@ rules (which the kernels are tested against in test_kernels.py).
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 from hypothesis import given, settings
 
 from kozyri.core import DRAW, LOSS, MEMORY_BOUND, NODE_LIMIT, WIN, Limit, Value
-from kozyri.owntrumps import Position, solve
+from kozyri.owntrumps import Position, Rules, solve
 from kozyri.owntrumps import solver as solver_module
 from kozyri.owntrumps.prover import ProofSearch
 from kozyri.owntrumps.solver import decide, proven_moves
+from kozyri.owntrumps.tables import RetrogradeTable
 from kozyri.search.control import SearchControl
 from kozyri.search.jit import warm_up_once
-from tests.support.owntrumps import positions, reference, reference_value, sweep
+from tests.support.owntrumps import positions, random_position, reference, reference_value, sweep
 
 
 def exact_value(pos: Position, memory_mb: float = 64) -> Value:
@@ -70,6 +72,56 @@ def test_principal_variation_is_legal_and_keeps_the_value(pos):
         assert line.is_over
         winner = pos.to_move if result.value == WIN else 1 - pos.to_move
         assert line.outcome.value_for(winner) == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions())
+def test_asking_for_less_gives_less_and_it_is_still_proven(pos):
+    ref = reference(pos)
+    target = ref.value(pos)
+    best = {m for m, v in ref.move_values(pos).items() if v == target}
+    one = solve(pos, best_moves="one")
+    assert one.value == target and len(one.best_moves) == 1 and one.best_moves[0] in best
+    assert one.best_moves == one.pv[:1] and one.best_moves_complete and not one.all_best_moves
+    bare = solve(pos, value_only=True)
+    assert bare.value == target and bare.best_moves == [] == bare.pv
+    assert bare.best_moves_complete and bare.pv_complete  # nothing asked, nothing cut short
+    no_line = solve(pos, line=False)
+    assert set(no_line.best_moves) == best and no_line.pv == [] and no_line.all_best_moves
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cheap_nodes", [solver_module.CHEAP_NODES, 1])
+def test_main_lines_that_follow_the_proof_keep_the_value_to_the_end(monkeypatch, cheap_nodes):
+    # 10-card positions, checked against a retrograde table of every state. At
+    # some plies the fastest win costs more than a cheap step, and with cheap
+    # steps of one node (the kernels look at the budget every 1,024 nodes) at
+    # most plies: the line then takes the moves the proof holds.
+    monkeypatch.setattr(solver_module, "CHEAP_NODES", cheap_nodes)
+    rng = random.Random(10)
+    tally = Counter()
+    for must_beat in (True, False):
+        table = RetrogradeTable(Position.deal("2x5", trumps="SH", seed=0, rules=Rules(must_beat=must_beat)))
+        for _ in range(25):
+            pos = random_position("2x5", ("S", "H"), must_beat, rng.randrange(2**32), rng.randrange(0, 12),
+                                  rng.randrange(2))
+            result = solve(pos, best_moves="one")
+            assert result.value == table.value(pos) and result.pv_complete, pos.to_json()
+            line = pos
+            for move in result.pv:
+                here = table.value(line)
+                assert (here if line.to_move == pos.to_move else here.flipped()) == result.value, pos.to_json()
+                line = line.play(move)
+            if result.value == DRAW:
+                assert result.pv_repeats or line.outcome.is_draw
+            else:
+                winner = pos.to_move if result.value == WIN else 1 - pos.to_move
+                assert line.is_over and line.outcome.value_for(winner) == 1, pos.to_json()
+            tally[result.value.name] += 1
+            tally["longer than the fastest"] += len(result.pv) > table.depth(pos) > 0
+    assert tally["win"] and tally["loss"], tally
+    if cheap_nodes == 1:
+        assert tally["longer than the fastest"], tally  # the proof's line, not the shortest
 
 
 @pytest.mark.slow
@@ -162,18 +214,21 @@ def test_kernel_restores_the_position_after_a_stop():
     assert used.any() and (table.payload[used, K.I_PATH] == -1).all()  # no position left marked on the path
 
 
-def test_a_stop_keeps_what_is_proven(monkeypatch):
+def test_a_stop_keeps_what_is_proven():
     pos = Position.from_text("QS KH AS | KS QH AH", trumps="SH")
-    real_move_value = solver_module.move_value
+    control = SearchControl()
+    shown = []
 
-    def cancelled_during_best_moves(search, position, move, control, seat=None):
-        control.root.cancel()  # as a caller's cancel, or Ctrl-C, would
-        return real_move_value(search, position, move, control, seat)
+    def cancelled_once_the_value_is_known(result):  # as a caller's cancel, Ctrl-C or SIGTERM would
+        shown.append(result.value)
+        control.cancel()
 
-    monkeypatch.setattr(solver_module, "move_value", cancelled_during_best_moves)
-    result = solve(pos)
-    assert result.value == reference_value(pos) and not result.best_moves_complete
-    assert result.stopped == "cancelled"
+    result = solve(pos, control=control, on_value=cancelled_once_the_value_is_known)
+    assert shown == [result.value] == [reference_value(pos)]
+    assert not result.best_moves_complete and not result.pv_complete and result.pv == []
+    assert result.stopped == "cancelled" and 0 < result.value_seconds <= result.seconds
+    data = result.to_json()
+    assert (data["value"], data["best_moves_complete"], data["pv_complete"]) == ("draw", False, False)
     control = SearchControl()
     control.cancel()
     result = solve(pos, control=control)

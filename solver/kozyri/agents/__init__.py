@@ -6,7 +6,7 @@
 >>> pos = Position.from_text("QS KH AS | KS QH AH", trumps="SH")
 >>> move, info = make_agent("greedy", seed=1).choose(Observation.open(pos, 0), Limit(time=0.1))
 >>> move.text(pos.deck), info.agent
-('QS', 'greedy')
+('KH', 'greedy')
 
 Every agent answers ``choose(view, limit) -> PlayResult(move, info)`` (see
 :mod:`kozyri.agents.base`); ``view`` is what the player to move knows and

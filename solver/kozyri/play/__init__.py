@@ -6,11 +6,14 @@ server). See :mod:`kozyri.play.table`.
 >>> from kozyri.owntrumps import GameRecord
 >>> table = OwnTrumpsTable(GameRecord.deal("4x3", n_players=3, seed=5).start, seats=["greedy"] * 3)
 >>> table.play_out(); table.ending.text
-'player 1 lost'
+'player 0 lost'
+
+Before the deal the seats choose their trumps (:class:`TrumpChoice`), then
+its ``table()`` deals.
 """
 
 from kozyri.core import InvalidInput
-from kozyri.play.owntrumps import OwnTrumpsTable
+from kozyri.play.owntrumps import TRUMP_CHOICE, OwnTrumpsTable, TrumpChoice, computer_trump
 from kozyri.play.reversi import ReversiTable
 from kozyri.play.table import DEFAULT_TURN_CAP, Ending, Seat, Table
 
@@ -25,5 +28,5 @@ def table_from_json(data) -> Table:
     return TABLES[data["game"]].from_json(data)
 
 
-__all__ = ["DEFAULT_TURN_CAP", "TABLES", "Ending", "OwnTrumpsTable", "ReversiTable", "Seat", "Table",
-           "table_from_json"]
+__all__ = ["DEFAULT_TURN_CAP", "TABLES", "TRUMP_CHOICE", "Ending", "OwnTrumpsTable", "ReversiTable", "Seat", "Table",
+           "TrumpChoice", "computer_trump", "table_from_json"]

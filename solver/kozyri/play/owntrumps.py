@@ -7,16 +7,24 @@ the seat's knowledge at the start, then every public move
 (:meth:`Observation.play <kozyri.owntrumps.Observation.play>`). An agent
 seat is given its view and nothing else; :meth:`OwnTrumpsTable.to_json`
 with a seat holds only that seat's view.
+
+Before the deal the seats choose their trump suits: :class:`TrumpChoice`,
+whose :meth:`~TrumpChoice.table` deals and returns the table.
 """
 
 from __future__ import annotations
 
-from kozyri.core import InvalidInput, Limit
+import random
+from collections.abc import Callable, Sequence
+
+from kozyri.agents.base import Agent
+from kozyri.core import IllegalMove, InvalidInput, Limit
+from kozyri.owntrumps.cards import SUITS, Deck, parse_suit
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.record import GameRecord
-from kozyri.owntrumps.rules import Move
-from kozyri.play.table import DEFAULT_TURN_CAP, Ending, Table, envelope_fields
+from kozyri.owntrumps.record import GameRecord, SeatRecord
+from kozyri.owntrumps.rules import Move, Rules
+from kozyri.play.table import DEFAULT_TURN_CAP, Ending, Table, envelope_fields, seats_of
 
 
 class OwnTrumpsTable(Table):
@@ -25,7 +33,7 @@ class OwnTrumpsTable(Table):
 
     >>> table = OwnTrumpsTable(Position.from_text("QS KH AS | KS QH AH", trumps="SH"), seats=[None, "greedy"])
     >>> table.play("QS", seat=0); table.play_out(); [table.move_text(m) for m in table.moves]
-    ['QS', 'KS+QH']
+    ['QS', 'KS+AH']
     """
 
     game = "owntrumps"
@@ -61,6 +69,12 @@ class OwnTrumpsTable(Table):
             view = view.play(move, checked=True)  # the record has checked it against every hand
         self._views[seat] = (view, len(moves))
         return view
+
+    def seat_record(self, seat: int) -> SeatRecord:
+        """The game so far as ``seat`` saw it: its start view, the public
+        moves and its view after each (for a front end that shows a seat
+        the last moves; nothing hidden from the seat is in it)."""
+        return self.record.seat_record(self.check_seat(seat))
 
     def move_text(self, move: Move) -> str:
         return move.text(self.record.start.deck)
@@ -117,3 +131,202 @@ class OwnTrumpsTable(Table):
         table = cls(GameRecord.from_json(data["record"]), **fields)
         table._restore(data)
         return table
+
+
+#: The ``"phase"`` of a :class:`TrumpChoice`'s JSON (a server stores a choice or a table).
+TRUMP_CHOICE = "trump choice"
+
+
+def computer_trump(free, deck: Deck, seed: int, seat: int, chosen=()) -> str:
+    """The suit a computer seat chooses before the deal.
+
+    Before the deal nothing tells one suit of the deck from another for a
+    player who has seen no card, so the choice is uniform among the free
+    suits of the deck; a suit the deck lacks (legal, but its player has no
+    trump cards) is taken only when no suit of the deck is free. The draw is
+    seeded by the seat's seed, the seat and the suits chosen so far, so the
+    same choice comes out every time (and two seats with one seed differ)."""
+    free = [s for s in SUITS if s in free]
+    if not free:
+        raise InvalidInput("no suit is left to choose")
+    in_deck = [s for s in free if s in deck.suits]
+    rng = random.Random(f"trump choice {seed} {seat} {''.join(chosen)}")
+    return rng.choice(in_deck or free)
+
+
+def _deck_of(deck: Deck | str | int) -> Deck:
+    if isinstance(deck, Deck):
+        return deck
+    if isinstance(deck, int) and not isinstance(deck, bool):
+        return Deck.standard(deck)
+    if isinstance(deck, str):
+        return Deck.parse(deck)
+    raise InvalidInput(f"the deck must be a Deck, a deck name like \"36\" or \"4x3\", or a size, not {deck!r}")
+
+
+class TrumpChoice:
+    """The moment before the deal (RULES.md: every player has their own trump
+    suit, chosen before the deal, all distinct). The seats choose in turn
+    order from the ``leader`` (who then moves first): :meth:`choose` for an
+    outside seat, :meth:`play_out` for the computer seats (the policy is
+    :func:`computer_trump`). Any free suit may be chosen, one the deck lacks
+    too (Position.deal allows it; its player has no trump cards). When every
+    seat has chosen, :meth:`table` deals (``Position.deal`` with the trumps,
+    the leader, the rules and ``seed``: with ``pass_sixes`` the trump sixes
+    go to their owners) and returns the :class:`OwnTrumpsTable` with the
+    same seats. ``seats``, ``turn_cap`` and ``limit`` are a table's;
+    ``chosen``: the suits chosen so far, in choosing order; ``seed``: the
+    deal's (None: a random one, fixed now so that the choice can be stored).
+
+    >>> choice = TrumpChoice("4x3", 3, seats=[None, "greedy", "greedy"], seed=7)
+    >>> choice.to_choose, choice.free
+    (0, ('S', 'H', 'D', 'C'))
+    >>> choice.choose(0, "H"); choice.play_out(); choice.is_done, choice.trumps[0]
+    (True, 'H')
+    >>> choice.table().position.trumps == choice.trumps
+    True
+    """
+
+    game = "owntrumps"
+
+    def __init__(self, deck: Deck | str | int = 36, n_players: int = 2, seats=None, *, rules: Rules | None = None,
+                 leader: int = 0, seed: int | None = None, chosen=(), turn_cap: int = DEFAULT_TURN_CAP,
+                 limit: Limit | None = None):
+        self.deck = _deck_of(deck)
+        if isinstance(n_players, bool) or not isinstance(n_players, int) or not 2 <= n_players <= len(SUITS):
+            raise InvalidInput(f"Own Trumps is for 2 to {len(SUITS)} players, not {n_players!r}")
+        if self.deck.size < n_players:
+            raise InvalidInput(f"a {self.deck.size}-card deck cannot be dealt to {n_players} players")
+        self.rules = Rules() if rules is None else rules
+        if not isinstance(self.rules, Rules):
+            raise InvalidInput(f"the rules must be Rules, not {rules!r}")
+        if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < n_players:
+            raise InvalidInput(f"the leader must be a seat number 0..{n_players - 1}, not {leader!r}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2 ** 32)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidInput(f"the seed must be a whole number, not {seed!r}")
+        if isinstance(turn_cap, bool) or not isinstance(turn_cap, int) or turn_cap < 1:
+            raise InvalidInput(f"the turn cap must be a whole number >= 1, not {turn_cap!r}")
+        self.seats = seats_of(seats, n_players, self.game, limit)
+        # Agents given as objects go to the table as they are (as a Table keeps them).
+        self._agents = {i: a for i, a in enumerate(seats or ()) if isinstance(a, Agent)}
+        self._limit = limit
+        self.leader, self.seed, self.turn_cap = leader, seed, turn_cap
+        self._chosen: list[str] = []
+        if isinstance(chosen, str) or not isinstance(chosen, Sequence):
+            raise InvalidInput("the suits chosen so far must be a list, in choosing order")
+        for suit in chosen:
+            self.choose(self.to_choose, suit)
+
+    # --- state ------------------------------------------------------------------------
+    @property
+    def n_players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """The seats in choosing order: the leader, then in turn."""
+        return tuple((self.leader + i) % self.n_players for i in range(self.n_players))
+
+    @property
+    def chosen(self) -> tuple[str, ...]:
+        """The suits chosen so far, in choosing order."""
+        return tuple(self._chosen)
+
+    @property
+    def trumps(self) -> tuple[str | None, ...]:
+        """Each seat's trump suit, None while it has not chosen."""
+        mine = dict(zip(self.order, self._chosen))
+        return tuple(mine.get(seat) for seat in range(self.n_players))
+
+    @property
+    def is_done(self) -> bool:
+        return len(self._chosen) == self.n_players
+
+    @property
+    def to_choose(self) -> int | None:
+        """The seat to choose, None once every seat has chosen."""
+        return None if self.is_done else self.order[len(self._chosen)]
+
+    @property
+    def free(self) -> tuple[str, ...]:
+        """The suits nobody has chosen, in the order S H D C."""
+        return tuple(s for s in SUITS if s not in self._chosen)
+
+    def _check_seat(self, seat: int) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n_players:
+            raise InvalidInput(f"no seat {seat!r}: the seats are 0..{self.n_players - 1}")
+        return seat
+
+    # --- choosing ---------------------------------------------------------------------
+    def choose(self, seat: int, suit: str) -> None:
+        """``seat`` (the seat to choose) takes ``suit`` (``S``, ``h``, ``♦``, ...), a free one."""
+        if self.is_done:
+            raise InvalidInput("every player has chosen a trump: the cards can be dealt")
+        if self._check_seat(seat) != self.to_choose:
+            raise InvalidInput(f"player {seat} is not to choose (player {self.to_choose} is)")
+        if not isinstance(suit, str):
+            raise InvalidInput(f"a trump suit is a suit like \"S\", not {suit!r}")
+        suit = parse_suit(suit)
+        if suit not in self.free:
+            holder = self.trumps.index(suit)
+            raise IllegalMove(f"{suit} is player {holder}'s trump already (free: {' '.join(self.free)})")
+        self._chosen.append(suit)
+
+    def genchoice(self) -> str:
+        """The suit the seat to choose would take by :func:`computer_trump` (not chosen yet)."""
+        seat = self.to_choose
+        if seat is None:
+            raise InvalidInput("every player has chosen a trump: the cards can be dealt")
+        return computer_trump(self.free, self.deck, self.seats[seat].seed, seat, self._chosen)
+
+    def play_out(self, on_choose: Callable[[int, str], None] | None = None) -> None:
+        """The computer seats choose while one is to choose: until every seat
+        has chosen or an outside seat is to choose. ``on_choose(seat, suit)``
+        after each choice."""
+        while not self.is_done and self.seats[self.to_choose].is_agent:
+            seat, suit = self.to_choose, self.genchoice()
+            self.choose(seat, suit)
+            if on_choose is not None:
+                on_choose(seat, suit)
+
+    def table(self) -> OwnTrumpsTable:
+        """The deal with the chosen trumps, as a table with the same seats."""
+        if not self.is_done:
+            raise InvalidInput(f"player {self.to_choose} has not chosen a trump yet: no card is dealt")
+        start = Position.deal(self.deck, self.trumps, self.leader, self.seed, self.rules, self.n_players)
+        seats = [self._agents.get(i, seat) for i, seat in enumerate(self.seats)]
+        return OwnTrumpsTable(start, seats, self.turn_cap, self._limit)
+
+    # --- JSON -------------------------------------------------------------------------
+    def to_json(self, seat: int | None = None) -> dict:
+        """The choice as JSON. Without a seat, everything (what a server
+        stores); with a seat, what that seat may see: the same without the
+        deal's seed (from which every hand follows; no card is dealt yet)."""
+        out = {"game": self.game, "phase": TRUMP_CHOICE, "deck": self.deck.spec(), "n_players": self.n_players,
+               "rules": self.rules.to_json(), "leader": self.leader, "order": list(self.order),
+               "chosen": list(self._chosen), "trumps": list(self.trumps), "to_choose": self.to_choose,
+               "free": list(self.free), "seats": [s.to_json() for s in self.seats], "turn_cap": self.turn_cap}
+        if seat is None:
+            out["seed"] = self.seed
+        else:
+            out["seat"] = self._check_seat(seat)
+        return out
+
+    @classmethod
+    def from_json(cls, data) -> TrumpChoice:
+        """A choice from its whole JSON form (``to_json()`` without a seat)."""
+        fields = envelope_fields(data, cls.game)
+        if data.get("phase") != TRUMP_CHOICE:
+            raise InvalidInput(f'a trump choice\'s JSON has "phase": "{TRUMP_CHOICE}"')
+        if "seed" not in data:
+            raise InvalidInput('a trump choice needs the deal\'s "seed" (a seat\'s view alone cannot be dealt from)')
+        for key in ("deck", "n_players"):
+            if key not in data:
+                raise InvalidInput(f'a trump choice needs its "{key}"')
+        chosen = data.get("chosen", [])
+        if not isinstance(chosen, list):
+            raise InvalidInput('"chosen" must be the suits chosen so far, in choosing order, like ["S", "H"]')
+        return cls(data["deck"], data["n_players"], rules=Rules.from_json(data.get("rules")),
+                   leader=data.get("leader", 0), seed=data["seed"], chosen=chosen, **fields)

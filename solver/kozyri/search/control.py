@@ -10,15 +10,17 @@ Kernels never read the clock: they count nodes in the array and poll the
 stop flag (:func:`stop_requested`); they run in the caller's thread and
 release the GIL (``nogil=True``). One watcher thread for the whole process
 raises the flag of every running computation at its deadline, on Ctrl-C
-(it learns of the signal through :func:`signal.set_wakeup_fd`, even while
-the main thread is inside a kernel) and makes the progress callbacks, about
-twice a second. A caller's :meth:`SearchControl.cancel` sets the flag from
+(SIGINT) or SIGTERM (what ``timeout``, schedulers and service managers
+send; it learns of the signal through :func:`signal.set_wakeup_fd`, even
+while the main thread is inside a kernel) and makes the progress
+callbacks, about twice a second. A caller's :meth:`SearchControl.cancel` sets the flag from
 any thread.
 
 * :func:`controlled` is how a public entry point gets its control: a new one
-  for its limit, or a child of the caller's; Ctrl-C then stops the whole
-  computation, keeping what was proven; a second Ctrl-C raises
-  ``KeyboardInterrupt`` as usual.
+  for its limit, or a child of the caller's; Ctrl-C or SIGTERM then stops
+  the whole computation, keeping what was proven (reason
+  ``"interrupted"``; :func:`last_signal` tells which); a second one raises
+  ``KeyboardInterrupt``.
 * :meth:`SearchControl.child` makes a control for a part of the work with a
   limit of its own (one cell of a trump grid); stopping the parent stops the
   children, and a child's nodes are added to its parent when it closes.
@@ -59,6 +61,8 @@ NO_NODE_LIMIT = np.iinfo(np.int64).max
 WATCH_INTERVAL = 0.02
 #: Seconds between two progress callbacks.
 PROGRESS_INTERVAL = 0.5
+#: The signals that stop the computations run under :func:`controlled`.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 ProgressCallback = Callable[["SearchControl"], None]
 
@@ -215,7 +219,7 @@ class SearchControl:
 
 class _Watcher:
     """The one thread that watches every running computation: it raises stop
-    flags at deadlines and on Ctrl-C, and makes the progress callbacks."""
+    flags at deadlines, on Ctrl-C and on SIGTERM, and makes the progress callbacks."""
 
     def __init__(self):
         self._start()
@@ -228,11 +232,13 @@ class _Watcher:
         #: Roots of the computations that Ctrl-C stops (see :func:`controlled`).
         self.interruptible: list[SearchControl] = []
         self.presses = 0
+        #: The stop signal received last (None since the first interruptible computation began).
+        self.signal: int | None = None
         self._thread: threading.Thread | None = None
         self._read_fd, self._write_fd = os.pipe()
         os.set_blocking(self._read_fd, False)
         os.set_blocking(self._write_fd, False)
-        self._previous_handler = None
+        self._previous_handlers: dict[int, object] = {}
         self._previous_wakeup = -1
 
     @contextmanager
@@ -268,8 +274,9 @@ class _Watcher:
                     data = os.read(self._read_fd, 4096)
                 except BlockingIOError:
                     data = b""
-                if bytes([signal.SIGINT]) in data:
-                    self.interrupt()
+                for signum in STOP_SIGNALS:
+                    if bytes([signum]) in data:
+                        self.interrupt(signum)
             with self._lock:
                 watched = list(self._watched)
             for control in watched:
@@ -282,21 +289,24 @@ class _Watcher:
                 except Exception:  # pragma: no cover - a broken callback must not stop the watcher
                     pass
 
-    def interrupt(self) -> None:
+    def interrupt(self, signum: int = signal.SIGINT) -> None:
+        if self.interruptible:
+            self.signal = signum
         for root in list(self.interruptible):
             root.stop(INTERRUPTED)
 
-    # --- Ctrl-C --------------------------------------------------------------------
-    def on_sigint(self, signum, frame) -> None:
+    # --- Ctrl-C and SIGTERM ------------------------------------------------------------
+    def on_signal(self, signum, frame) -> None:
         self.presses += 1
+        self.interrupt(signum)
         if self.presses > 1:
             raise KeyboardInterrupt
-        self.interrupt()
 
     @contextmanager
     def catching_interrupts(self, root: SearchControl):
-        """Ctrl-C stops ``root`` (and the other computations in such blocks)
-        instead of raising, for the duration of the block (main thread only)."""
+        """Ctrl-C and SIGTERM stop ``root`` (and the other computations in
+        such blocks) instead of raising or ending the process, for the
+        duration of the block (main thread only)."""
         if threading.current_thread() is not threading.main_thread():
             yield
             return
@@ -304,7 +314,8 @@ class _Watcher:
         self.interruptible.append(root)
         if first:
             self.presses = 0
-            self._previous_handler = signal.signal(signal.SIGINT, self.on_sigint)
+            self.signal = None
+            self._previous_handlers = {signum: signal.signal(signum, self.on_signal) for signum in STOP_SIGNALS}
             try:
                 self._previous_wakeup = signal.set_wakeup_fd(self._write_fd, warn_on_full_buffer=False)
             except (ValueError, OSError):  # pragma: no cover - no wakeup fd here: stops between kernels only
@@ -316,7 +327,8 @@ class _Watcher:
             if first:
                 if self._previous_wakeup is not None:
                     signal.set_wakeup_fd(self._previous_wakeup)
-                signal.signal(signal.SIGINT, self._previous_handler)
+                for signum, handler in self._previous_handlers.items():
+                    signal.signal(signum, handler)
                 self._discard_pending_signals()
 
     def _discard_pending_signals(self) -> None:
@@ -342,13 +354,20 @@ def _descends(control: SearchControl, ancestor: SearchControl) -> bool:
 _WATCHER = _Watcher()
 
 
+def last_signal() -> int | None:
+    """The signal (``signal.SIGINT`` or ``signal.SIGTERM``) that last stopped
+    computations run under :func:`controlled`, or None if none did since the
+    first of them began: a command exits 130 after Ctrl-C, 143 after SIGTERM."""
+    return _WATCHER.signal
+
+
 @contextmanager
 def controlled(limit: Limit | None, control: SearchControl | None):
     """The control a computation runs under: a new one for ``limit``, or,
     when the caller passes its own ``control``, a child of it with
     ``limit``. Within the block the watcher enforces the deadline and makes
-    progress callbacks, and Ctrl-C stops the whole computation. Every public
-    entry point of a long computation uses it."""
+    progress callbacks, and Ctrl-C or SIGTERM stops the whole computation.
+    Every public entry point of a long computation uses it."""
     if control is None:
         own = SearchControl(limit)
         with _WATCHER.catching_interrupts(own), _WATCHER.watching(own):

@@ -1,10 +1,12 @@
-"""Pictures of a win-rate study (matplotlib, the ``plot`` extra).
+"""Pictures of a win-rate study and of a game's review (matplotlib, the ``plot`` extra).
 
-Left: with two players the trump-pair grid as a heatmap of the leader's
-win rate, each cell with its Wilson 95% interval and W/D/L counts; with
-three or four players the leader's loser rate per assignment, with
+A study: left, with two players the trump-pair grid as a heatmap of the
+leader's win rate, each cell with its Wilson 95% interval and W/D/L counts;
+with three or four players the leader's loser rate per assignment, with
 intervals. Right: the trump-choice policies as grouped bars, the leader's
 score (two players) or loser rate (more) per pair of policies.
+
+A review (:func:`plot_review`): the expected result along the game.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from pathlib import Path
 
 from kozyri.core import InvalidInput
 from kozyri.owntrumps.cards import SUITS
+from kozyri.studies.review import EXACT, FORCED, THRESHOLDS, Review
 from kozyri.studies.winrates import Summary
 
 
-def plot_summary(summary: Summary, path) -> Path:
-    """Draw ``summary`` into the image file ``path`` (PNG, SVG or PDF by its suffix)."""
+def _pyplot():
+    """matplotlib's pyplot drawing into files, or a clear refusal when it is missing."""
     try:
         import matplotlib
 
@@ -25,6 +28,23 @@ def plot_summary(summary: Summary, path) -> Path:
         import matplotlib.pyplot as plt
     except ImportError:
         raise InvalidInput("plots need matplotlib: pip install 'kozyri[plot]'") from None
+    return plt
+
+
+def _save(plt, fig, path: Path) -> Path:
+    """Write ``fig`` to ``path`` (its suffix names the format) and close it."""
+    try:
+        fig.savefig(path, dpi=110, bbox_inches="tight")
+    except (OSError, ValueError) as exc:
+        raise InvalidInput(f"cannot write the plot {path}: {exc}") from None
+    finally:
+        plt.close(fig)
+    return path
+
+
+def plot_summary(summary: Summary, path) -> Path:
+    """Draw ``summary`` into the image file ``path`` (PNG, SVG or PDF by its suffix)."""
+    plt = _pyplot()
     path = Path(path)
     s = summary.settings
     fig, (left, right) = plt.subplots(1, 2, figsize=(14, 6), gridspec_kw={"width_ratios": [1, 1.2]})
@@ -38,13 +58,7 @@ def plot_summary(summary: Summary, path) -> Path:
     fig.suptitle(f"Own Trumps, deck {s.deck}, {s.players} players, must_beat {'on' if s.must_beat else 'off'}: "
                  f"{where} (cells: {how})", fontsize=12)
     fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=110, bbox_inches="tight")
-    except (OSError, ValueError) as exc:
-        raise InvalidInput(f"cannot write the plot {path}: {exc}") from None
-    finally:
-        plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def _grid(fig, ax, summary: Summary) -> None:
@@ -120,3 +134,61 @@ def check_available() -> None:
         import matplotlib  # noqa: F401
     except ImportError:
         raise InvalidInput("plots need matplotlib: pip install 'kozyri[plot]'") from None
+
+
+#: Each mark's colour in a review's picture, and the seats' (none of the marks').
+MARK_COLOURS = {"inaccuracy": "gold", "mistake": "darkorange", "blunder": "red"}
+SEAT_COLOURS = ("tab:blue", "tab:green", "tab:purple", "tab:brown")
+
+
+def plot_review(review: Review, path) -> Path:
+    """Draw the expected result along the game into ``path``: with two
+    players player 0's (player 1's is its negative), with three or four each
+    player's own after its moves; exact values as squares, estimates as
+    dots; a marked move as a bar from its best option down to the move
+    played, in the mark's colour; turning points as dotted lines."""
+    plt = _pyplot()
+    path = Path(path)
+    record = review.record
+    two = record.start.n_players == 2
+    fig, ax = plt.subplots(figsize=(12, 5))
+    ax.axhspan(-1 / 3, 1 / 3, color="0.93", zorder=0)
+    ax.axhline(0, color="0.6", linewidth=0.8)
+    seats = [0] if two else range(record.start.n_players)
+    for seat in seats:
+        shown = [m for m in review.moves if m.judged != FORCED and m.outlook_after is not None
+                 and (two or m.seat == seat)]
+        sign = [1 if m.seat == seat else -1 for m in shown]
+        xs, ys = [m.number for m in shown], [s * m.outlook_after for s, m in zip(sign, shown)]
+        colour = SEAT_COLOURS[seat]
+        ax.plot(xs, ys, linewidth=1.2, color=colour,
+                label=f"player {seat}" + (" (player 1: the negative)" if two else ""))
+        exact = [m.judged == EXACT for m in shown]
+        ax.scatter([x for x, e in zip(xs, exact) if e], [y for y, e in zip(ys, exact) if e], marker="s", s=22,
+                   color=colour, zorder=3)
+        ax.scatter([x for x, e in zip(xs, exact) if not e], [y for y, e in zip(ys, exact) if not e], s=10,
+                   color=colour, zorder=3)
+        for s, m in zip(sign, shown):
+            before = m.outlook_before
+            if m.mark and before is not None:
+                ax.plot([m.number, m.number], [s * before, s * m.outlook_after], color=MARK_COLOURS[m.mark],
+                        linewidth=2.5, zorder=2)
+    for m in review.turning_points():
+        ax.axvline(m.number, color="0.4", linestyle=":", linewidth=1)
+    for mark, colour in MARK_COLOURS.items():
+        ax.plot([], [], color=colour, linewidth=2.5, label=f"{mark} (loss {THRESHOLDS[mark]:g}+)")
+    ax.plot([], [], color="0.4", linestyle=":", label="turning point")
+    ax.set_xlim(0.5, max(len(record.moves), 1) + 0.5)
+    ax.set_ylim(-1.1, 1.1)
+    ax.set_xlabel("move")
+    ax.set_ylabel("expected result after the move\n(-1 loses, +1 " + ("wins)" if two else "another player loses)"))
+    deck = record.start.deck
+    budget = f"{review.limit.nodes:,} iterations" if review.limit.nodes is not None else f"{review.limit.time:g} s"
+    end = ("a draw" if record.outcome.is_draw else f"player {record.outcome.loser} loses") if record.is_over \
+        else "in progress"
+    ax.set_title(f"Own Trumps review: deck {deck.spec()}, {record.start.n_players} players, {len(record.moves)} "
+                 f"moves ({end}); {review.agent}, {budget} a move; squares exact, dots estimates")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=8, frameon=False)
+    fig.tight_layout()
+    return _save(plt, fig, path)
+

@@ -1,9 +1,23 @@
-"""Text for people: a win-rate study's summary and a match's, as tables."""
+"""Text for people: a win-rate study's summary and a match's, as tables;
+a game's review as the record with its annotations."""
 
 from __future__ import annotations
 
-from kozyri.owntrumps.cards import SUITS
+from kozyri.core import Limit
+from kozyri.owntrumps.cards import SUIT_SYMBOLS, SUITS
+from kozyri.owntrumps.record import GameRecord
+from kozyri.owntrumps.render import end_text
 from kozyri.studies.arena import Match
+from kozyri.studies.review import (
+    EXACT,
+    EXACT_CARDS,
+    FORCED,
+    THRESHOLDS,
+    ExactVerdict,
+    MoveReview,
+    Review,
+    total_time_bound,
+)
 from kozyri.studies.winrates import SELFPLAY, TABLE, Summary, Tally
 
 SEAT_NAMES = ("leader", "2nd", "3rd", "4th")
@@ -166,3 +180,134 @@ def match_text(match: Match) -> str:
         lines.append(f"stopped early ({match.stopped}): {len(games)} games finished; --resume continues")
     return "\n".join(lines)
 
+
+
+# --- a game's review -------------------------------------------------------------
+#: The sign of each mark, as chess annotators write them.
+MARK_SIGNS = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
+#: Options shown under a marked move (the JSON holds them all).
+OPTIONS_SHOWN = 5
+
+
+def review_header(record: GameRecord, limit: Limit, moves: int, agent: str, seat: int | None = None) -> list[str]:
+    """What a review covers and how it judges, in a few lines (printed before it starts)."""
+    start = record.start
+    deck, n = start.deck, start.n_players
+    trumps = " ".join(SUIT_SYMBOLS[t] for t in start.trumps)
+    budget = f"{limit.nodes:,} iterations" if limit.nodes is not None else f"{limit.time:g} s"
+    bound = total_time_bound(limit, moves)
+    whose = "" if seat is None else f" of player {seat}'s"
+    lines = [f"Review of a {n}-player game: deck {deck.spec()} ({deck.size} cards), trumps {trumps}, "
+             f"player {start.to_move} leads; {moves} moves{whose} to review",
+             f"Budget: {budget} a move" + (f", at most about {bound:g} s in all" if bound is not None else "")
+             + "; Ctrl-C stops and prints the moves done."]
+    if n == 2:
+        lines.append(f"Judged exactly where the solver reaches (stored tables; a search on half a move's budget "
+                     f"with at most {EXACT_CARDS[2]} cards in hands), otherwise by {agent}'s estimates.")
+    else:
+        lines += [f"Judged by {agent}'s estimates from what the mover knew (its hand, the pile, the cards others "
+                  f"took); beside them, with at most {EXACT_CARDS[n]} cards",
+                  "in hands, the solver's perfect-information verdict: the paranoid value (the mover against all "
+                  "the others together), which marks nothing.",
+                  "Once two players are left, every card is known: judged as with two players, exactly where the "
+                  "solver reaches."]
+    lines += ["Scores are the mover's expected result: -1 it loses, 0 a draw, +1 it wins"
+              + (" (another player loses)." if n > 2 else "."),
+              "Marks: ?? blunder (the exact value drops, or the estimate by {blunder:g} or more), ? mistake "
+              "({mistake:g} or more), ?! inaccuracy ({inaccuracy:g} or more).".format(**THRESHOLDS)]
+    return lines
+
+
+def review_text(review: Review, with_header: bool = True) -> str:
+    """The record with every reviewed move annotated, the summary per seat and the turning points."""
+    record = review.record
+    deck = record.start.deck
+    lines = review_header(record, review.limit, review.planned, review.agent, review.seat) + [""] \
+        if with_header else []
+    reviewed = {m.number: m for m in review.moves}
+    width = max((len(m.text(deck, True)) for m in record.moves), default=0)
+    last = review.moves[-1].number if review.moves else 0
+    for number, (before, move) in enumerate(zip(record.positions(), record.moves), 1):
+        if review.stopped and number > last:
+            lines.append(f"      ... moves {number}-{len(record.moves)} not reviewed")
+            break
+        line = f"{number:4}. player {before.to_move}  {move.text(deck, True):<{width}}  "
+        found = reviewed.get(number)
+        if found is None:
+            lines.append(line.rstrip())
+            continue
+        line += f"{MARK_SIGNS.get(found.mark, ''):<2}  "
+        lines.append(line + _verdict(found))
+        lines += [" " * len(line) + extra for extra in _details(found)]
+    final = record.final
+    if not review.stopped or last == len(record.moves):
+        lines.append("      " + (end_text(final) if final.is_over else f"... player {final.to_move} to move"))
+    if review.stopped:
+        lines.append(f"(stopped early, {review.stopped}: {len(review.moves)} of {review.planned} moves reviewed)")
+    lines += ["", "Summary (loss: the expected score lost a move; an exact step win -> draw -> loss is 1):",
+              "  player  moves  judged  exact  average loss  inaccuracies  mistakes  blunders"]
+    for s in review.summary():
+        average = "-" if s.average_loss is None else f"{s.average_loss:.2f}"
+        lines.append(f"  {s.seat:>6}  {s.moves:>5}  {s.judged:>6}  {s.exact:>5}  {average:>12}  "
+                     f"{s.marks['inaccuracy']:>12}  {s.marks['mistake']:>8}  {s.marks['blunder']:>8}")
+    turning = review.turning_points()
+    lines.append("Turning points: " + ("; ".join(f"move {m.number} (player {m.seat}: {_change(m)})" for m in turning)
+                                       if turning else "none"))
+    return "\n".join(lines)
+
+
+def _score(x: float | None) -> str:
+    return "?" if x is None else f"{x:+.2f}"
+
+
+def _change(m: MoveReview) -> str:
+    """The mover's outlook before and after the move: exact values, else estimates."""
+    if m.judged == EXACT:
+        return _exact_change(m.exact)
+    return f"{_score(m.estimate_before)} -> {_score(m.estimate_after)}"
+
+
+def _exact_change(verdict: ExactVerdict) -> str:
+    """``win, kept``, ``win -> draw``, ``win -> loss or draw``, ``win; the move played not settled``."""
+    before, after = verdict.before, verdict.after
+    if after.lower >= before.upper:
+        return f"{before.range_name}, kept"
+    if after.lower == -1 and after.upper == 1:
+        return f"{before.range_name}; the move played not settled"
+    return f"{before.range_name} -> {after.range_name}"
+
+
+def _verdict(m: MoveReview) -> str:
+    """One move's verdict on its line: the change, the mark and the loss, the best move."""
+    if m.judged == FORCED:
+        return "forced"
+    deck = m.position.deck
+    text = _change(m)
+    if m.loss is None:
+        return text + " (no estimate of the move played within the budget)"
+    if m.mark:
+        lost = f"{m.loss:.0f}" if m.judged == EXACT else f"{m.loss:.2f}"
+        if m.best is None:
+            best = "best move not settled within the budget"
+        else:
+            best = "best " + m.best.text(deck, True) + ("" if m.judged == EXACT else f" {_score(m.estimate_before)}")
+        text += f": {m.mark}, {lost} lost ({best})"
+    return text
+
+
+def _details(m: MoveReview) -> list[str]:
+    """Under a marked move its options; with three or four players the paranoid verdict beside the estimate."""
+    deck = m.position.deck
+    out = []
+    if m.mark:
+        shown = []
+        for o in m.options[:OPTIONS_SHOWN]:
+            parts = [o.value.range_name] if o.value is not None else []
+            if o.estimate is not None:
+                parts.append(f"{o.estimate:+.2f} ({100 * (o.share or 0):.0f}%)")
+            shown.append(f"{o.move.text(deck, True)} {' '.join(parts) or '-'}")
+        more = len(m.options) - OPTIONS_SHOWN
+        out.append("options: " + ", ".join(shown) + (f", ... {more} more" if more > 0 else ""))
+    if m.exact is not None and m.exact.paranoid:
+        out.append(f"paranoid, perfect information: {_exact_change(m.exact)}")
+    return out

@@ -1,0 +1,391 @@
+"""``kozyri play``: a person against one to three computer seats in the
+terminal, over an :class:`~kozyri.play.OwnTrumpsTable` (the trumps chosen
+first on a :class:`~kozyri.play.TrumpChoice`). The person's screen is drawn
+from their seat's view only (:mod:`kozyri.owntrumps.render`) until the game
+is over."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import click
+
+from kozyri.agents import agent_names, make_agent
+from kozyri.agents.levels import level as find_level
+from kozyri.core import INTERRUPTED, InvalidInput, Limit
+from kozyri.owntrumps.cards import parse_suit
+from kozyri.owntrumps.inputs import read_record, with_rules
+from kozyri.owntrumps.position import parse_trumps
+from kozyri.owntrumps.record import SeatRecord
+from kozyri.owntrumps.render import (
+    end_lines,
+    hint_text,
+    numbered_lines,
+    plain,
+    seat_label,
+    suit_option,
+    table_lines,
+    trump_choice_lines,
+)
+from kozyri.owntrumps.rules import Rules
+from kozyri.play import OwnTrumpsTable, Seat, TrumpChoice
+from kozyri.search.control import SearchControl
+from kozyri_cli import main
+from kozyri_cli.common import SECONDS, ProgressLine, emit_json, fail, read_input
+
+#: The opponents' level when neither --level nor --agent is given.
+DEFAULT_LEVEL = 5
+#: The styles of the renderer's roles (kozyri.owntrumps.render.plain) on a terminal with colour.
+STYLES = {"red": {"fg": "red"}, "top": {"bold": True, "reverse": True}, "you": {"bold": True},
+          "turn": {"fg": "yellow", "bold": True}, "dim": {"dim": True}}
+QUIT_WORDS = ("quit", "exit", "q")
+
+HELP = """\
+Type the number of a listed move, or the move itself: a card to lead (9S),
+a beat and the card that follows it (KH+9S), or take (take3).
+Commands:
+  hint        the engine's move for you (level 5 or stronger) and its estimate,
+              from -1 (you lose) to +1 (another player loses)
+  undo        take back your last move (and the computer moves after it)
+  save FILE   save the game record so far (text form; kozyri analyze reads it)
+  help        this text
+  quit        end the game (end of input does too)"""
+
+
+class _Quit(Exception):
+    """The person ended the game (quit, or end of input)."""
+
+
+class Screen:
+    """What the person sees and types: echo with or without colour, prompts,
+    end of input."""
+
+    def __init__(self, color: bool):
+        self.color = color
+        self.paint = self._styled if color else plain
+
+    @staticmethod
+    def _styled(text: str, *roles: str) -> str:
+        style: dict = {}
+        for role in roles:
+            style.update(STYLES.get(role, {}))
+        return click.style(text, **style) if style else text
+
+    def say(self, text: str = "") -> None:
+        click.echo(text, color=self.color)
+
+    def lines(self, lines) -> None:
+        self.say("\n".join(lines))
+
+    def ask(self, prompt: str) -> str:
+        """A line of the person's input (stripped); :class:`_Quit` at end of input or on quit."""
+        click.echo(prompt, nl=False, color=self.color)
+        line = sys.stdin.readline()
+        if not line:
+            self.say()
+            raise _Quit
+        text = line.strip()
+        if text.lower() in QUIT_WORDS:
+            raise _Quit
+        return text
+
+
+def _pick(text: str, options: list) -> object | None:
+    """The option numbered ``text`` (1, 2, ...), None if ``text`` is not a number."""
+    if not text.isdigit():
+        return None
+    number = int(text)
+    if not 1 <= number <= len(options):
+        raise InvalidInput(f"no choice {number}: pick 1 to {len(options)}")
+    return options[number - 1]
+
+
+def _command(text: str) -> tuple[str, str]:
+    """``(word, argument)`` of a typed line: ``save game.txt`` -> ``("save", "game.txt")``."""
+    word, _, argument = text.partition(" ")
+    return word.lower(), argument.strip()
+
+
+# --- the game --------------------------------------------------------------------
+class Game:
+    """One game at the terminal for the person at seat ``you``: the trump
+    choice, the play, the end. ``hint_agent`` within ``hint_limit`` answers
+    ``hint``; ``save_path`` is where the record goes at the end (if any)."""
+
+    def __init__(self, screen: Screen, you: int, hint_agent, hint_limit: Limit | None, save_path: str | None):
+        self.screen, self.you = screen, you
+        self.hint_agent, self.hint_limit = hint_agent, hint_limit
+        self.save_path = save_path
+        self.table: OwnTrumpsTable | None = None
+        self._seen: SeatRecord | None = None
+
+    # --- before the deal -------------------------------------------------------------
+    def choose_trumps(self, choice: TrumpChoice) -> OwnTrumpsTable:
+        """The seats choose their trumps in turn, the person by number or suit; then the deal."""
+        say = self.screen.say
+
+        def announce(seat: int, suit: str) -> None:
+            say(f"{seat_label(seat)} chooses {suit_option(suit)}")
+
+        if not choice.is_done:
+            self.screen.lines(trump_choice_lines(choice.deck, choice.trumps, choice.order, self.you,
+                                                 self.screen.paint))
+        choice.play_out(announce)
+        while not choice.is_done:
+            options = list(choice.free)
+            self.screen.lines(["your trump:"] + numbered_lines([suit_option(s, choice.deck) for s in options]))
+            text = self.screen.ask("your choice: ")
+            word, _ = _command(text)
+            if word == "help":
+                say("Pick your trump suit by its number or its letter (S H D C).\n" + HELP)
+            elif word == "hint":
+                say("Before the deal nothing tells one suit from another: any suit of the deck is as good.")
+            elif word in ("undo", "save"):
+                say(f"nothing to {word} yet: the cards are dealt once every trump is chosen")
+            else:
+                try:
+                    picked = _pick(text, options)
+                    choice.choose(self.you, picked if picked is not None else parse_suit(text))
+                except InvalidInput as exc:
+                    say(str(exc))
+                    continue
+                announce(self.you, choice.trumps[self.you])
+                choice.play_out(announce)
+        say("Trumps: " + ", ".join(f"{seat_label(s, self.you)} {suit_option(t)}"
+                                    for s, t in enumerate(choice.trumps)) + ". The cards are dealt.\n")
+        return choice.table()
+
+    # --- the play ----------------------------------------------------------------------
+    def play(self, table: OwnTrumpsTable) -> None:
+        """Computer seats move, the person is asked, until the game is over."""
+        self.table = table
+        drawn = None
+        while not table.is_over:
+            if table.seats[table.to_move].is_agent:
+                self._computers_move()
+                continue
+            if drawn != table.ply:
+                self._draw()
+                drawn = table.ply
+            self._person_turn()
+
+    def _draw(self) -> None:
+        self.screen.say()
+        self.screen.lines(table_lines(self._seen_record(), self.screen.paint))
+
+    def _seen_record(self) -> SeatRecord:
+        """The game as the person saw it, followed move by move (taken afresh from the table after an undo)."""
+        seen, moves = self._seen, self.table.moves
+        if seen is None or list(seen.moves) != moves[:len(seen.moves)]:
+            seen = self.table.seat_record(self.you)
+        for move in moves[len(seen.moves):]:
+            seen = seen.play(move)
+        self._seen = seen
+        return seen
+
+    def _computers_move(self) -> None:
+        """The computer seats play until the person is to move or the game is over (Ctrl-C: exit 130)."""
+        line = ProgressLine()
+        control = SearchControl(progress=line)
+        try:
+            self.table.play_out(control)
+        finally:
+            line.clear()
+        if control.reason == INTERRUPTED:
+            raise click.Abort
+
+    def _person_turn(self) -> None:
+        table = self.table
+        moves = table.legal_moves()
+        deck = table.record.start.deck
+        self.screen.lines(numbered_lines([m.text(deck, True) for m in moves]))
+        text = self.screen.ask("your move (number, move, or help): ")
+        word, argument = _command(text)
+        if word == "help":
+            self.screen.say(HELP)
+        elif word == "hint":
+            self._hint()
+        elif word == "undo":
+            self._undo()
+        elif word == "save":
+            self.save(argument)
+        elif text:
+            try:
+                picked = _pick(text, moves)
+                move = picked if picked is not None else table.parse_move(text)
+            except InvalidInput as exc:
+                self.screen.say(f"{exc}\nlegal moves: " + " ".join(table.move_text(m) for m in moves))
+                return
+            table.play(move, seat=self.you)
+
+    def _hint(self) -> None:
+        line = ProgressLine()
+        control = SearchControl(progress=line)
+        try:
+            result = self.table.genmove(self.you, self.hint_limit, agent=self.hint_agent, control=control)
+        finally:
+            line.clear()
+        if control.reason == INTERRUPTED:
+            raise click.Abort
+        self.screen.say(hint_text(result, self.table.view(self.you)))
+
+    def _undo(self) -> None:
+        """Back to the person's previous turn: their last move and the computer moves after it."""
+        views = self._seen_record().views()
+        mine = [i for i in range(self.table.ply) if views[i].to_move == self.you]
+        if not mine:
+            self.screen.say("nothing to take back: you have not moved yet")
+            return
+        count = self.table.ply - mine[-1]
+        for _ in range(count):
+            self.table.undo()
+        self.screen.say(f"took back {count} move{'s' if count != 1 else ''}: your move {mine[-1] + 1} again")
+
+    def save(self, path: str) -> bool:
+        """The record so far into ``path`` (text form); remembered to save the whole game at the end."""
+        if not path:
+            self.screen.say("save needs a file name: save game.txt")
+            return False
+        try:
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(self.table.record.to_text() + "\n")
+        except OSError as exc:
+            self.screen.say(f"cannot write {path}: {exc.strerror or exc}")
+            return False
+        self.save_path = path
+        self.screen.say(f"saved the game record to {path}")
+        return True
+
+    # --- the end ---------------------------------------------------------------------
+    def finish(self) -> None:
+        """Every hand revealed, the record saved if asked, and how to review it."""
+        table, screen = self.table, self.screen
+        self._draw()
+        ending = table.ending
+        screen.say()
+        screen.lines(end_lines(table.record, ending.text, ending.loser, self.you, screen.paint))
+        saved = False
+        if self.save_path is not None:
+            saved = self.save(self.save_path)
+        elif sys.stdin.isatty():  # an offer to a person; a script gives --save
+            try:
+                word, argument = _command(screen.ask("save FILE keeps the record to review it (Enter ends): "))
+            except _Quit:
+                return
+            saved = word == "save" and self.save(argument)
+        if saved:
+            screen.say(f"review it: kozyri analyze {self.save_path}")
+        else:
+            screen.say("to review a game, save it (--save FILE, or save FILE while playing), then: "
+                       "kozyri analyze FILE")
+
+
+# --- the command -----------------------------------------------------------------
+def _opponents(level, agent, seconds, nodes, n_players: int, seed: int):
+    """``(seat_for(seat), hint_agent, hint_limit)``: the computer seats, and
+    the engine behind ``hint`` (the --agent, or the level's agent at level
+    :data:`DEFAULT_LEVEL` or the opponents' level if higher: never a weak hint)."""
+    if agent is not None:
+        if level is not None:
+            fail("give --level or --agent, not both (a level names its agent and budget)")
+        limit = Limit(time=None if nodes is not None else (seconds or 1.0), nodes=nodes)
+
+        def seat_for(seat: int) -> Seat:
+            return Seat(agent, limit, seed + seat)
+
+        return seat_for, make_agent(agent, seed=seed), limit
+    if seconds is not None or nodes is not None:
+        fail("--time and --nodes go with --agent (a --level names its own budget)")
+    found = find_level(DEFAULT_LEVEL if level is None else level)
+    name, limit = find_level(max(found.number, DEFAULT_LEVEL)).for_view(n_players)
+
+    def seat_for(seat: int) -> Seat:
+        return Seat.at_level(found.number, "owntrumps", n_players, seed=seed + seat)
+
+    return seat_for, make_agent(name, seed=seed), limit
+
+
+@main.command()
+@click.option("--players", type=click.IntRange(2, 4), help="Players at the table, you included (default 2).")
+@click.option("--seat", "you", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="Your seat (player 0 leads unless --leader says otherwise).")
+@click.option("--level", metavar="N", help=f"The computer players' strength: 1 (beginner) to 8 (strongest) or "
+              f"its name (default {DEFAULT_LEVEL}, strong; see kozyri bestmove --help).")
+@click.option("--agent", type=click.Choice(agent_names()), help="An agent instead of --level.")
+@click.option("--time", "seconds", type=SECONDS, metavar="S", help="With --agent: seconds a move (default 1).")
+@click.option("--nodes", type=click.IntRange(min=1), metavar="N",
+              help="With --agent: iterations a move instead of time (the same moves on every machine).")
+@click.option("--deck", metavar="SPEC", help="36 (default), 52, 32, 24, 4x3 or Q,K,A/S,H.")
+@click.option("--must-beat/--no-must-beat", default=None, help="Whoever can beat must beat (default on).")
+@click.option("--pass-sixes/--no-pass-sixes", default=None, help="The sixes of the trump suits go to their owners.")
+@click.option("--leader", type=click.IntRange(0, 3), metavar="N", help="The player who chooses first and leads "
+              "(default 0).")
+@click.option("--seed", type=int, metavar="N", help="The deal's and the computer players' seed (default: random).")
+@click.option("--trumps", metavar="SUITS", help="Fixed trumps in seat order, e.g. SH; without it every player "
+              "chooses one in turn before the deal, you too.")
+@click.option("--load", "load_path", metavar="FILE", help="Continue a saved game record (its moves are replayed).")
+@click.option("--save", "save_path", metavar="FILE", help="Save the whole game record to FILE at the end.")
+@click.option("--color/--no-color", default=None, help="Colour (default: when the output is a terminal).")
+@click.option("--json", "as_json", is_flag=True, help="At the end, print the result as one line of JSON.")
+def play(players, you, level, agent, seconds, nodes, deck, must_beat, pass_sixes, leader, seed, trumps, load_path,
+         save_path, color, as_json):
+    """Play Own Trumps against the computer in the terminal.
+
+    You sit at one seat, computer players at the others (2 to 4 players).
+    Without --trumps every player chooses a trump suit in turn before the
+    deal, you too. On your turn the screen shows the pile, every player's
+    trump and number of cards, your hand and the last moves (never a card
+    you cannot see); type a listed number or a move (9S, KH+9S, take3), or
+    hint, undo, save FILE, help, quit. At the end every hand is shown.
+
+    \b
+    Examples:
+      kozyri play                          two players, level 5
+      kozyri play --players 4 --level 3    three casual opponents
+      kozyri play --trumps SH --seed 7 --save game.txt
+      kozyri play --load game.txt          go on with a saved game
+
+    End of input ends the game quietly; Ctrl-C exits with code 130.
+    """
+    seed = random.SystemRandom().randrange(2 ** 32) if seed is None else seed
+    screen = Screen(sys.stdout.isatty() if color is None else color)
+    if load_path is not None:
+        given = [f"--{name}" for name, value in (("players", players), ("deck", deck), ("trumps", trumps),
+                                                 ("leader", leader), ("must-beat", must_beat),
+                                                 ("pass-sixes", pass_sixes)) if value is not None]
+        if given:
+            fail(f"{', '.join(given)}: the loaded record says the deal, the trumps and the rules")
+        content, source = read_input(load_path, "record")
+        record = read_record(content, source=source)
+        players = record.start.n_players
+    players = players or 2
+    if you >= players:
+        fail(f"--seat {you}: the seats of {players} players are 0..{players - 1}")
+    seat_for, hint_agent, hint_limit = _opponents(level, agent, seconds, nodes, players, seed)
+    seats = [None if s == you else seat_for(s) for s in range(players)]
+    game = Game(screen, you, hint_agent, hint_limit, save_path)
+    try:
+        if load_path is not None:
+            table = OwnTrumpsTable(record, seats)
+            screen.say(f"Loaded {load_path}: {table.ply} moves replayed.")
+        else:
+            choice = TrumpChoice(deck or 36, players, seats, rules=with_rules(Rules(), must_beat, pass_sixes),
+                                 leader=leader or 0, seed=seed)
+            if trumps is not None:
+                fixed = parse_trumps(trumps, players)
+                for seat in choice.order:
+                    choice.choose(seat, fixed[seat])
+            table = game.choose_trumps(choice)
+        screen.say("Type help for the commands.")
+        game.play(table)
+        game.finish()
+    except _Quit:
+        screen.say("bye")
+        return
+    if as_json:
+        ending = table.ending
+        emit_json({"you": you, "result": ("draw" if ending.loser is None else
+                                          "lost" if ending.loser == you else "won"),
+                   "ending": ending.to_json(), "moves": table.ply, "seed": seed, "saved": game.save_path,
+                   "record": table.record.to_json()})

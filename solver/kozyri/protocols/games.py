@@ -1,0 +1,107 @@
+"""The engine's games: a table whose whole deal is known
+(:class:`~kozyri.play.OwnTrumpsTable`), or :class:`SeatTable`, a game kept
+by a player that was told only its own hand.
+
+A program that plays one seat in somebody else's game (a GUI's opponent, a
+game server's computer player) is given its hand and then every public
+move; it never sees the other hands. :class:`SeatTable` is that game behind
+the :class:`~kozyri.play.Table` interface: its record is a
+:class:`~kozyri.owntrumps.SeatRecord` (the seat's start
+:class:`~kozyri.owntrumps.Observation` from
+:meth:`~kozyri.owntrumps.Observation.from_hand`, then each public move taken
+in with :meth:`~kozyri.owntrumps.Observation.play`), so a move another
+player could not have made is refused, and the only view it can give an
+agent is its own seat's.
+
+>>> table = SeatTable(Observation.from_hand(1, "QS KH AD AC", "SHD", deck="4x3"))
+>>> table.play("AH"); table.ply, table.to_move
+(1, 1)
+>>> [table.move_text(m) for m in table.legal_moves()]
+['take1']
+"""
+
+from __future__ import annotations
+
+from kozyri.core import InvalidInput
+from kozyri.owntrumps.observation import Observation
+from kozyri.owntrumps.record import SeatRecord
+from kozyri.owntrumps.rules import Move, Outcome
+from kozyri.play.table import DEFAULT_TURN_CAP, Ending, Table
+
+
+def ending_of(outcome: Outcome, n_players: int) -> Ending:
+    """The :class:`~kozyri.play.Ending` of a game that ended by the rules."""
+    if outcome.loser is None:
+        return Ending((0.5,) * n_players, None, False, "a draw")
+    return Ending(tuple(0.0 if s == outcome.loser else 1.0 for s in range(n_players)), outcome.loser, False,
+                  f"player {outcome.loser} lost")
+
+
+class SeatTable(Table):
+    """An Own Trumps game as one seat knows it (see the module docstring):
+    ``start`` is the seat's start view or a :class:`SeatRecord`. Every seat
+    is played from outside (``seats``: who sits where, for people); the
+    seat's own moves may come from an agent through :meth:`genmove` with
+    ``agent=`` (the other seats' views are hidden)."""
+
+    game = "owntrumps"
+
+    def __init__(self, start: Observation | SeatRecord, turn_cap: int = DEFAULT_TURN_CAP, seats=None):
+        record = start if isinstance(start, SeatRecord) else SeatRecord(start)
+        super().__init__(record.start.n_players, seats, turn_cap)
+        self.record = record
+
+    @property
+    def seat(self) -> int:
+        """The seat whose knowledge the table keeps."""
+        return self.record.seat
+
+    def legal_moves(self) -> list[Move]:
+        """The seat's legal moves when it is to move ([] once the game is
+        over); another seat's are hidden (its hand is)."""
+        if self.is_over:
+            return []
+        view = self.record.final
+        if view.to_move != self.seat:
+            raise InvalidInput(f"player {view.to_move}'s legal moves are hidden from player {self.seat} "
+                               "(only its own hand is known)")
+        return view.legal_moves()
+
+    def view(self, seat: int) -> Observation:
+        if self.check_seat(seat) != self.seat:
+            raise InvalidInput(f"player {seat}'s view is hidden: this game is kept by player {self.seat}")
+        return self.record.final
+
+    def move_text(self, move: Move) -> str:
+        return move.text(self.record.start.deck)
+
+    def parse_move(self, text: str) -> Move:
+        return self.record.final.advance(text)[0]
+
+    @property
+    def ply(self) -> int:
+        return len(self.record.moves)
+
+    @property
+    def moves(self) -> list[Move]:
+        return list(self.record.moves)
+
+    def _to_move(self) -> int:
+        return self.record.final.to_move
+
+    def _apply(self, move: Move | str) -> None:
+        self.record = self.record.play(move)
+
+    def _undo(self) -> None:
+        self.record = SeatRecord(self.record.start, self.record.moves[:-1])
+
+    def _natural_ending(self) -> Ending | None:
+        outcome = self.record.outcome
+        return None if outcome is None else ending_of(outcome, self.n_players)
+
+    def to_json(self, seat: int | None = None) -> dict:
+        """The table as its seat sees it (the only form it has): the
+        envelope of every table, the seat's view now and its record."""
+        if seat is not None and self.check_seat(seat) != self.seat:
+            raise InvalidInput(f"player {seat}'s view is hidden: this game is kept by player {self.seat}")
+        return {**self._envelope(self.seat), "view": self.record.final.to_json(), "seat_record": self.record.to_json()}

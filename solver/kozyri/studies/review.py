@@ -1,0 +1,571 @@
+"""A review of one Own Trumps game, move by move, as a strong player would
+annotate it (``kozyri analyze``).
+
+For each move reviewed: the mover's options as the engine sees them, the
+move played, the best move, the loss, a mark, and whether the game turned
+there. Scores are expected results for the mover on one scale, -1 (it
+loses), 0 (a draw), +1 (it wins; with three or four players: another player
+is the loser).
+
+**Exact verdicts.** While two players hold cards (a two-player game; a
+game of three or four once two are left) the mover knows every card, and
+where the solver reaches (the retrograde tables given as ``tables``, else a
+search on the first half of the move's budget when at most
+:data:`EXACT_CARDS` cards are in hands) the loss is exact: the value before
+the move minus the value after the played move, both for the mover (the
+value of the next position for the opponent, flipped). A move that keeps
+the value loses 0; win -> draw and draw -> loss lose 1, win -> loss 2. Such
+a move is judged ``"exact"`` and needs no estimate; a move whose loss is
+proven without both values being known (a win before, at most a draw
+after) is judged exactly too.
+
+**Estimates.** Elsewhere (beyond the solver's reach, and while three or four
+players hold cards, judged from what the mover could know: its
+:class:`~kozyri.owntrumps.Observation`, ``record.observations(mover)``) the
+loss is the engine's: one search from the mover's view before the move
+(``pimc`` by default, which is ``mcts`` with two players) gives every legal
+move an estimate, the visit-weighted mean score of its searches over the
+sampled deals (the vote ``pimc`` plays by); the loss is the estimate of the
+engine's choice minus that of the move played, at least 0. The engine's own
+exact phase is off: the review does its exact work itself. While three or
+four players hold cards the solver's perfect-information verdict is put
+beside the estimate where it is exact (at most :data:`EXACT_CARDS` cards in hands):
+the **paranoid** value, the mover against all the others together, which a
+player who cannot see the cards could not have known; it marks nothing.
+
+**Marks** (:data:`THRESHOLDS`, on the loss): ``"blunder"`` when the exact
+value drops, or an estimate drops by 0.8 or more; ``"mistake"`` 0.4 or more;
+``"inaccuracy"`` 0.2 or more. A forced move (the only legal one) is never
+marked. A **turning point** is a move after which the mover's outlook
+changed: the exact value (an exact blunder always is one), or, for a
+mistake or a blunder by estimate, the side of +-1/3 the estimate is on
+(winning, unclear, losing).
+
+JSON (:meth:`Review.to_json`, one object; the server and the web page show it)::
+
+    {"version": 1, "record": RECORD, "players": 2, "seat": null,
+     "budget": {"time": 1.0, "nodes": null, "moves": 24, "total_time": 24.0},
+     "agent": "pimc", "thresholds": {"inaccuracy": 0.2, "mistake": 0.4, "blunder": 0.8},
+     "moves": [{"number": 1, "seat": 0, "played": "QS", "best": "KS",
+                "judged": "exact",          # or "estimate", "forced"
+                "loss": 1.0, "mark": "blunder", "turning": true,
+                "exact": {"before": "win", "after": "draw", "loss": 1, "best_moves": ["KS"],
+                          "source": "table", "paranoid": false},      # or null
+                "estimate": {"before": 0.62, "after": 0.05, "loss": 0.57,
+                             "worlds": 1, "iterations": 5000},        # or null
+                "options": [{"move": "KS", "value": "win", "estimate": 0.62, "share": 0.71}, ...],
+                "seconds": 0.5}, ...],
+     "summary": {"seats": [{"seat": 0, "moves": 12, "judged": 10, "exact": 8, "average_loss": 0.1,
+                            "inaccuracies": 1, "mistakes": 0, "blunders": 1}, ...],
+                 "turning_points": [7]},
+     "over": true, "outcome": {"loser": 1},
+     "stopped": null, "seconds": 12.3}
+
+``record`` is the game's JSON record; ``exact.before``/``after`` are value
+names (``"draw or win"`` and ``"loss or draw"`` when only a bound is
+proven, ``"unknown"``); an option's ``value`` is its exact value for the
+mover when known (with three or four players the paranoid one), its
+``estimate`` and ``share`` (of the search's votes) null when the engine did
+not search it. ``stopped`` says why the review ended early
+(``"interrupted"`` by Ctrl-C: ``moves`` holds the moves done).
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Callable
+
+from kozyri.agents import make_agent
+from kozyri.agents.owntrumps.mcts import MctsAgent, cards_in_hands
+from kozyri.agents.owntrumps.trees import MoveStats
+from kozyri.agents.owntrumps.trees import load_kernels as load_tree_kernels
+from kozyri.core import AgentInfo, InvalidInput, Limit, Value
+from kozyri.owntrumps.observation import Observation
+from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.record import GameRecord
+from kozyri.owntrumps.rules import Move
+from kozyri.owntrumps.solver import SolveResult, solve
+from kozyri.owntrumps.solver import load_kernels as load_solver_kernels
+from kozyri.owntrumps.table_store import TableStore
+from kozyri.owntrumps.tables import DeckTables, tables_for
+from kozyri.search.control import SearchControl, controlled
+
+#: The version of the JSON shape (:meth:`Review.to_json`).
+JSON_VERSION = 1
+#: The smallest loss of each mark, on the -1..+1 scale of expected scores.
+THRESHOLDS = {"inaccuracy": 0.2, "mistake": 0.4, "blunder": 0.8}
+#: Cards in hands at most, by the number of players holding cards, for the solver
+#: to be tried on the first half of a move's budget (the bounds of ``mcts``'s exact phase).
+EXACT_CARDS = {2: 16, 3: 8, 4: 8}
+#: An expected score beyond +-this counts as winning or losing (turning points of estimates).
+OUTLOOK_BAND = 1 / 3
+#: The engine when the caller names none.
+DEFAULT_AGENT = "pimc"
+#: The budget a move when the caller names none.
+DEFAULT_LIMIT = Limit(time=1.0)
+
+EXACT, ESTIMATE, FORCED = "exact", "estimate", "forced"
+
+
+@dataclass
+class Option:
+    """One legal move as the engine sees it, for the mover."""
+
+    move: Move
+    #: The exact value for the mover (paranoid with three or four players), when known.
+    value: Value | None = None
+    #: The engine's expected score for the mover, None when not searched.
+    estimate: float | None = None
+    #: The share of the engine's search (votes over the sampled deals) it got.
+    share: float | None = None
+
+    def to_json(self, deck) -> dict:
+        return {"move": self.move.text(deck), "value": None if self.value is None else self.value.range_name,
+                "estimate": _rounded(self.estimate), "share": _rounded(self.share)}
+
+
+@dataclass
+class ExactVerdict:
+    """The solver's verdict on one move, for the mover: the value before it
+    and after the move played (intervals when only a bound is proven)."""
+
+    before: Value
+    after: Value
+    #: The moves that keep ``before`` (all of them when it is a loss); empty while unknown, and when
+    #: the move played keeps a value the search proved (the value alone was asked).
+    best_moves: list[Move]
+    #: ``"table"`` (retrograde tables) or ``"search"`` (the proof search).
+    source: str
+    #: The values are paranoid (the mover against all the others together): three or four players hold cards.
+    paranoid: bool
+
+    @property
+    def loss(self) -> int | None:
+        """Steps of value lost (0, 1 or 2), when both values are known."""
+        if self.before.known and self.after.known:
+            return max(0, self.before.number - self.after.number)
+        return None
+
+    @property
+    def proven_loss(self) -> int:
+        """The least loss the bounds prove (0 when none is)."""
+        return max(0, self.before.lower - self.after.upper)
+
+    @property
+    def settled(self) -> bool:
+        """Do the bounds decide the loss (known values, a proven drop, or a proven keep)?"""
+        return self.loss is not None or self.proven_loss > 0 or self.after.lower >= self.before.upper
+
+    def to_json(self, deck) -> dict:
+        return {"before": self.before.range_name, "after": self.after.range_name, "loss": self.loss,
+                "best_moves": [m.text(deck) for m in self.best_moves], "source": self.source,
+                "paranoid": self.paranoid}
+
+
+@dataclass
+class MoveReview:
+    """One move reviewed (see the module docstring)."""
+
+    #: 1 for the first move of the record.
+    number: int
+    seat: int
+    played: Move
+    #: The position before the move.
+    position: Position
+    #: ``"exact"``, ``"estimate"`` or ``"forced"``.
+    judged: str
+    #: The best move: the played one when it keeps the exact value, else the solver's (exact; None when the
+    #: budget ran out before it settled the moves) or the engine's.
+    best: Move | None = None
+    #: The loss the mark is given by (exact steps, or the estimate's drop); None when unknown.
+    loss: float | None = None
+    mark: str | None = None
+    turning: bool = False
+    exact: ExactVerdict | None = None
+    #: The engine's expected score of its choice and of the move played, for the mover.
+    estimate_before: float | None = None
+    estimate_after: float | None = None
+    worlds: int = 0
+    iterations: int = 0
+    options: list[Option] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def estimate_loss(self) -> float | None:
+        if self.estimate_before is None or self.estimate_after is None:
+            return None
+        return max(0.0, self.estimate_before - self.estimate_after)
+
+    @property
+    def outlook_before(self) -> float | None:
+        """The mover's expected score before the move: exact where the verdict judges, else the estimate."""
+        return self._outlook(self.exact.before if self.judged == EXACT else None, self.estimate_before)
+
+    @property
+    def outlook_after(self) -> float | None:
+        """The mover's expected score after the move: exact where the verdict judges, else the estimate."""
+        return self._outlook(self.exact.after if self.judged == EXACT else None, self.estimate_after)
+
+    @staticmethod
+    def _outlook(value: Value | None, estimate: float | None) -> float | None:
+        if value is not None:
+            return float(value.number) if value.known else None
+        return estimate
+
+    def to_json(self) -> dict:
+        deck = self.position.deck
+        estimate = None
+        if self.judged == ESTIMATE:
+            estimate = {"before": _rounded(self.estimate_before), "after": _rounded(self.estimate_after),
+                        "loss": _rounded(self.estimate_loss), "worlds": self.worlds, "iterations": self.iterations}
+        return {"number": self.number, "seat": self.seat, "played": self.played.text(deck),
+                "best": None if self.best is None else self.best.text(deck), "judged": self.judged,
+                "loss": _rounded(self.loss), "mark": self.mark, "turning": self.turning,
+                "exact": None if self.exact is None else self.exact.to_json(deck), "estimate": estimate,
+                "options": [o.to_json(deck) for o in self.options], "seconds": round(self.seconds, 3)}
+
+
+@dataclass
+class SeatSummary:
+    """One seat's moves reviewed: how many, judged how, the average loss, the marks."""
+
+    seat: int
+    moves: int = 0
+    #: Moves with a loss (not forced, not left unknown).
+    judged: int = 0
+    exact: int = 0
+    average_loss: float | None = None
+    marks: dict[str, int] = field(default_factory=lambda: dict.fromkeys(THRESHOLDS, 0))
+
+    def to_json(self) -> dict:
+        return {"seat": self.seat, "moves": self.moves, "judged": self.judged, "exact": self.exact,
+                "average_loss": _rounded(self.average_loss), "inaccuracies": self.marks["inaccuracy"],
+                "mistakes": self.marks["mistake"], "blunders": self.marks["blunder"]}
+
+
+@dataclass
+class Review:
+    """A game reviewed move by move (:func:`review_game`)."""
+
+    record: GameRecord
+    moves: list[MoveReview]
+    limit: Limit
+    agent: str
+    #: The seat whose moves were reviewed, None for every seat.
+    seat: int | None = None
+    #: How many moves were to be reviewed.
+    planned: int = 0
+    #: Why the review ended before the last move (``"interrupted"``, ``"cancelled"``), or None.
+    stopped: str | None = None
+    seconds: float = 0.0
+
+    def summary(self) -> list[SeatSummary]:
+        """One summary per seat reviewed, in seat order."""
+        seats = range(self.record.start.n_players) if self.seat is None else [self.seat]
+        out = []
+        for seat in seats:
+            mine = [m for m in self.moves if m.seat == seat]
+            losses = [m.loss for m in mine if m.loss is not None and m.judged != FORCED]
+            summary = SeatSummary(seat, len(mine), len(losses), sum(m.judged == EXACT for m in mine),
+                                  sum(losses) / len(losses) if losses else None)
+            for m in mine:
+                if m.mark:
+                    summary.marks[m.mark] += 1
+            out.append(summary)
+        return out
+
+    def turning_points(self) -> list[MoveReview]:
+        """The moves after which the mover's outlook changed (see the module docstring)."""
+        return [m for m in self.moves if m.turning]
+
+    def to_json(self) -> dict:
+        record = self.record
+        limit = self.limit
+        return {
+            "version": JSON_VERSION,
+            "record": record.to_json(),
+            "players": record.start.n_players,
+            "seat": self.seat,
+            "budget": {"time": limit.time, "nodes": limit.nodes, "moves": self.planned,
+                       "total_time": total_time_bound(limit, self.planned)},
+            "agent": self.agent,
+            "thresholds": dict(THRESHOLDS),
+            "moves": [m.to_json() for m in self.moves],
+            "summary": {"seats": [s.to_json() for s in self.summary()],
+                        "turning_points": [m.number for m in self.turning_points()]},
+            "over": record.is_over,
+            "outcome": None if not record.is_over else {"loser": record.outcome.loser},
+            "stopped": self.stopped,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def _rounded(x: float | None) -> float | None:
+    return None if x is None else round(float(x), 4)
+
+
+def reviewed_moves(record: GameRecord, seat: int | None = None) -> list[int]:
+    """The numbers (from 1) of the moves a review covers: ``seat``'s, or every move."""
+    n = record.start.n_players
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+        raise InvalidInput(f"the seat must be a seat number 0..{n - 1}, not {seat!r}")
+    positions = record.positions()
+    return [i for i in range(1, len(positions)) if seat is None or positions[i - 1].to_move == seat]
+
+
+def total_time_bound(limit: Limit, moves: int) -> float | None:
+    """About the most a review of ``moves`` moves takes under ``limit`` a move (None without a time limit)."""
+    return None if limit.time is None else round(limit.time * moves, 3)
+
+
+def holders(position: Position) -> int:
+    """How many players hold cards. With two the mover knows the position, and
+    the solver's value (paranoid with three or four seats) is the game's value."""
+    return sum(1 for hand in position.hands if hand)
+
+
+def mark_for(loss: float | None) -> str | None:
+    """The mark of a loss (:data:`THRESHOLDS`), or None."""
+    if loss is None:
+        return None
+    found = None
+    for name, least in THRESHOLDS.items():  # in increasing order
+        if loss >= least - 1e-9:
+            found = name
+    return found
+
+
+def outlook(score: float) -> int:
+    """+1 winning, 0 unclear (or a draw), -1 losing: the side of +-:data:`OUTLOOK_BAND` a score is on."""
+    return 1 if score > OUTLOOK_BAND else -1 if score < -OUTLOOK_BAND else 0
+
+
+# --- the review -------------------------------------------------------------------
+def review_game(record: GameRecord, limit_per_move: Limit | None = None, *, seat: int | None = None,
+                tables: TableStore | DeckTables | None = None, agent: str | MctsAgent | None = None,
+                control: SearchControl | None = None,
+                on_move: Callable[[MoveReview], None] | None = None) -> Review:
+    """Review ``record`` move by move (see the module docstring): every
+    move, or ``seat``'s only.
+
+    ``limit_per_move`` bounds each move's work (default one second; a node
+    limit gives the engine that many iterations and each of the solver's
+    searches, at most two a move, that many proof nodes: the same review on
+    every machine); ``tables``: retrograde tables for exact verdicts of
+    small two-player decks (a store, as the command line passes it, or
+    tables in memory); ``agent``: the engine of the estimates, ``"pimc"``
+    (default), ``"mcts"`` or such an agent (seeded as given); ``control``:
+    the caller's control (Ctrl-C, ``cancel()`` or its deadline stop the
+    review, which then holds the moves done and says why in ``stopped``);
+    ``on_move(move_review)`` after each move.
+    """
+    if not isinstance(record, GameRecord):
+        raise InvalidInput(f"a review is of a GameRecord, not {type(record).__name__}")
+    limit = limit_per_move if limit_per_move is not None else DEFAULT_LIMIT
+    if limit.time is None and limit.nodes is None:
+        limit = Limit(DEFAULT_LIMIT.time, None, limit.memory)
+    numbers = reviewed_moves(record, seat)
+    engine = _engine(agent)
+    positions = record.positions()
+    views = {s: record.observations(s) for s in {positions[i - 1].to_move for i in numbers}}
+    if numbers:
+        load_solver_kernels()  # before any clock starts
+        load_tree_kernels()
+    review = Review(record, [], limit, engine.name, seat, len(numbers))
+    began = time.monotonic()
+    with controlled(None, control) as ctrl:
+        for number in numbers:
+            before = positions[number - 1]
+            move_review = _review_move(number, before, record.moves[number - 1], views[before.to_move][number - 1],
+                                       limit, tables, engine, ctrl)
+            if ctrl.stopped:  # the move was cut short: left out
+                break
+            review.moves.append(move_review)
+            if on_move is not None:
+                on_move(move_review)
+        review.stopped = ctrl.reason
+    review.seconds = time.monotonic() - began
+    return review
+
+
+def _engine(agent) -> MctsAgent:
+    """The agent of the estimates: a copy with its own exact phase off."""
+    if agent is None or isinstance(agent, str):
+        agent = make_agent(agent or DEFAULT_AGENT)
+    if not isinstance(agent, MctsAgent):
+        raise InvalidInput("a review needs an engine that scores every move: mcts or pimc, "
+                           f"not {getattr(agent, 'name', type(agent).__name__)}")
+    engine = copy.copy(agent)
+    engine.exact = False
+    return engine
+
+
+def _review_move(number: int, before: Position, played: Move, view: Observation, limit: Limit,
+                 tables, engine: MctsAgent, ctrl: SearchControl) -> MoveReview:
+    """One move within its budget: the exact verdict where the solver reaches, else (and always with
+    three or four players) the engine's estimates from the mover's view."""
+    began = time.monotonic()
+    mover = before.to_move
+    review = MoveReview(number, mover, played, before, FORCED, best=played, loss=0.0, options=[Option(played)])
+    if len(before.legal_moves()) == 1:
+        return review
+    with ctrl.child(Limit(time=limit.time, memory=limit.memory), count_nodes=False) as move_ctrl:
+        exact_share = Limit(time=None if limit.time is None else limit.time / 2)
+        with move_ctrl.child(exact_share, count_nodes=False) as exact_ctrl:
+            verdict, options = _exact_verdict(before, played, tables, Limit(nodes=limit.nodes), exact_ctrl)
+        review.exact, review.options = verdict, options
+        if verdict is not None and not verdict.paranoid and verdict.settled:
+            review.judged = EXACT
+            review.loss = float(verdict.proven_loss if verdict.loss is None else verdict.loss)
+            if review.loss > 0:  # None when the budget ran out before the best moves were settled
+                review.best = verdict.best_moves[0] if verdict.best_moves else None
+        else:
+            review.judged = ESTIMATE
+            left = move_ctrl.remaining
+            _estimate(review, view, Limit(time=None if left is None else max(left, 1e-3), nodes=limit.nodes,
+                                          memory=limit.memory), engine, move_ctrl)
+            review.loss = review.estimate_loss
+    _rank_options(review)
+    review.mark = mark_for(review.loss)
+    review.turning = _turning(review)
+    review.seconds = time.monotonic() - began
+    return review
+
+
+def _turning(review: MoveReview) -> bool:
+    """Did the mover's outlook change with the move (see the module docstring)?"""
+    if review.judged == EXACT:
+        return review.loss > 0
+    if review.loss is None or review.loss < THRESHOLDS["mistake"] - 1e-9:
+        return False
+    return outlook(review.estimate_before) != outlook(review.estimate_after)
+
+
+# --- exact verdicts -------------------------------------------------------------------
+def _exact_verdict(before: Position, played: Move, tables, limit: Limit,
+                   ctrl: SearchControl) -> tuple[ExactVerdict | None, list[Option]]:
+    """The solver's verdict on ``played`` and the options with what it knows of them,
+    or ``(None, options)`` when the position is beyond its reach; ``limit`` for each solve."""
+    moves = before.legal_moves()
+    known = tables_for(before, tables)
+    in_tables = known is not None and known.lookup(before) is not None
+    duel = holders(before) == 2
+    if not in_tables and cards_in_hands(before) > EXACT_CARDS[holders(before)]:
+        return None, [Option(m) for m in moves]
+    mover = before.to_move
+    child = before.play(played)
+    after = None
+    if child.is_over:
+        after = Value.exact(child.outcome.value_for(mover))
+    elif duel:  # the opponent moves next: its value, flipped
+        after = solve(child, limit, tables=tables, value_only=True, control=ctrl).value.flipped()
+    if after is not None and after.known and not in_tables:
+        # The value first: a move that keeps it needs no best moves (settling them costs the most).
+        result = solve(before, limit, tables=tables, value_only=True, control=ctrl)
+        if result.value != after:
+            result = solve(before, limit, tables=tables, control=ctrl)
+    else:
+        result = solve(before, limit, tables=tables, control=ctrl)
+    best, every_best = proven_best_moves(result)
+    values = _option_values(before, moves, result.value, best, every_best, known if in_tables else None)
+    after = after or values.get(played) or Value.unknown(ctrl.reason)
+    # No move is worth more than the position: each bound tightens the other.
+    value = Value(max(result.value.lower, after.lower), result.value.upper, result.value.reason)
+    after = Value(after.lower, min(after.upper, value.upper), after.reason)
+    if after.lower > -1 or after.upper < 1:
+        values[played] = after
+    options = [Option(m, values.get(m)) for m in moves]
+    if (value.lower, value.upper, after.lower, after.upper) == (-1, 1, -1, 1):
+        return None, options  # nothing proven within the budget
+    return ExactVerdict(value, after, best, result.source, not duel), options
+
+
+def proven_best_moves(result: SolveResult) -> tuple[list[Move], bool]:
+    """The moves a solve proved to keep its value, the main line's first
+    first (the fastest win), and whether they are all of them: when a stop
+    cut the best moves short, the main line's first move is still one."""
+    if not result.value.known:
+        return [], False
+    best = list(dict.fromkeys(result.pv[:1] + result.best_moves))
+    return best, bool(result.best_moves) and result.best_moves_complete
+
+
+def _option_values(before: Position, moves: list[Move], value: Value, best: list[Move], every_best: bool,
+                   tables: DeckTables | None) -> dict[Move, Value]:
+    """What is known of each move's value for the mover: every value from
+    the tables; from a search, the value for the moves proven to keep it
+    and, when they are all of them, at most one step less for the others."""
+    mover = before.to_move
+    if tables is not None:
+        out = {}
+        for m in moves:
+            child = before.play(m)
+            out[m] = Value.exact(child.outcome.value_for(mover)) if child.is_over else tables.lookup(child).flipped()
+        return out
+    out = dict.fromkeys(best, value)
+    if every_best and value.number > -1:
+        worse = Value(-1, value.number - 1)
+        for m in moves:
+            out.setdefault(m, worse)
+    return out
+
+
+# --- estimates -------------------------------------------------------------------------
+def _estimate(review: MoveReview, view: Observation, limit: Limit, engine: MctsAgent,
+              ctrl: SearchControl) -> None:
+    """The engine's search from the mover's view: every option's estimate and share, its choice,
+    the estimates of its choice and of the move played."""
+    move, info, searched = _search_statistics(engine, view, limit, ctrl)
+    estimates = vote_estimates(searched)
+    options = {o.move: o for o in review.options}
+    for m, (share, mean) in estimates.items():
+        options[m].share, options[m].estimate = share, mean
+    review.options = list(options.values())
+    review.best = move
+    review.estimate_before = estimates[move][1] if move in estimates else info.estimate
+    review.estimate_after = estimates[review.played][1] if review.played in estimates else None
+    review.worlds, review.iterations = max(1, info.worlds), info.nodes
+
+
+def _rank_options(review: MoveReview) -> None:
+    """The options best first: by the engine's share and estimate, and for a move judged
+    exactly by the exact values first (the middle of their bounds)."""
+    review.options.sort(key=lambda o: (-(o.share or 0.0), -(o.estimate if o.estimate is not None else -2.0)))
+    if review.judged == EXACT:
+        review.options.sort(key=lambda o: -(o.value.lower + o.value.upper) if o.value is not None else 0)
+
+
+def _search_statistics(engine: MctsAgent, view: Observation, limit: Limit,
+                       ctrl: SearchControl) -> tuple[Move, AgentInfo, list[list[MoveStats]]]:
+    """The engine's move and info for ``view``, with the per-move statistics
+    of every deal it searched (its ``search`` recorded on a copy)."""
+    searched: list[list[MoveStats]] = []
+    probe = copy.copy(engine)
+    search = probe.search
+
+    def recorded(*args, **kwargs):
+        result, stats = search(*args, **kwargs)
+        searched.append(stats)
+        return result, stats
+
+    probe.search = recorded
+    move, info = probe.choose(view, limit, control=ctrl)
+    return move, info, searched
+
+
+def vote_estimates(searched: list[list[MoveStats]]) -> dict[Move, tuple[float, float]]:
+    """``{move: (share, estimate)}`` over the searched deals: every deal one
+    vote, shared among its moves by their visits (as ``pimc`` votes); a
+    move's estimate is the vote-weighted mean of its scores."""
+    votes, scores = defaultdict(float), defaultdict(float)
+    for stats in searched:
+        visits = sum(s.visits for s in stats)
+        for s in stats:
+            if s.visits and s.mean is not None:
+                votes[s.move] += s.visits / visits
+                scores[s.move] += s.visits / visits * s.mean
+    worlds = max(1, len(searched))
+    return {m: (votes[m] / worlds, scores[m] / votes[m]) for m in votes}
