@@ -485,8 +485,9 @@ def _exact_verdict(before: Position, played: Move, tables, limit: Limit,
 
 def proven_best_moves(result: SolveResult) -> tuple[list[Move], bool]:
     """The moves a solve proved to keep its value, the main line's first
-    first (the fastest win), and whether they are all of them: when a stop
-    cut the best moves short, the main line's first move is still one."""
+    first (a proven best move: the fastest win where that is cheap to
+    find), and whether they are all of them: when a stop cut the best moves
+    short, the main line's first move is still one."""
     if not result.value.known:
         return [], False
     best = list(dict.fromkeys(result.pv[:1] + result.best_moves))
