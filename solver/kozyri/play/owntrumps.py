@@ -23,8 +23,17 @@ from kozyri.owntrumps.cards import SUITS, Deck, parse_suit
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord, SeatRecord
-from kozyri.owntrumps.rules import Move, Rules
+from kozyri.owntrumps.rules import Move, Outcome, Rules
 from kozyri.play.table import DEFAULT_TURN_CAP, Ending, Table, envelope_fields, seats_of
+
+
+def ending_of(outcome: Outcome, n_players: int) -> Ending:
+    """The :class:`~kozyri.play.table.Ending` of an Own Trumps game that ended
+    by the rules: every seat but the loser wins; nobody does in a draw."""
+    if outcome.loser is None:
+        return Ending((0.5,) * n_players, None, False, "a draw")
+    return Ending(tuple(0.0 if s == outcome.loser else 1.0 for s in range(n_players)), outcome.loser, False,
+                  f"player {outcome.loser} lost")
 
 
 class OwnTrumpsTable(Table):
@@ -104,13 +113,7 @@ class OwnTrumpsTable(Table):
 
     def _natural_ending(self) -> Ending | None:
         outcome = self.record.outcome
-        if outcome is None:
-            return None
-        n = self.n_players
-        if outcome.loser is None:
-            return Ending((0.5,) * n, None, False, "a draw")
-        return Ending(tuple(0.0 if s == outcome.loser else 1.0 for s in range(n)), outcome.loser, False,
-                      f"player {outcome.loser} lost")
+        return None if outcome is None else ending_of(outcome, self.n_players)
 
     # --- JSON -------------------------------------------------------------------------
     def to_json(self, seat: int | None = None) -> dict:

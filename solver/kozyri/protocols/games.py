@@ -25,16 +25,9 @@ from __future__ import annotations
 from kozyri.core import InvalidInput
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.record import SeatRecord
-from kozyri.owntrumps.rules import Move, Outcome
+from kozyri.owntrumps.rules import Move
+from kozyri.play.owntrumps import ending_of
 from kozyri.play.table import DEFAULT_TURN_CAP, Ending, Table
-
-
-def ending_of(outcome: Outcome, n_players: int) -> Ending:
-    """The :class:`~kozyri.play.Ending` of a game that ended by the rules."""
-    if outcome.loser is None:
-        return Ending((0.5,) * n_players, None, False, "a draw")
-    return Ending(tuple(0.0 if s == outcome.loser else 1.0 for s in range(n_players)), outcome.loser, False,
-                  f"player {outcome.loser} lost")
 
 
 class SeatTable(Table):
