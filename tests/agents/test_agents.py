@@ -5,7 +5,6 @@ move; bad input refused."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import numpy as np
@@ -25,6 +24,7 @@ from kozyri.owntrumps.rules import Move, MoveKind
 from kozyri.play import OwnTrumpsTable, Seat
 from kozyri.reversi import Board
 from kozyri.search.control import SearchControl
+from tests.support.views import twin_game
 from tests.support.owntrumps import random_game_position, random_record, reference_value, sweep
 
 SEARCHING = ["mcts", "pimc", "ismcts"]
@@ -208,19 +208,10 @@ def test_hidden_hands_cannot_change_a_move(name, n_players):
     checked = 0
     for seed in range(40):
         record = random_record("4x3", n_players, seed=seed, max_moves=2 + seed % 6)
-        if record.is_over:
+        found = twin_game(record, seed)  # the same public game from another deal
+        if found is None:
             continue
-        mover = record.final.to_move
-        view = record.observation(mover)
-        other = next((p for p in view.sample(random.Random(seed), 20) if p != record.final), None)
-        if other is None:
-            continue
-        # The same public game from another deal: the never-played cards where `other` has them.
-        unseen = view.unseen
-        start = record.start
-        hands = tuple((h & ~unseen) | (o & unseen) for h, o in zip(start.hands, other.hands))
-        twin = GameRecord(dataclasses.replace(start, hands=hands), record.moves)
-        assert twin.final == other and twin.observation(mover) == view
+        twin, _ = found
         seats = [Seat(name, Limit(nodes=120), seed=5)] * n_players
         moves = {OwnTrumpsTable(game, seats).genmove().move for game in (record, twin)}
         assert len(moves) == 1

@@ -6,7 +6,6 @@ and saves and restores itself; Own Trumps and Reversi alike."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 
@@ -20,7 +19,7 @@ from kozyri.owntrumps import GameRecord, Position
 from kozyri.play import OwnTrumpsTable, ReversiTable, Seat, table_from_json
 from kozyri.reversi import PASS, Board
 from tests.support.owntrumps import random_record
-from tests.support.views import reference_views
+from tests.support.views import reference_views, twin_game
 
 GREEDY = Seat("greedy", Limit(nodes=10))
 
@@ -112,16 +111,10 @@ def twin_tables(seed: int, players: int):
     """Two tables of the same public game from different deals, and the seat
     that cannot tell them apart (the player to move), or None."""
     record = random_record("4x3", players, seed=seed, max_moves=2 + seed % 7)
-    if record.is_over:
+    found = twin_game(record, seed)
+    if found is None:
         return None
-    seat = record.final.to_move
-    view = record.observation(seat)
-    other = next((p for p in view.sample(random.Random(seed), 20) if p != record.final), None)
-    if other is None:
-        return None
-    unseen = view.unseen
-    hands = tuple((h & ~unseen) | (o & unseen) for h, o in zip(record.start.hands, other.hands))
-    twin = GameRecord(dataclasses.replace(record.start, hands=hands), record.moves)
+    twin, seat = found
     return OwnTrumpsTable(record), OwnTrumpsTable(twin), seat
 
 

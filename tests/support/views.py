@@ -5,6 +5,9 @@ builds from public moves alone with these."""
 
 from __future__ import annotations
 
+import dataclasses
+import random
+
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.record import GameRecord
@@ -67,3 +70,22 @@ def reference_views(record: GameRecord, seat: int) -> list[Observation]:
         tracker.update(move, after)
         views.append(tracker.view())
     return views
+
+
+def twin_game(record: GameRecord, seed: int) -> tuple[GameRecord, int] | None:
+    """Another deal of the same public game that the player to move cannot
+    tell apart from ``record`` (the never-played cards where a sampled
+    consistent position has them), and that player; None when the view
+    allows no other deal (or the game is over)."""
+    if record.is_over:
+        return None
+    mover = record.final.to_move
+    view = record.observation(mover)
+    other = next((p for p in view.sample(random.Random(seed), 20) if p != record.final), None)
+    if other is None:
+        return None
+    unseen = view.unseen
+    hands = tuple((h & ~unseen) | (o & unseen) for h, o in zip(record.start.hands, other.hands))
+    twin = GameRecord(dataclasses.replace(record.start, hands=hands), record.moves)
+    assert twin.final == other and twin.observation(mover) == view
+    return twin, mover

@@ -36,7 +36,37 @@ def ending_of(outcome: Outcome, n_players: int) -> Ending:
                   f"player {outcome.loser} lost")
 
 
-class OwnTrumpsTable(Table):
+class RecordTable(Table):
+    """What an Own Trumps table keeps in its ``record`` (a :class:`GameRecord`
+    of the whole game, or a :class:`SeatRecord` of one seat's knowledge):
+    the moves, their text, whose turn it is, playing on, the end."""
+
+    game = "owntrumps"
+    record: GameRecord | SeatRecord
+
+    def move_text(self, move: Move) -> str:
+        return move.text(self.record.start.deck)
+
+    @property
+    def ply(self) -> int:
+        return len(self.record.moves)
+
+    @property
+    def moves(self) -> list[Move]:
+        return list(self.record.moves)
+
+    def _to_move(self) -> int:
+        return self.record.final.to_move
+
+    def _apply(self, move: Move | str) -> None:
+        self.record = self.record.play(move)
+
+    def _natural_ending(self) -> Ending | None:
+        outcome = self.record.outcome
+        return None if outcome is None else ending_of(outcome, self.n_players)
+
+
+class OwnTrumpsTable(RecordTable):
     """An Own Trumps game from ``start`` (a position, or a record whose
     moves are played); see :class:`kozyri.play.table.Table`.
 
@@ -44,8 +74,6 @@ class OwnTrumpsTable(Table):
     >>> table.play("QS", seat=0); table.play_out(); [table.move_text(m) for m in table.moves]
     ['QS', 'KS+AH']
     """
-
-    game = "owntrumps"
 
     def __init__(self, start: Position | GameRecord, seats=None, turn_cap: int = DEFAULT_TURN_CAP,
                  limit: Limit | None = None):
@@ -85,35 +113,14 @@ class OwnTrumpsTable(Table):
         the last moves; nothing hidden from the seat is in it)."""
         return self.record.seat_record(self.check_seat(seat))
 
-    def move_text(self, move: Move) -> str:
-        return move.text(self.record.start.deck)
-
     def parse_move(self, text: str) -> Move:
         return self.record.final.parse_move(text)
-
-    @property
-    def ply(self) -> int:
-        return len(self.record.moves)
-
-    @property
-    def moves(self) -> list[Move]:
-        return list(self.record.moves)
-
-    def _to_move(self) -> int:
-        return self.record.final.to_move
-
-    def _apply(self, move: Move | str) -> None:
-        self.record = self.record.play(move)
 
     def _undo(self) -> None:
         self.record = GameRecord(self.record.start, self.record.moves[:-1])
         start = self.record.start
         self._views = [(view, seen) if seen <= self.ply else (Observation.of(start, seat), 0)
                        for seat, (view, seen) in enumerate(self._views)]
-
-    def _natural_ending(self) -> Ending | None:
-        outcome = self.record.outcome
-        return None if outcome is None else ending_of(outcome, self.n_players)
 
     # --- JSON -------------------------------------------------------------------------
     def to_json(self, seat: int | None = None) -> dict:

@@ -26,18 +26,16 @@ from kozyri.core import InvalidInput
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.record import SeatRecord
 from kozyri.owntrumps.rules import Move
-from kozyri.play.owntrumps import ending_of
-from kozyri.play.table import DEFAULT_TURN_CAP, Ending, Table
+from kozyri.play.owntrumps import RecordTable
+from kozyri.play.table import DEFAULT_TURN_CAP
 
 
-class SeatTable(Table):
+class SeatTable(RecordTable):
     """An Own Trumps game as one seat knows it (see the module docstring):
     ``start`` is the seat's start view or a :class:`SeatRecord`. Every seat
     is played from outside (``seats``: who sits where, for people); the
     seat's own moves may come from an agent through :meth:`genmove` with
     ``agent=`` (the other seats' views are hidden)."""
-
-    game = "owntrumps"
 
     def __init__(self, start: Observation | SeatRecord, turn_cap: int = DEFAULT_TURN_CAP, seats=None):
         record = start if isinstance(start, SeatRecord) else SeatRecord(start)
@@ -65,32 +63,11 @@ class SeatTable(Table):
             raise InvalidInput(f"player {seat}'s view is hidden: this game is kept by player {self.seat}")
         return self.record.final
 
-    def move_text(self, move: Move) -> str:
-        return move.text(self.record.start.deck)
-
     def parse_move(self, text: str) -> Move:
         return self.record.final.advance(text)[0]
 
-    @property
-    def ply(self) -> int:
-        return len(self.record.moves)
-
-    @property
-    def moves(self) -> list[Move]:
-        return list(self.record.moves)
-
-    def _to_move(self) -> int:
-        return self.record.final.to_move
-
-    def _apply(self, move: Move | str) -> None:
-        self.record = self.record.play(move)
-
     def _undo(self) -> None:
         self.record = SeatRecord(self.record.start, self.record.moves[:-1])
-
-    def _natural_ending(self) -> Ending | None:
-        outcome = self.record.outcome
-        return None if outcome is None else ending_of(outcome, self.n_players)
 
     def to_json(self, seat: int | None = None) -> dict:
         """The table as its seat sees it (the only form it has): the
