@@ -14,6 +14,9 @@ the solver does not settle within --solve-time are skipped and counted.
     # (b) everything on, 100 ms a move: 16-card deals, positions the solver settles
     python benchmarks/agents_exact.py --deck 4x4 --positions 100 --time 0.1 --solve-time 30 --min-ply 4 \
         --agents mcts,greedy,random
+    # (c) the goal of issue 21: 12 cards at 0.2 s a move, openings only (one a deal), then along games
+    python benchmarks/agents_exact.py --deck 4x3 --positions 300 --time 0.2 --max-ply 0 --agents mcts --seed 6000
+    python benchmarks/agents_exact.py --deck 4x3 --positions 300 --time 0.2 --agents mcts --seed 7000
 
 Results stream to a JSON Lines file (one line per position and agent) and
 the table is printed from it; running the same command again resumes.
@@ -47,8 +50,9 @@ def mixed_move(pos: Position, rng: random.Random):
     return rng.choice([m for m, s in zip(moves, scores) if s == max(scores)])
 
 
-def positions(deck: str, must_beat: bool, seed: int, min_ply: int = 0):
-    """Positions along seeded games of the mixed policy from ply ``min_ply``: ``(deal seed, ply, position)``."""
+def positions(deck: str, must_beat: bool, seed: int, min_ply: int = 0, max_ply: int = 199):
+    """Positions along seeded games of the mixed policy from ply ``min_ply``
+    to ``max_ply``: ``(deal seed, ply, position)``."""
     deal_seed = seed
     while True:
         rng = random.Random(deal_seed)
@@ -56,7 +60,7 @@ def positions(deck: str, must_beat: bool, seed: int, min_ply: int = 0):
         pos = Position.deal(deck, trumps, leader=rng.randrange(2), seed=deal_seed,
                             rules=Rules(must_beat=must_beat))
         ply = 0
-        while not pos.is_over and ply < 200:
+        while not pos.is_over and ply <= max_ply:
             if len(pos.legal_moves()) >= 2 and ply >= min_ply:
                 yield deal_seed, ply, pos
             pos = pos.play(mixed_move(pos, rng))
@@ -75,15 +79,18 @@ def positions(deck: str, must_beat: bool, seed: int, min_ply: int = 0):
 @click.option("--must-beat/--no-must-beat", default=True, show_default=True)
 @click.option("--seed", default=1, show_default=True)
 @click.option("--min-ply", default=0, show_default=True, help="Judge positions from this ply of each game on.")
+@click.option("--max-ply", default=199, show_default=True,
+              help="... up to this ply (0: the openings only, one position a deal).")
 @click.option("--tables", "tables_dir", type=click.Path(file_okay=False, path_type=Path),
               help="A store of retrograde tables (`kozyri tables build --deck 4x3 --dir DIR`) for mcts and pimc.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="JSON Lines results (resumed).")
-def main(deck, wanted, agents, seconds, nodes, exact, solve_time, must_beat, seed, min_ply, tables_dir, out):
+def main(deck, wanted, agents, seconds, nodes, exact, solve_time, must_beat, seed, min_ply, max_ply, tables_dir, out):
     names = agents.split(",")
     limit = Limit(time=seconds, nodes=nodes)
     tables = TableStore(tables_dir) if tables_dir is not None else None
     out = out or Path(f"benchmarks/results/exact_{deck}_{'exact' if exact else 'noexact'}_"
-                      f"{seconds or nodes}_{'mb' if must_beat else 'nomb'}{'_tables' if tables else ''}.jsonl")
+                      f"{seconds or nodes}_{'mb' if must_beat else 'nomb'}{'_tables' if tables else ''}"
+                      f"{'_openings' if max_ply == 0 else ''}.jsonl")
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {}
     if out.exists():
@@ -98,7 +105,7 @@ def main(deck, wanted, agents, seconds, nodes, exact, solve_time, must_beat, see
     judged = skipped = 0
     started = time.time()
     with out.open("a") as sink:
-        for deal, ply, pos in positions(deck, must_beat, seed, min_ply):
+        for deal, ply, pos in positions(deck, must_beat, seed, min_ply, max_ply):
             if judged >= wanted:
                 break
             key = (pos.deck, pos.trumps, pos.rules)

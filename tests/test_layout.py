@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE_ROOTS = (ROOT / "solver", ROOT / "cli")
+SOURCE_ROOTS = (ROOT / "solver", ROOT / "cli", ROOT / "server")
 
 #: Which top-level parts each part may import (besides itself): the order of
 #: docs/architecture.md, cli -> protocols -> studies -> play -> agents -> games -> search, runs -> core.
@@ -34,9 +34,12 @@ ALLOWED = {
     "kozyri.play": _BASE | _GAMES | {"kozyri.agents"},
     "kozyri.studies": _BASE | _GAMES | {"kozyri.runs", "kozyri.agents", "kozyri.play"},
     "kozyri.protocols": _BASE | _GAMES | {"kozyri.agents", "kozyri.play"},
+    "kozyri.openspiel": _BASE | _GAMES | {"kozyri.agents", "kozyri.play"},
     "kozyri": {"kozyri.core"},  # the package's own __init__
+    "kozyri_server": _BASE | _GAMES | {"kozyri", "kozyri.runs", "kozyri.agents", "kozyri.play", "kozyri.studies",
+                                       "kozyri.protocols"},
     "kozyri_cli": _BASE | _GAMES | {"kozyri", "kozyri.runs", "kozyri.agents", "kozyri.play", "kozyri.studies",
-                                    "kozyri.protocols"},
+                                    "kozyri.protocols", "kozyri_server"},
 }
 
 
@@ -76,7 +79,7 @@ def imported(path: Path) -> set[str]:
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module)
-    return {n for n in names if n == "kozyri" or n.startswith(("kozyri.", "kozyri_cli"))}
+    return {n for n in names if n == "kozyri" or n.startswith(("kozyri.", "kozyri_cli", "kozyri_server"))}
 
 
 def test_file_paths_match_import_paths():
@@ -140,7 +143,7 @@ def test_tests_and_benchmarks_use_no_private_names():
 def test_the_wheel_holds_every_package(tmp_path):
     source = tmp_path / "src"
     source.mkdir()
-    for item in ("pyproject.toml", "README.md", "solver", "cli"):
+    for item in ("pyproject.toml", "README.md", "solver", "cli", "server"):
         target = source / item
         if (ROOT / item).is_dir():
             shutil.copytree(ROOT / item, target, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))

@@ -27,6 +27,7 @@ def main():
       kozyri arena mcts greedy           agents against each other, duplicate deals
       kozyri winrates --deck 4x3 --all-deals   trump-choice win rates over many deals
       kozyri tables build --deck 4x3     every 12-card position solved once, kept on disk
+      kozyri serve                       the engine over HTTP, online tables (kozyri[serve])
     \b
     Reversi:
       kozyri reversi --help
@@ -38,3 +39,4 @@ def main():
 from kozyri_cli import arena, bestmove, owntrumps, play, reversi, tables, trumps, winrates  # noqa: E402,F401  (register the commands)
 from kozyri_cli import analyze  # noqa: E402,F401  (register kozyri analyze)
 from kozyri_cli import engine  # noqa: E402,F401  (register kozyri engine)
+from kozyri_cli import serve  # noqa: E402,F401  (register kozyri serve)

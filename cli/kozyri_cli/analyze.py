@@ -12,12 +12,23 @@ from kozyri.agents import make_agent
 from kozyri.core import Limit
 from kozyri.owntrumps.inputs import read_record
 from kozyri.owntrumps.table_store import TableStore
+from kozyri.runs.files import check_writable
 from kozyri.search.control import SearchControl
 from kozyri.studies.plots import check_available, plot_review
 from kozyri.studies.render import MARK_SIGNS, review_header, review_text
 from kozyri.studies.review import MoveReview, review_game, reviewed_moves, total_time_bound
 from kozyri_cli import main
-from kozyri_cli.common import SECONDS, ProgressLine, argument_text, duration, emit_json, exit_interrupted_if
+from kozyri_cli.common import (
+    NODES,
+    SECONDS,
+    SEED,
+    ProgressLine,
+    argument_text,
+    duration,
+    emit_json,
+    exit_interrupted_if,
+    one_budget,
+)
 from kozyri_cli.owntrumps import REPLAY_EPILOG
 
 ANALYZE_EPILOG = REPLAY_EPILOG + """
@@ -40,12 +51,12 @@ Examples (game.txt: a record of a game played, in either form):
 @click.option("--seat", type=int, metavar="N", help="Review only player N's moves (the others are listed bare).")
 @click.option("--time", "seconds", type=SECONDS, default=1.0, show_default=True, metavar="SECONDS",
               help="Time a move: half for the exact solver near the end, the rest for the engine.")
-@click.option("--nodes", type=click.IntRange(min=1), metavar="N",
+@click.option("--nodes", type=NODES, metavar="N",
               help="Instead of time: N engine iterations (and N solver nodes) a move, the same review everywhere.")
 @click.option("--agent", type=click.Choice(["pimc", "mcts"]), default="pimc", show_default=True,
               help="The engine of the estimates (pimc: deals sampled from what the mover knows; the same as "
                    "mcts with two players).")
-@click.option("--seed", type=int, default=0, show_default=True, metavar="N", help="The engine's seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, metavar="N", help="The engine's seed.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object: every move (played, best, exact and estimated loss, mark, options), "
                    "the summary, the turning points.")
@@ -60,10 +71,12 @@ def analyze(record_arg, seat, seconds, nodes, agent, seed, as_json, plot):
     summary per player and the turning points. Ctrl-C stops and prints the
     review of the moves done (exit code 130).
     """
+    one_budget(click.get_current_context())
     content, source = argument_text(record_arg, "record")
     record = read_record(content, source=source)
     if plot is not None:
         check_available()
+        check_writable(plot)
     limit = Limit(time=None if nodes is not None else seconds, nodes=nodes)
     planned = len(reviewed_moves(record, seat))
     if not as_json:

@@ -9,6 +9,7 @@ from click.core import ParameterSource
 
 from kozyri.agents import agent_names
 from kozyri.play import DEFAULT_TURN_CAP
+from kozyri.runs.files import holds_a_run, nothing_to_resume
 from kozyri.studies.arena import (
     DEFAULT_TIME,
     Match,
@@ -21,7 +22,17 @@ from kozyri.studies.arena import (
 )
 from kozyri.studies.render import match_text
 from kozyri_cli import main
-from kozyri_cli.common import SECONDS, CountProgress, emit_json, exit_interrupted_if, fail
+from kozyri_cli.common import (
+    MEGABYTES,
+    NODES,
+    SECONDS,
+    SEED,
+    CountProgress,
+    emit_json,
+    exit_interrupted_if,
+    fail,
+    one_budget,
+)
 
 #: The options that decide a match's games (the settings line of its file).
 MATCH_OPTIONS = ("players", "deals", "deck", "seconds", "nodes", "memory", "seed", "turn_cap", "must_beat",
@@ -45,11 +56,11 @@ Formulas and format: docs/arena.md."""
 @click.option("--deck", default="36", show_default=True, metavar="SPEC", help="36, 52, 32, 24, 4x3 or Q,K,A/S,H.")
 @click.option("--time", "seconds", type=SECONDS, default=DEFAULT_TIME, show_default=True, metavar="SECONDS",
               help="Time per move.")
-@click.option("--nodes", type=click.IntRange(min=1), metavar="N",
+@click.option("--nodes", type=NODES, metavar="N",
               help="Iterations per move instead of time: the same games on every machine.")
-@click.option("--memory", type=click.IntRange(min=1), metavar="MB",
+@click.option("--memory", type=MEGABYTES, metavar="MB",
               help="Memory for a searching agent's tree, per move [default: the agent's].")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True, metavar="N",
+@click.option("--seed", type=SEED, default=1, show_default=True, metavar="N",
               help="Seed of the deals and the agents.")
 @click.option("--turn-cap", type=click.IntRange(min=1), default=DEFAULT_TURN_CAP, show_default=True, metavar="N",
               help="Moves after which a game is stopped and counted as capped (scored as a draw, reported apart).")
@@ -104,6 +115,7 @@ def arena(ctx, agents, players, deals, deck, seconds, nodes, memory, seed, turn_
     Ctrl-C stops the match and prints the summary of the finished games
     (they stay in --out; --resume continues).
     """
+    one_budget(ctx)
     given = {name for name in MATCH_OPTIONS if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE}
     if summary:
         if out is None:
@@ -121,12 +133,14 @@ def arena(ctx, agents, players, deals, deck, seconds, nodes, memory, seed, turn_
     if agents:
         settings = MatchSettings(lineup(agents, players), deals, deck, must_beat, pass_sixes,
                                  None if nodes is not None else seconds, nodes, memory, seed, turn_cap)
-    elif resume and out is not None and out.exists() and out.stat().st_size > 0:
+    elif resume and out is not None and holds_a_run(out):
         if given - {"deals"}:
             flags = {param.name: param.opts[0] for param in ctx.command.params}
             fail("--resume without AGENTs takes the match's settings from the file; only --deals may change: "
                  "give the agents too, or leave out " + ", ".join(flags[g] for g in sorted(given - {"deals"})))
         settings = RESULTS.resumed_settings(out, **({"deals": deals} if "deals" in given else {}))
+    elif resume and out is not None:
+        fail(nothing_to_resume(out))
     else:
         fail("name the agents, one per seat or two (e.g. kozyri arena mcts greedy); "
              "or continue a match with --out FILE --resume")

@@ -14,7 +14,18 @@ from kozyri.owntrumps.render import play_result_text, position_text, view_lines
 from kozyri.owntrumps.table_store import TableStore
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
-from kozyri_cli.common import SECONDS, argument_text, emit_json, exit_interrupted_if, fail, progress_line
+from kozyri_cli.common import (
+    MEGABYTES,
+    NODES,
+    SECONDS,
+    SEED,
+    argument_text,
+    emit_json,
+    exit_interrupted_if,
+    fail,
+    one_budget,
+    progress_line,
+)
 from kozyri_cli.owntrumps import SOLVE_EPILOG
 
 #: ``kozyri bestmove --example``: a 36-card deal, two players.
@@ -39,17 +50,17 @@ auto: mcts when every card is visible, pimc when hands are hidden."""
               help="Who chooses the move.")
 @click.option("--time", "seconds", type=SECONDS, default=1.0, show_default=True, metavar="SECONDS",
               help="Time for the move (the agent keeps to it; Ctrl-C stops early with the best move so far).")
-@click.option("--nodes", type=click.IntRange(min=1), metavar="N",
+@click.option("--nodes", type=NODES, metavar="N",
               help="Iterations for the move instead of time: the same move on every machine.")
 @click.option("--level", metavar="N", help="A strength level instead of --agent and --time: 1 (beginner) to 8 "
               "(strongest), or its name (see the README's table of levels).")
-@click.option("--seed", type=int, default=0, show_default=True, metavar="N", help="The agent's seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, metavar="N", help="The agent's seed.")
 @click.option("--seat", type=click.IntRange(0, 3), metavar="N",
               help="The player choosing (must be the player to move; a check for scripts).")
 @click.option("--open", "open_hands", is_flag=True,
               help="With 3-4 players, give the agent every hand of a record (by default it sees only what "
                    "the player to move knows).")
-@click.option("--memory", type=click.IntRange(min=1), default=64, show_default=True, metavar="MB",
+@click.option("--memory", type=MEGABYTES, default=64, show_default=True, metavar="MB",
               help="Memory for the search tree.")
 @click.option("--example", is_flag=True, help="A built-in 36-card deal.")
 @click.option("--trumps", metavar="SUITS", help="Trump suits in seat order, e.g. SH (text form only).")
@@ -81,6 +92,7 @@ def bestmove(ctx, position, agent, seconds, nodes, level, seed, seat, open_hands
       kozyri bestmove game.txt --agent ismcts --json
       kozyri bestmove game.txt --nodes 20000 --seed 3    (the same move everywhere)
     """
+    one_budget(ctx)
     options = {"trumps": trumps, "leader": leader, "deck": deck, "must_beat": must_beat, "pass_sixes": pass_sixes}
     if example:
         if position is not None:
@@ -110,9 +122,8 @@ def bestmove(ctx, position, agent, seconds, nodes, level, seed, seat, open_hands
         click.echo(_state_text(state) + "\n")
     with progress_line() as line:
         # Stored retrograde tables answer small decks exactly (as `kozyri solve` does).
-        agent_options = {"tables": TableStore()} if name in ("mcts", "pimc") else {}
         result = best_move(state, limit, agent=name, seed=seed, control=SearchControl(progress=line),
-                           **agent_options)
+                           tables=TableStore())
     if as_json:
         emit_json({**result.to_json(result.move.text(state.deck)), "seat": state.to_move})
     else:

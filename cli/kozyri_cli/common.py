@@ -5,12 +5,16 @@ Exit codes: 0 done; 2 bad input (a usage error, malformed text or JSON, an
 impossible position, an illegal move); 3 a limit that left no answer (a
 table too big for its bound); 130 interrupted by Ctrl-C and 143 by SIGTERM
 (128 + the signal's number, after printing what was proven); 141 standard
-output closed (a pipe into ``head``), quietly; 1 an internal error. Nothing
-ever prints a traceback.
+output closed (a pipe into ``head``, quietly; standard output closed before
+the start, with a line saying so); 1 an internal error. Nothing ever prints a
+traceback. Standard output that cannot be written for another reason (a
+full disk: ``> /dev/full``) is one line and exit code 2, as an output file
+that cannot be written.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
@@ -22,7 +26,8 @@ from contextlib import contextmanager
 
 import click
 
-from kozyri.core import INTERRUPTED, InvalidInput, KozyriError, LimitReached
+from kozyri.core import (INTERRUPTED, MOST_MEMORY_MB, MOST_NODES, MOST_SECONDS, InvalidInput, KozyriError,
+                         LimitReached)
 from kozyri.search.control import last_signal
 
 EXIT_INTERNAL, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_INTERRUPTED, EXIT_CLOSED_PIPE = 1, 2, 3, 130, 141
@@ -37,9 +42,18 @@ class KozyriGroup(click.Group):
     each becomes one line on standard error and an exit code (above)."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if sys.stdout is None or not _is_open(sys.stdout):
+            # Every command writes its answer there: nothing is worth starting.
+            code = _error("standard output is closed: nothing could be written", EXIT_CLOSED_PIPE)
+            if standalone_mode:
+                sys.exit(code)
+            return code
+        real_stdout = sys.stdout
+        sys.stdout = _GuardedOutput(real_stdout)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
             code = code if isinstance(code, int) else 0
+            sys.stdout.flush()  # a write that fails now still leaves through this door
         except _NO_ARGS_IS_HELP as exc:
             click.echo(exc.ctx.get_help())
             code = 0
@@ -54,11 +68,22 @@ class KozyriGroup(click.Group):
             code = _error(str(exc), EXIT_BAD_INPUT)
         except (click.Abort, KeyboardInterrupt):
             code = _error("interrupted", EXIT_INTERRUPTED, prefix="")
-        except BrokenPipeError:
-            _silence_stdout()
+        except OutputFailed as exc:
+            _silence_stdout(real_stdout)
+            if exc.closed:
+                code = EXIT_CLOSED_PIPE
+            else:
+                code = _error(f"cannot write to standard output: {exc.reason}", EXIT_BAD_INPUT)
+        except BrokenPipeError:  # a protocol's own binary output (kozyri engine) was closed
+            _silence_stdout(real_stdout)
             code = EXIT_CLOSED_PIPE
+        except MemoryError:
+            code = _error("out of memory: ask for less (a smaller --memory, deck or budget)", EXIT_LIMIT)
         except Exception as exc:  # pragma: no cover - a bug: still one line, no traceback
             code = _error(f"internal error: {type(exc).__name__}: {exc}", EXIT_INTERNAL, prefix="")
+        finally:
+            if isinstance(sys.stdout, _GuardedOutput):
+                sys.stdout = real_stdout
         if code == EXIT_INTERRUPTED and last_signal() == signal.SIGTERM:
             code = EXIT_TERMINATED  # every command's interrupted exit, whichever way it ended
         if standalone_mode:
@@ -70,17 +95,78 @@ def _error(message: str, code: int, prefix: str = "error: ") -> int:
     """Print ``message`` on one line of standard error; return ``code``."""
     try:
         click.echo(prefix + " ".join(str(message).split()), err=True)
-    except BrokenPipeError:  # pragma: no cover - standard error closed too
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - standard error closed or full too
         pass
     return code
 
 
-def _silence_stdout() -> None:
-    """Point standard output at /dev/null, so that the flush at exit does
-    not fail again on the closed pipe."""
+#: The errors of a write that mean the reader went away or the stream was closed.
+_CLOSED_ERRNOS = (errno.EPIPE, errno.EBADF, errno.ECONNRESET)
+
+
+class OutputFailed(Exception):
+    """Standard output could not be written: ``closed`` (the reader went
+    away: exit 141, quietly) or another ``reason`` (a full disk: one line,
+    exit 2). Not an :class:`OSError`, so that click's own handling of a
+    broken pipe (exit 1) does not take it."""
+
+    def __init__(self, error: OSError):
+        super().__init__(error.strerror or str(error))
+        self.closed = isinstance(error, BrokenPipeError) or error.errno in _CLOSED_ERRNOS
+        self.reason = error.strerror or str(error)
+
+
+class _GuardedOutput:
+    """Standard output for the duration of a command: every write and flush
+    of every command passes here (``click.echo``, ``print``), and a failed
+    one becomes :class:`OutputFailed` for the door above. Everything else is
+    the real stream's."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise OutputFailed(exc) from None
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def flush(self):
+        try:
+            return self._stream.flush()
+        except OSError as exc:
+            raise OutputFailed(exc) from None
+        except ValueError:  # flushing a stream closed under us (a test runner's buffer)
+            return None
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _is_open(stream) -> bool:
+    """Is ``stream`` open on a file descriptor that exists (``>&-`` closes it)?"""
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError, AttributeError):  # not a real file (a test runner's buffer): open
+        return not getattr(stream, "closed", False)
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+def _silence_stdout(stream) -> None:
+    """Point standard output at /dev/null and drop what is buffered, so that
+    the flush at exit does not fail again on the closed pipe or full disk."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
     except (OSError, ValueError, AttributeError):  # not a real file (a test runner's buffer)
         pass
 
@@ -110,19 +196,71 @@ class Seconds(click.ParamType):
                 self.fail(f"{value!r} is not a number of seconds", param, ctx)
         if not math.isfinite(seconds) or seconds <= 0:
             self.fail(f"{value!r} is not a positive, finite number of seconds", param, ctx)
+        if seconds > MOST_SECONDS:
+            self.fail(f"{value!r} is more than a year ({MOST_SECONDS:,} seconds, the most any budget may be)",
+                      param, ctx)
         return seconds
 
 
 SECONDS = Seconds()
 
 
+class WholeNumber(click.ParamType):
+    """A whole number from ``least`` to ``most`` (a node budget, megabytes, a
+    depth): anything else is refused naming the bounds."""
+
+    name = "integer"
+
+    def __init__(self, least: int, most: int, unit: str = ""):
+        self.least, self.most, self.unit = least, most, unit
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            if not text.lstrip("+-").isdigit() or len(text) > 30:
+                self.fail(f"{value!r} is not a whole number{self._bounds()}", param, ctx)
+            number = int(text)
+        if not self.least <= number <= self.most:
+            self.fail(f"{number} is not{self._bounds()}", param, ctx)
+        return number
+
+    def _bounds(self) -> str:
+        return f" from {self.least:,} to {self.most:,}{' ' + self.unit if self.unit else ''}"
+
+
+#: A node budget (iterations of a search), within :data:`kozyri.core.MOST_NODES`.
+NODES = WholeNumber(1, MOST_NODES)
+#: Megabytes for a search's tables, within :data:`kozyri.core.MOST_MEMORY_MB`.
+MEGABYTES = WholeNumber(1, MOST_MEMORY_MB, "MB")
+#: A seed (deal, bestmove, arena, winrates): 0 to 2**64 - 1; a negative seed is refused everywhere.
+SEED = WholeNumber(0, 2**64 - 1)
+
+
+def one_budget(ctx: click.Context, time_param: str = "seconds", nodes_param: str = "nodes") -> None:
+    """Refuse ``--time`` and ``--nodes`` given together: ``--nodes``
+    replaces the time limit (the same result on every machine), so one of
+    them would be silently ignored."""
+    given = [ctx.get_parameter_source(name) for name in (time_param, nodes_param)]
+    explicit = [source not in (None, click.core.ParameterSource.DEFAULT, click.core.ParameterSource.DEFAULT_MAP)
+                for source in given]
+    if all(explicit) and ctx.params.get(nodes_param) is not None:
+        fail("give --time or --nodes, not both (--nodes replaces the time limit: the same result on every machine)")
+
+
 # --- input ---------------------------------------------------------------------
+#: The most bytes read from a POSITION/RECORD file or standard input (a record of 200,000 moves is 1.2 MB).
+MAX_INPUT_BYTES = 64 * 2**20
+
+
 def read_input(arg: str, what: str = "position") -> tuple[str, str]:
     """``(content, source)`` of ``-`` (standard input) or a file path, with a
-    one-line error for a missing, unreadable or non-text file."""
+    one-line error for a missing, unreadable, non-text or oversized
+    (:data:`MAX_INPUT_BYTES`) file."""
     if arg == "-":
         stream = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin
-        data, source = stream.read(), "standard input"
+        data, source = stream.read(MAX_INPUT_BYTES + 1), "standard input"
     else:
         if not os.path.exists(arg):
             fail(f"no such file: {arg} ({what.upper()} is a deal like \"QS KH AS | KS QH AH\", a JSON file, "
@@ -131,9 +269,11 @@ def read_input(arg: str, what: str = "position") -> tuple[str, str]:
             fail(f"{arg} is a directory, not a {what} file")
         try:
             with open(arg, "rb") as fh:
-                data, source = fh.read(), arg
+                data, source = fh.read(MAX_INPUT_BYTES + 1), arg
         except OSError as exc:
             fail(f"cannot read {arg}: {exc.strerror or exc}")
+    if len(data) > MAX_INPUT_BYTES:
+        fail(f"{source} holds more than {MAX_INPUT_BYTES // 2**20} MiB: not a {what}")
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")

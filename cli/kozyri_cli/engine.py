@@ -42,10 +42,13 @@ def engine(jsonl, level):
     from kozyri.protocols.engine import Engine, serve, serve_jsonl
     from kozyri.protocols.messages import JsonRequests
 
+    from kozyri.owntrumps.table_store import TableStore
+
     strength = Strength() if level is None else Strength(level=level)
+    tables = TableStore()  # stored retrograde tables answer small decks exactly
     sys.stdout.flush()
     source, sink = sys.stdin.buffer, sys.stdout.buffer
     if jsonl:
-        serve_jsonl(JsonRequests(strength, version=__version__), source, sink)
+        serve_jsonl(JsonRequests(strength, version=__version__, tables=tables), source, sink)
     else:
-        serve(Engine(strength, version=__version__), source, sink)
+        serve(Engine(strength, version=__version__, tables=tables), source, sink)

@@ -20,7 +20,9 @@ from kozyri.owntrumps.table_store import TableStore
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
 from kozyri_cli.common import (
+    MEGABYTES,
     SECONDS,
+    SEED,
     argument_text,
     emit_json,
     exit_interrupted_if,
@@ -107,7 +109,7 @@ SOLVABLE_CARDS = 24
               help="all (default): every best move; one: a single proven best move (much cheaper: settling "
                    "every move can cost far more than the value).")
 @click.option("--no-line", is_flag=True, help="No main line.")
-@click.option("--memory", type=click.IntRange(min=1), default=1024, show_default=True, metavar="MB",
+@click.option("--memory", type=MEGABYTES, default=1024, show_default=True, metavar="MB",
               help="Memory for the solver's tables.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object: value, best_moves, pv, nodes, seconds, value_seconds, "
@@ -176,7 +178,7 @@ def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_l
 
 @main.command(epilog=DEAL_EPILOG)
 @click.option("--deck", default="36", show_default=True, metavar="SPEC", help="36, 52, 32, 24, 2x3 or Q,K,A/S,H.")
-@click.option("--seed", type=int, metavar="N", help="Seed of the shuffle (default: a random one, printed).")
+@click.option("--seed", type=SEED, metavar="N", help="Seed of the shuffle (default: a random one, printed).")
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True, metavar="N",
               help="2, 3 or 4 players.")
 @click.option("--trumps", metavar="SUITS", help="Trump suits in seat order [default: SH, SHD or SHDC].")

@@ -7,11 +7,13 @@ is over."""
 from __future__ import annotations
 
 import random
+import re
 import sys
 
 import click
 
 from kozyri.agents import agent_names, make_agent
+from kozyri.owntrumps.table_store import TableStore
 from kozyri.agents.levels import level as find_level
 from kozyri.core import INTERRUPTED, InvalidInput, Limit
 from kozyri.owntrumps.cards import parse_suit
@@ -30,9 +32,10 @@ from kozyri.owntrumps.render import (
 )
 from kozyri.owntrumps.rules import Rules
 from kozyri.play import OwnTrumpsTable, Seat, TrumpChoice
+from kozyri.runs.files import check_writable
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
-from kozyri_cli.common import SECONDS, ProgressLine, emit_json, fail, read_input
+from kozyri_cli.common import NODES, SECONDS, ProgressLine, emit_json, fail, one_budget, read_input
 
 #: The opponents' level when neither --level nor --agent is given.
 DEFAULT_LEVEL = 5
@@ -93,7 +96,7 @@ class Screen:
 
 def _pick(text: str, options: list) -> object | None:
     """The option numbered ``text`` (1, 2, ...), None if ``text`` is not a number."""
-    if not text.isdigit():
+    if not re.fullmatch(r"[0-9]{1,9}", text):
         return None
     number = int(text)
     if not 1 <= number <= len(options):
@@ -282,10 +285,11 @@ class Game:
 
 
 # --- the command -----------------------------------------------------------------
-def _opponents(level, agent, seconds, nodes, n_players: int, seed: int):
+def _opponents(level, agent, seconds, nodes, n_players: int, seed: int, tables: TableStore):
     """``(seat_for(seat), hint_agent, hint_limit)``: the computer seats, and
     the engine behind ``hint`` (the --agent, or the level's agent at level
-    :data:`DEFAULT_LEVEL` or the opponents' level if higher: never a weak hint)."""
+    :data:`DEFAULT_LEVEL` or the opponents' level if higher: never a weak
+    hint; it answers from the stored ``tables`` where they cover the game)."""
     if agent is not None:
         if level is not None:
             fail("give --level or --agent, not both (a level names its agent and budget)")
@@ -294,7 +298,7 @@ def _opponents(level, agent, seconds, nodes, n_players: int, seed: int):
         def seat_for(seat: int) -> Seat:
             return Seat(agent, limit, seed + seat)
 
-        return seat_for, make_agent(agent, seed=seed), limit
+        return seat_for, make_agent(agent, seed=seed, tables=tables), limit
     if seconds is not None or nodes is not None:
         fail("--time and --nodes go with --agent (a --level names its own budget)")
     found = find_level(DEFAULT_LEVEL if level is None else level)
@@ -303,7 +307,7 @@ def _opponents(level, agent, seconds, nodes, n_players: int, seed: int):
     def seat_for(seat: int) -> Seat:
         return Seat.at_level(found.number, "owntrumps", n_players, seed=seed + seat)
 
-    return seat_for, make_agent(name, seed=seed), limit
+    return seat_for, make_agent(name, seed=seed, tables=tables), limit
 
 
 @main.command()
@@ -314,7 +318,7 @@ def _opponents(level, agent, seconds, nodes, n_players: int, seed: int):
               f"its name (default {DEFAULT_LEVEL}, strong; see kozyri bestmove --help).")
 @click.option("--agent", type=click.Choice(agent_names()), help="An agent instead of --level.")
 @click.option("--time", "seconds", type=SECONDS, metavar="S", help="With --agent: seconds a move (default 1).")
-@click.option("--nodes", type=click.IntRange(min=1), metavar="N",
+@click.option("--nodes", type=NODES, metavar="N",
               help="With --agent: iterations a move instead of time (the same moves on every machine).")
 @click.option("--deck", metavar="SPEC", help="36 (default), 52, 32, 24, 4x3 or Q,K,A/S,H.")
 @click.option("--must-beat/--no-must-beat", default=None, help="Whoever can beat must beat (default on).")
@@ -348,6 +352,9 @@ def play(players, you, level, agent, seconds, nodes, deck, must_beat, pass_sixes
 
     End of input ends the game quietly; Ctrl-C exits with code 130.
     """
+    one_budget(click.get_current_context())
+    if save_path is not None:
+        check_writable(save_path)  # before the game, not after it
     seed = random.SystemRandom().randrange(2 ** 32) if seed is None else seed
     screen = Screen(sys.stdout.isatty() if color is None else color)
     if load_path is not None:
@@ -362,16 +369,17 @@ def play(players, you, level, agent, seconds, nodes, deck, must_beat, pass_sixes
     players = players or 2
     if you >= players:
         fail(f"--seat {you}: the seats of {players} players are 0..{players - 1}")
-    seat_for, hint_agent, hint_limit = _opponents(level, agent, seconds, nodes, players, seed)
+    tables = TableStore()  # stored retrograde tables: perfect play on small decks, for the levels that use them
+    seat_for, hint_agent, hint_limit = _opponents(level, agent, seconds, nodes, players, seed, tables)
     seats = [None if s == you else seat_for(s) for s in range(players)]
     game = Game(screen, you, hint_agent, hint_limit, save_path)
     try:
         if load_path is not None:
-            table = OwnTrumpsTable(record, seats)
+            table = OwnTrumpsTable(record, seats, tables=tables)
             screen.say(f"Loaded {load_path}: {table.ply} moves replayed.")
         else:
             choice = TrumpChoice(deck or 36, players, seats, rules=with_rules(Rules(), must_beat, pass_sixes),
-                                 leader=leader or 0, seed=seed)
+                                 leader=leader or 0, seed=seed, tables=tables)
             if trumps is not None:
                 fixed = parse_trumps(trumps, players)
                 for seat in choice.order:

@@ -13,6 +13,7 @@ from kozyri.reversi import PASS, Board, best_move, solve as solve_board
 from kozyri.play import ReversiTable
 from kozyri.reversi.engine import result_json
 from kozyri.reversi import perft as count_leaves
+from kozyri.reversi.enumeration import MAX_DEPTH as MAX_PERFT_DEPTH
 from kozyri.reversi.enumeration import load_kernels as load_perft_kernels
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
@@ -20,6 +21,7 @@ from kozyri_cli.common import (
     EXIT_INTERRUPTED,
     SECONDS,
     KozyriGroup,
+    WholeNumber,
     emit_json,
     exit_interrupted_if,
     fail,
@@ -58,12 +60,15 @@ def _signed(value: int) -> str:
 
 
 @reversi.command()
-@click.argument("depth", type=click.IntRange(min=0))
+@click.argument("depth", type=WholeNumber(0, MAX_PERFT_DEPTH))
 @click.option("--board", "position", metavar="POS", help="Start from this position instead of the initial one.")
 @click.option("--moves", metavar="LIST", help="Start after these moves from the initial position (e.g. f5d6).")
 @click.option("--json", "as_json", is_flag=True, help="One line of JSON.")
 def perft(depth, position, moves, as_json):
-    """Count the leaves DEPTH plies deep (a pass is a move, a finished game a leaf)."""
+    """Count the leaves DEPTH plies deep (a pass is a move, a finished game a leaf).
+
+    DEPTH is 0 to 60; from the start, depths past 12 take long (Ctrl-C stops).
+    """
     if position is not None and moves is not None:
         fail("give --board or --moves, not both")
     board = Board.from_moves(moves) if moves is not None else Board(position)

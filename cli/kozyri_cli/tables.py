@@ -17,6 +17,15 @@ from kozyri_cli.common import EXIT_INTERRUPTED, ProgressLine, emit_json, fail
 DIR_HELP = f"The tables' directory [default: ${TABLES_ENV}, else {default_tables_dir()}]."
 
 
+def _directory(ctx, param, value) -> Path | None:
+    """The --dir given, refusing an empty name (it would mean the current directory)."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise click.BadParameter("an empty directory name (give a directory, or leave out --dir for the default)")
+    return Path(value)
+
+
 @main.group()
 def tables():
     """Retrograde tables: every position of a small deck, solved once.
@@ -42,12 +51,18 @@ def tables():
 @tables.command("build")
 @click.option("--deck", required=True, metavar="SPEC", help="A deck of at most 12 cards: 4x3, 2x5, Q,K,A/S,H ...")
 @click.option("--must-beat/--no-must-beat", default=True, show_default=True, help="Whoever can beat must beat.")
-@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), help=DIR_HELP)
+@click.option("--dir", "directory", type=click.Path(file_okay=False), callback=_directory, help=DIR_HELP)
 @click.option("--max-states", type=click.IntRange(min=1), default=DEFAULT_BUILD_STATES, show_default=True,
               metavar="N", help="Refuse a table larger than this (about 80 bytes a state while building).")
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as one JSON object.")
 def build(deck, must_beat, directory, max_states, as_json):
-    """Build the tables of a deck (those not stored yet) and store them."""
+    """Build the tables of a deck (those not stored yet) and store them.
+
+    A stored table that is damaged (an empty or cut file: a full disk, a
+    copy cut short) is deleted and built again; the other commands refuse
+    it with exit code 2, naming its file. A table larger than --max-states
+    is not stored: exit code 3.
+    """
     deck = Deck.parse(deck)
     store = TableStore(directory)
     line = ProgressLine()
@@ -69,8 +84,8 @@ def build(deck, must_beat, directory, max_states, as_json):
         if control.reason == INTERRUPTED:
             click.echo("interrupted: the table being built was not stored", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
-        fail(f"{exc}: the table was not stored (--max-states raises the bound, at about 80 bytes a state "
-             "of memory while building)")
+        raise LimitReached(f"{exc}: the table was not stored (--max-states raises the bound, at about 80 bytes a "
+                           "state of memory while building)") from None
     except MemoryError:
         line.clear()
         fail("out of memory while building the table: it was not stored (about 80 bytes a state are needed)")
@@ -81,7 +96,7 @@ def build(deck, must_beat, directory, max_states, as_json):
 
 
 @tables.command("list")
-@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), help=DIR_HELP)
+@click.option("--dir", "directory", type=click.Path(file_okay=False), callback=_directory, help=DIR_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as one JSON object.")
 def list_tables(directory, as_json):
     """The tables stored in the directory."""

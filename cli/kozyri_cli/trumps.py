@@ -12,6 +12,7 @@ from kozyri.owntrumps.table_store import TableStore
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
 from kozyri_cli.common import (
+    MEGABYTES,
     SECONDS,
     argument_text,
     emit_json,
@@ -19,6 +20,7 @@ from kozyri_cli.common import (
     progress_line,
     suggest_tables,
 )
+from kozyri_cli.owntrumps import SOLVABLE_CARDS
 
 TRUMPS_EPILOG = """\b
 DEAL is one of
@@ -56,7 +58,7 @@ See docs/trumps.md."""
                    "(default off). Overrides a JSON deal's rules.")
 @click.option("--time-limit", type=SECONDS, metavar="SECONDS",
               help="Time limit PER CELL (12 cells); a cell not solved in time shows '?'.")
-@click.option("--memory", type=click.IntRange(min=1), default=1024, show_default=True, metavar="MB",
+@click.option("--memory", type=MEGABYTES, default=1024, show_default=True, metavar="MB",
               help="Memory for the solver's tables (per cell).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object: the deal, the 12 cells, the grid and the analysis.")
@@ -86,6 +88,9 @@ def trumps(deal, deck, leader, must_beat, pass_sixes, time_limit, memory, as_jso
     content, source = argument_text(deal, "deal")
     position = read_deal(content, source=source, deck=deck, leader=leader, must_beat=must_beat,
                          pass_sixes=pass_sixes)
+    if position.deck.size > SOLVABLE_CARDS and time_limit is None:
+        click.echo(f"note: exact solving of a {position.deck.size}-card deck is far beyond reach today; the 12 "
+                   "cells run until Ctrl-C (give --time-limit to bound each).", err=True)
     with progress_line() as line:
         grid = grids.trump_grid(position, Limit(time=time_limit, memory=memory), tables=TableStore(),
                                 control=SearchControl(progress=line))

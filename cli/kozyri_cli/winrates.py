@@ -8,9 +8,12 @@ import click
 from click.core import ParameterSource
 
 from kozyri.agents import agent_names
+from kozyri.core import MOST_SECONDS
 from kozyri.owntrumps.table_store import TableStore
 from kozyri.play import DEFAULT_TURN_CAP
 from kozyri.runs import BACKENDS
+from kozyri.runs.files import holds_a_run, nothing_to_resume
+from kozyri.runs.files import check_writable
 from kozyri.studies.plots import check_available
 from kozyri.studies.render import summary_text
 from kozyri.studies.winrates import (
@@ -27,7 +30,7 @@ from kozyri.studies.winrates import (
     summarize,
 )
 from kozyri_cli import main
-from kozyri_cli.common import SECONDS, CountProgress, emit_json, exit_interrupted_if, fail
+from kozyri_cli.common import NODES, SECONDS, SEED, CountProgress, emit_json, exit_interrupted_if, fail, one_budget
 
 #: The options that decide a study's results (the settings line of its file).
 STUDY_OPTIONS = ("deck", "players", "must_beat", "pass_sixes", "deals", "all_deals", "seed", "hand", "seat",
@@ -48,13 +51,13 @@ recomputes every figure from it. Formulas and format: docs/winrates.md."""
 @click.option("--deals", type=click.IntRange(min=1), default=DEFAULT_DEALS, show_default=True, metavar="N",
               help="Random deals (each under every trump assignment).")
 @click.option("--all-deals", is_flag=True, help="Every deal of the deck instead (two players; small decks).")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True, metavar="N",
+@click.option("--seed", type=SEED, default=1, show_default=True, metavar="N",
               help="Seed of the deals and of everything random in them.")
 @click.option("--hand", metavar="CARDS", help="Give seat --seat these cards in every deal (\"AS KS QH ...\"); "
               "the report adds that seat's results by its own trump.")
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
               help="The seat of --hand (0 leads).")
-@click.option("--solve-time", type=click.FloatRange(min=0, max=1e9), metavar="SECONDS",
+@click.option("--solve-time", type=click.FloatRange(min=0, max=MOST_SECONDS), metavar="SECONDS",
               help="Exact solving per cell before self-play (two players, decks over 12 cards; 0: none) "
                    f"[default: {DEFAULT_SOLVE_TIME:g} up to {DEFAULT_SOLVE_CARDS} cards, 0 above].")
 @click.option("--selfplay/--exact-only", default=True, show_default=True,
@@ -63,7 +66,7 @@ recomputes every figure from it. Formulas and format: docs/winrates.md."""
               help="The self-play agent in every seat [default: mcts for 2 players, pimc for more].")
 @click.option("--time", "seconds", type=SECONDS, default=DEFAULT_MOVE_TIME, show_default=True, metavar="SECONDS",
               help="Time per self-play move.")
-@click.option("--nodes", type=click.IntRange(min=1), metavar="N",
+@click.option("--nodes", type=NODES, metavar="N",
               help="Iterations per self-play move instead of time: the same results on every machine.")
 @click.option("--turn-cap", type=click.IntRange(min=1), default=DEFAULT_TURN_CAP, show_default=True, metavar="N",
               help="Moves after which a self-play game is stopped (a draw, reported apart as capped).")
@@ -125,20 +128,36 @@ def winrates(ctx, deck, players, deals, all_deals, seed, hand, seat, solve_time,
             fail(f"put the options after '{ctx.invoked_subcommand}' (kozyri winrates {ctx.invoked_subcommand} "
                  "--help)")
         return
+    one_budget(ctx)
     given = {name for name in STUDY_OPTIONS if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE}
     if scheduler is not None and backend != "dask":
         fail("--scheduler is for --backend dask")
-    if resume and out is not None and out.exists() and out.stat().st_size > 0 and given <= {"deals"}:
-        settings = RESULTS.resumed_settings(out, **({"deals": deals} if "deals" in given else {}))
+    if "seat" in given and hand is None:
+        fail("--seat is the seat of --hand: give the hand too (--hand \"AS KS QH ...\")")
+    if resume and out is None:
+        fail("--resume continues the study in --out: give the file")
+    if resume and holds_a_run(out):
+        # The file's settings, with the options given that differ (only --deals may).
+        found = RESULTS.read_settings(out).to_json()
+        options = {"deck": deck, "players": players, "must_beat": must_beat, "pass_sixes": pass_sixes, "deals": deals,
+                   "all_deals": all_deals, "seed": seed, "hand": hand, "seat": seat, "solve_time": solve_time,
+                   "selfplay": selfplay, "agent": agent, "seconds": seconds, "nodes": nodes, "turn_cap": turn_cap}
+        typed = {name: options[name] for name in given}
+        if "seconds" in typed or "nodes" in typed:
+            typed["time"], typed["nodes"] = (None if nodes is not None else seconds), nodes
+            typed.pop("seconds", None)
+        settings = RESULTS.resumed_settings(out, **{key: value for key, value in typed.items()
+                                                    if found.get(key) != value})
     else:
-        if resume and out is None:
-            fail("--resume continues the study in --out: give the file")
+        if resume and not given:
+            fail(nothing_to_resume(out))
         settings = StudySettings(deck=deck, players=players, must_beat=must_beat, pass_sixes=pass_sixes,
                                  deals=deals, all_deals=all_deals, seed=seed, hand=hand, seat=seat,
                                  solve_time=solve_time, selfplay=selfplay, agent=agent,
                                  time=None if nodes is not None else seconds, nodes=nodes, turn_cap=turn_cap)
     if plot is not None:
         check_available()
+        check_writable(plot)
     progress = StudyProgress()
     try:
         study = run_study(settings, out, resume=resume, workers=workers, backend=backend, address=scheduler,

@@ -7,7 +7,9 @@
   effort, why it stopped early);
 * :class:`PlayResult` and :class:`AgentInfo`: a player's move and what it
   knows about it, the one answer of every agent and engine of every game;
-* :class:`KozyriError` and its subclasses: every error meant for a user.
+* :class:`KozyriError` and its subclasses: every error meant for a user;
+* :func:`load_json`: the one reader of JSON text, bounded in size, nesting
+  depth and digits, whose errors are :class:`InvalidInput`.
 
 Plain Python with no imports beyond the standard library: importing it (or
 cards, rules and positions, which build on it) does not load Numba.
@@ -15,6 +17,7 @@ cards, rules and positions, which build on it) does not load Numba.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -45,6 +48,80 @@ class LimitReached(KozyriError):
 
 class ProtocolError(KozyriError):
     """A malformed or out-of-place message on an engine protocol."""
+
+
+# --- reading JSON -----------------------------------------------------------------
+#: The largest JSON text read at once (characters): a record of 200,000 moves fits many times.
+MAX_JSON_CHARS = 16 * 2**20
+#: The deepest nesting of arrays and objects read (kozyri's own JSON nests at most 6 deep).
+MAX_JSON_DEPTH = 64
+#: The most digits of an integer read (seeds, node counts and move numbers have at most 20).
+MAX_JSON_DIGITS = 100
+_BYTE_ORDER_MARK = "\ufeff"
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_JSON_DIGITS:
+        raise InvalidInput(f"malformed JSON: an integer of {len(text.lstrip('-')):,} digits "
+                           f"(at most {MAX_JSON_DIGITS})")
+    return int(text)
+
+
+def _no_constant(name: str):
+    raise InvalidInput(f"malformed JSON: {name} is not a number JSON allows")
+
+
+def _check_depth(data) -> None:
+    """Refuse containers nested deeper than :data:`MAX_JSON_DEPTH` (without recursion)."""
+    stack = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise InvalidInput(f"malformed JSON: nested more than {MAX_JSON_DEPTH} deep")
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (list, dict)))
+
+
+def load_json(data, *, constants: bool = True):
+    """``data`` parsed if it is JSON text (``str`` or UTF-8 ``bytes``), else
+    ``data`` as it is: the one JSON reader of every reader of kozyri.
+
+    Hostile text fails with one :class:`InvalidInput` line: malformed JSON,
+    more than :data:`MAX_JSON_CHARS` characters, nesting deeper than
+    :data:`MAX_JSON_DEPTH`, an integer of more than :data:`MAX_JSON_DIGITS`
+    digits (or, without ``constants``, ``NaN`` and ``Infinity``). A leading
+    byte-order mark is skipped.
+
+    >>> load_json('{"seed": 7}')
+    {'seed': 7}
+    >>> load_json("[" * 100 + "]" * 100)
+    Traceback (most recent call last):
+    ...
+    kozyri.core.InvalidInput: malformed JSON: nested more than 64 deep
+    """
+    if isinstance(data, (bytes, bytearray)):
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidInput("malformed JSON: not UTF-8 text") from None
+    if not isinstance(data, str):
+        return data
+    if len(data) > MAX_JSON_CHARS:
+        raise InvalidInput(f"JSON text of {len(data):,} characters (at most {MAX_JSON_CHARS:,})")
+    data = data.removeprefix(_BYTE_ORDER_MARK)
+    try:
+        parsed = json.loads(data, parse_int=_bounded_int, **({} if constants else {"parse_constant": _no_constant}))
+    except RecursionError:
+        raise InvalidInput(f"malformed JSON: nested more than {MAX_JSON_DEPTH} deep") from None
+    except InvalidInput:
+        raise
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except ValueError as exc:  # a number Python will not convert (a float of too many digits)
+        raise InvalidInput(f"malformed JSON: {exc}") from None
+    if isinstance(parsed, (list, dict)) and data.count("[") + data.count("{") > MAX_JSON_DEPTH:
+        _check_depth(parsed)
+    return parsed
 
 
 # --- why a computation stopped early ------------------------------------------
@@ -168,6 +245,15 @@ WIN, DRAW, LOSS = Value.exact(1), Value.exact(0), Value.exact(-1)
 
 
 # --- limits -------------------------------------------------------------------
+#: The largest budgets any computation accepts (a :class:`Limit`, every
+#: command's options, the engine protocols): a year of wall-clock time, 10**12
+#: nodes (a day of the fastest kernel) and 64 GB of tables. Larger values are
+#: refused with one line: beyond any real use, they are typos or attacks.
+MOST_SECONDS = 365 * 24 * 3600
+MOST_NODES = 10**12
+MOST_MEMORY_MB = 65536
+
+
 @dataclass(frozen=True)
 class Limit:
     """What a computation may spend; None is no bound.
@@ -193,9 +279,15 @@ class Limit:
                 raise InvalidInput(f"the {name} limit must be a number, not {value!r}")
             if not math.isfinite(value) or value <= 0:
                 raise InvalidInput(f"the {name} limit must be a positive finite number, not {value!r}")
+            most = MOST_SECONDS if name == "time" else MOST_MEMORY_MB
+            if value > most:
+                unit = "seconds (a year)" if name == "time" else "MB"
+                raise InvalidInput(f"the {name} limit must be at most {most:,} {unit}, not {value!r}")
         if self.nodes is not None and (isinstance(self.nodes, bool) or not isinstance(self.nodes, int)
                                        or self.nodes <= 0):
             raise InvalidInput(f"the node limit must be a positive whole number, not {self.nodes!r}")
+        if self.nodes is not None and self.nodes > MOST_NODES:
+            raise InvalidInput(f"the node limit must be at most {MOST_NODES:,}, not {self.nodes!r}")
 
     def merged(self, other: Limit | None) -> Limit:
         """The tighter of the two limits, bound by bound."""

@@ -93,7 +93,7 @@ def test_bestmove_refuses_bad_input(cli, bad_input, tmp_path):
     obs0 = json.dumps(three.observation(0).to_json())
     bad_input(cli("bestmove", "-", "--open", input=obs0), "--open does not apply to an observation")
     bad_input(cli("bestmove", "-", input='{"seat": 0, "hand": ["XX"]}'), "observation")
-    bad_input(cli("bestmove", "-", input="garbage"), "malformed JSON")
+    bad_input(cli("bestmove", "-", input="garbage"), "is not a JSON position")
     bad_input(cli("bestmove", "--example", "--trumps", "SD"), "fixed deal")
     bad_input(cli("bestmove", "--example", "--time", "nan"), "seconds")
     bad_input(cli("bestmove", "--example", "--agent", "alphazero"), "alphazero")

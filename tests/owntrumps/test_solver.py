@@ -90,6 +90,27 @@ def test_asking_for_less_gives_less_and_it_is_still_proven(pos):
     assert set(no_line.best_moves) == best and no_line.pv == [] and no_line.all_best_moves
 
 
+@settings(max_examples=60, deadline=None)
+@given(positions())
+def test_what_a_player_can_rely_on_is_proven(pos):
+    # A win: one winning move (the fastest where cheap, else one the proof
+    # holds: CHEAP_NODES of 1 forces that path); a draw: every move keeping it.
+    ref = reference(pos)
+    target, values = ref.value(pos), ref.move_values(pos)
+    keeping = {m for m, v in values.items() if v.lower >= target.lower}
+    for cheap_nodes in (solver_module.CHEAP_NODES, 1):
+        solver_module.CHEAP_NODES, saved = cheap_nodes, solver_module.CHEAP_NODES
+        try:
+            value, moves = proven_moves(pos)
+        finally:
+            solver_module.CHEAP_NODES = saved
+        assert value == target
+        if value == WIN:
+            assert len(moves) == 1 and moves[0] in keeping
+        else:
+            assert set(moves) == keeping
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("cheap_nodes", [solver_module.CHEAP_NODES, 1])
 def test_main_lines_that_follow_the_proof_keep_the_value_to_the_end(monkeypatch, cheap_nodes):

@@ -54,6 +54,9 @@ AGENTS = {
         "mcts": "kozyri.agents.owntrumps.mcts:MctsAgent",
         "pimc": "kozyri.agents.owntrumps.pimc:PimcAgent",
         "ismcts": "kozyri.agents.owntrumps.ismcts:IsmctsAgent",
+        # OpenSpiel's bots as outside opponents (the optional extra kozyri[openspiel]; docs/openspiel.md).
+        "openspiel-mcts": "kozyri.openspiel.bots:OpenSpielMctsAgent",
+        "openspiel-ismcts": "kozyri.openspiel.bots:OpenSpielIsmctsAgent",
     },
     "reversi": {
         "random": "kozyri.agents.reversi:RandomAgent",
@@ -85,9 +88,15 @@ def agent_class(name: str, game: str = "owntrumps") -> type[Agent]:
     return getattr(importlib.import_module(module), cls)
 
 
-def make_agent(name: str, seed: int = 0, *, game: str = "owntrumps", **options) -> Agent:
-    """A new agent by name (see :data:`AGENTS`), seeded."""
-    return agent_class(name, game)(seed=seed, **options)
+def make_agent(name: str, seed: int = 0, *, game: str = "owntrumps", tables=None, **options) -> Agent:
+    """A new agent by name (see :data:`AGENTS`), seeded. ``tables`` (a
+    :class:`~kozyri.owntrumps.table_store.TableStore`) goes to the agents
+    that answer from stored tables (``uses_tables``) and is left out for
+    the others, so a door can offer it to whichever agent is asked for."""
+    cls = agent_class(name, game)
+    if tables is not None and cls.uses_tables:
+        options["tables"] = tables
+    return cls(seed=seed, **options)
 
 
 def game_of(view) -> str:

@@ -43,6 +43,9 @@ class Agent:
     game = ""
     #: Whether the agent searches (a limit matters); random and greedy do not.
     searches = False
+    #: Whether the agent answers from retrograde tables where they cover a
+    #: position (it takes ``tables=``; see :func:`kozyri.agents.make_agent`).
+    uses_tables = False
 
     def __init__(self, seed: int = 0):
         if isinstance(seed, bool) or not isinstance(seed, int):

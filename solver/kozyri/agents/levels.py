@@ -18,6 +18,7 @@ growing time a move. The Elo scale of the levels, measured in the arena
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from kozyri.core import InvalidInput, Limit
@@ -36,6 +37,9 @@ class Level:
     limit: Limit
     #: What it is, for people.
     description: str
+    #: Whether it answers from stored retrograde tables where a door offers
+    #: them (small decks: perfect play), as only the strongest levels do.
+    uses_tables: bool = False
 
     def for_view(self, view_or_players) -> tuple[str, Limit]:
         """``(agent, limit)`` for a view (an Own Trumps observation, a Reversi
@@ -49,7 +53,8 @@ class Level:
 
     def to_json(self) -> dict:
         return {"level": self.number, "name": self.name, "agent": self.agent, "hidden_agent": self.hidden_agent,
-                "time": self.limit.time, "nodes": self.limit.nodes, "description": self.description}
+                "time": self.limit.time, "nodes": self.limit.nodes, "description": self.description,
+                "uses_tables": self.uses_tables}
 
 
 #: Each game's levels, 1 (weakest) to 8 (strongest).
@@ -61,8 +66,10 @@ LEVELS: dict[str, tuple[Level, ...]] = {
         Level(4, "club", "mcts", "pimc", Limit(nodes=400), "Monte Carlo search, 400 iterations a move"),
         Level(5, "strong", "mcts", "pimc", Limit(nodes=1_500), "Monte Carlo search, 1,500 iterations"),
         Level(6, "expert", "mcts", "pimc", Limit(nodes=6_000), "Monte Carlo search, 6,000 iterations"),
-        Level(7, "master", "mcts", "pimc", Limit(time=0.5), "Monte Carlo search, half a second a move"),
-        Level(8, "strongest", "mcts", "pimc", Limit(time=2.0), "Monte Carlo search, two seconds a move"),
+        Level(7, "master", "mcts", "pimc", Limit(time=0.5), "Monte Carlo search, half a second a move",
+              uses_tables=True),
+        Level(8, "strongest", "mcts", "pimc", Limit(time=2.0), "Monte Carlo search, two seconds a move",
+              uses_tables=True),
     ),
     "reversi": tuple(
         Level(number, name, agent, agent, limit, description)
@@ -92,7 +99,7 @@ def level(number, game: str = "owntrumps") -> Level:
         found = next((lv for lv in levels if lv.name == text), None)
         if found is not None:
             return found
-        if not text.isdigit():
+        if not re.fullmatch(r"[0-9]{1,4}", text):
             names = ", ".join(f"{lv.number} {lv.name}" for lv in levels)
             raise InvalidInput(f"unknown level {number!r} (levels: {names})")
         number = int(text)

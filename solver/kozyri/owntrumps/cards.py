@@ -90,9 +90,9 @@ class Deck:
         """A deck from text: ``36`` (also 52, 32, 24), ``2x3`` (suits x top
         ranks) or ``RANKS/SUITS`` with comma lists, e.g. ``Q,K,A/S,H``."""
         s = spec.strip()
-        if re.fullmatch(r"\d+", s):
+        if re.fullmatch(r"[0-9]{1,4}", s):
             return cls.standard(int(s))
-        m = re.fullmatch(r"(\d+)\s*[xX]\s*(\d+)", s)
+        m = re.fullmatch(r"([0-9]{1,4})\s*[xX]\s*([0-9]{1,4})", s)
         if m:
             return cls.top(int(m.group(1)), int(m.group(2)))
         if "/" in s:

@@ -27,9 +27,9 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from kozyri.core import GameOver, InvalidInput
+from kozyri.core import GameOver, InvalidInput, load_json
 from kozyri.owntrumps.observation import Observation
-from kozyri.owntrumps.position import Position, load_json
+from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord, outcome_text
 from kozyri.owntrumps.rules import Rules
 
@@ -51,9 +51,10 @@ def check_deal(deal: Position) -> Position:
 
 
 def check_text(content: str, source: str) -> str:
-    """``content`` stripped, with a one-line error when it is empty or not
+    """``content`` stripped (and without a leading byte-order mark, which
+    some editors write), with a one-line error when it is empty or not
     text (control characters: a binary file or garbage on a pipe)."""
-    stripped = content.strip()
+    stripped = content.removeprefix(_BYTE_ORDER_MARK).strip()
     if not stripped:
         raise InvalidInput(f"{source} is empty (expected {FORMS})")
     if any(ord(ch) < 32 and ch not in "\t\r\n" for ch in stripped) or "\x7f" in stripped:
@@ -61,8 +62,9 @@ def check_text(content: str, source: str) -> str:
     return stripped
 
 
-#: The text form of a record starts with a tag such as ``[Deck "36"]``.
-_RECORD_TAGS = re.compile(r"\s*\[\s*[A-Za-z]")
+#: The text form of a record starts with a tag such as ``[Deck "36"]`` (after comment lines, ``; ...``).
+_RECORD_TAGS = re.compile(r"(?:\s*;[^\n]*(?:\n|$))*\s*\[\s*[A-Za-z]")
+_BYTE_ORDER_MARK = "\ufeff"
 
 
 @dataclass(frozen=True)
@@ -89,8 +91,12 @@ def classify(content: str, source: str | None = None, what: str = "the position"
     content = check_text(content, source or what)
     if _RECORD_TAGS.match(content):
         return Input("record", content)
-    if "|" in content and not content.startswith(("{", "[")):
-        return Input("deal", content)
+    if not content.startswith(("{", "[")):
+        if "|" in content:
+            return Input("deal", content)
+        raise InvalidInput(f"{source or what} is not {FORMS}: a record in text form starts with its tags "
+                           "([Deck \"36\"] ...; kozyri deal --record prints one), a deal has two or more hands "
+                           "separated by '|', JSON starts with '{'")
     data = _from_source(source, lambda: load_json(content))
     form = "position"
     if isinstance(data, dict):
@@ -131,10 +137,10 @@ def read_state(content: str, *, source: str | None = None, seat: int | None = No
     """
     given = classify(content, source)
     if given.form == "observation":
-        named = [name for name, value in options.items() if value is not None]
+        named = _named_options(options)
         if named or open_hands:
-            name = named[0].replace("_", "-") if named else "open"
-            raise InvalidInput(f"--{name} does not apply to an observation (it names its own deck, trumps, "
+            name = named[0] if named else "--open"
+            raise InvalidInput(f"{name} does not apply to an observation (it names its own deck, trumps, "
                                "rules and hidden cards)")
         state = _from_source(source, lambda: Observation.from_json(given.data))
         if state.is_over:
@@ -155,15 +161,21 @@ def read_state(content: str, *, source: str | None = None, seat: int | None = No
 
 def _record_in_play(given: Input, source: str | None, options: dict) -> GameRecord:
     """The record given, refusing deal options and a finished game."""
-    named = [name.replace("_", "-") for name, value in options.items() if value is not None]
+    named = _named_options(options)
     if named:
-        raise InvalidInput(f"--{named[0]} is for a deal in text form; a record names its own deck, trumps, "
+        raise InvalidInput(f"{named[0]} is for a deal in text form; a record names its own deck, trumps, "
                            "rules and moves")
     record = _read_record(given, source)
     if record.is_over:
         raise GameOver(f"the game of this record is over after move {len(record.moves)} "
                        f"({outcome_text(record.outcome)})")
     return record
+
+
+def _named_options(options: dict) -> list[str]:
+    """The options given, as they were typed (``--no-must-beat`` for ``must_beat=False``)."""
+    return [f"--{'no-' if value is False else ''}{name.replace('_', '-')}" for name, value in options.items()
+            if value is not None]
 
 
 def _check_seat(seat: int | None, to_move: int) -> None:

@@ -116,14 +116,15 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from kozyri.core import GameOver, IllegalMove, InvalidInput, LimitReached
+from kozyri.core import GameOver, IllegalMove, InvalidInput, LimitReached, load_json
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.cards import DEFAULT_DECK, Deck
-from kozyri.owntrumps.position import MAX_PLAYERS, Position, load_json, parse_trumps
+from kozyri.owntrumps.position import MAX_PLAYERS, Position, parse_trumps
 from kozyri.owntrumps.rules import NO_CARD, Move, MoveKind, Outcome, Rules
 
 _KEYS = ("seat", "deck", "trumps", "rules", "to_move", "hand", "pile", "counts", "known", "known_not", "moves",
@@ -632,7 +633,7 @@ class Observation:
                 count = R.take_count(self.deck, self.pile[-1], self.trump_indices[self.to_move],
                                      len(self.pile)) if self.pile else 0
                 return Move.take(count)
-            if not t[4:].isdigit() or t[4:] != str(int(t[4:])):
+            if not re.fullmatch(r"0|[1-9][0-9]{0,3}", t[4:]):
                 raise InvalidInput(f"malformed move {text!r} (write AS, KH+9S or take)")
             return Move.take(int(t[4:]))
         parts = t.split("+")
@@ -912,7 +913,10 @@ class Observation:
         n = len(counts)
         if not 2 <= n <= MAX_PLAYERS:
             raise InvalidInput(f"{n} counts: Own Trumps is for 2 to {MAX_PLAYERS} players")
-        trumps = parse_trumps(data["trumps"], n)
+        trumps = parse_trumps(data["trumps"])
+        if len(trumps) != n:
+            raise InvalidInput(f'"counts" has {n} numbers and "trumps" {len(trumps)} suits: the observation must '
+                               "have one of each per player")
 
         def card_list(value, what):
             if value is None:

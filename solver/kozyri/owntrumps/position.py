@@ -20,26 +20,15 @@ be complete: ``"QS KH AS | KS QH AH"`` is the 2x3 deck Q K A of spades and heart
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field, replace
 
-from kozyri.core import GameOver, IllegalMove, InvalidInput
+from kozyri.core import GameOver, IllegalMove, InvalidInput, load_json
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.cards import DEFAULT_DECK, RANKS, SUITS, Deck, parse_suit
 from kozyri.owntrumps.rules import Move, MoveKind, Outcome, Rules
 
 MAX_PLAYERS = 4
-
-
-def load_json(data):
-    """``data`` parsed if it is JSON text (a one-line error if malformed), else as it is."""
-    if isinstance(data, (str, bytes)):
-        try:
-            return json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise InvalidInput(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    return data
 
 
 def parse_trumps(text, n_players: int | None = None) -> tuple[str, ...]:

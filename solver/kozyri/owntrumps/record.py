@@ -58,18 +58,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kozyri.core import GameOver, IllegalMove, InvalidInput
+from kozyri.core import GameOver, IllegalMove, InvalidInput, load_json
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.observation import Observation, check_sixes_passed, move_text, outcome_text
-from kozyri.owntrumps.position import Position, load_json, parse_trumps
+from kozyri.owntrumps.position import Position, parse_trumps
 from kozyri.owntrumps.rules import Move, Outcome, Rules
 
 #: The tags of the text form, in the order they are written.
 TAGS = ("Deck", "Trumps", "ToMove", "Rules", "Hands", "Pile")
 _REQUIRED = ("Deck", "Trumps", "Hands")
 _TAG = re.compile(r'\[\s*([A-Za-z_]+)\s+"([^"]*)"\s*\]')
-_NUMBER = re.compile(r"(\d+)\.+(.*)")
+_NUMBER = re.compile(r"([0-9]{1,9})\.+(.*)")
 _SWITCH = {"on": True, "off": False, "true": True, "false": False, "yes": True, "no": False, "1": True, "0": False}
 _WIDTH = 79
 
@@ -475,7 +475,7 @@ def _start_from_tags(tags: dict[str, tuple[str, int]]) -> Position:
     to_move = 0
     if "ToMove" in tags:
         def read_seat(value):
-            if not re.fullmatch(r"\s*\d+\s*", value):
+            if not re.fullmatch(r"\s*[0-9]{1,4}\s*", value):
                 raise InvalidInput(f"must be a seat number 0..{len(hands) - 1}, not {value!r}")
             return int(value)
 

@@ -6,6 +6,8 @@ The command line prints these; a server or a notebook can too. Suit symbols
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kozyri.core import INTERRUPTED, MEMORY_BOUND, NODE_LIMIT, TIME_LIMIT, IllegalMove, PlayResult, Value
 from kozyri.owntrumps.cards import SUIT_SYMBOLS, SUITS
 from kozyri.owntrumps.choice import PAIRS
@@ -300,7 +302,10 @@ def record_json(record: GameRecord, seat: int | None = None) -> dict:
     """The JSON of ``kozyri replay``: the start, each move with who made it
     and in words, the outcome; with ``seat``, instead of the start (which
     shows every hand), what that seat knew at the start and after each move
-    (the observation JSON)."""
+    (``views``: the observation JSON with ``"ply"``, the number of moves
+    made, in place of its ``"moves"``, which are the first ``ply`` of the
+    top-level ``"moves"``): the size grows with the game's length, not its
+    square (docs/records.md)."""
     deck = record.start.deck
     positions = record.positions()
     out = {
@@ -315,8 +320,23 @@ def record_json(record: GameRecord, seat: int | None = None) -> dict:
     if seat is not None:
         del out["start"]  # the other hands are hidden from this seat
         out["seat"] = seat
-        out["views"] = [obs.to_json() for obs in record.observations(seat)]
+        out["views"] = _views_json(record, seat)
     return out
+
+
+def _views_json(record: GameRecord, seat: int) -> list[dict]:
+    """Each view of ``seat`` (at the start and after each move) in JSON,
+    without its move list: a view is advanced from one without moves, so
+    that neither the views nor their JSON copy the history (linear time)."""
+    view = replace(Observation.of(record.start, seat), moves=())
+    views = []
+    for ply in range(len(record.moves) + 1):
+        if ply:
+            view = replace(view.play(record.moves[ply - 1], checked=True), moves=())
+        data = view.to_json()
+        del data["moves"]
+        views.append({**data, "ply": ply})
+    return views
 
 
 def play_result_text(result: PlayResult, state: Observation) -> str:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import itertools
 import os
+import pickle
+import re
 from pathlib import Path
 
 import numpy as np
@@ -119,8 +121,14 @@ class TableStore:
             raise InvalidInput(f"cannot store the table in {self.directory}: {exc.strerror or exc}") from None
         return paths["keys"]
 
-    def load(self, deck, must_beat: bool, trumps: tuple[str, ...]) -> list[SortedTable]:
-        """The stored tables of this deck, setting and canonical trumps (memory-mapped)."""
+    def load(self, deck, must_beat: bool, trumps: tuple[str, ...], *, repair: bool = False) -> list[SortedTable]:
+        """The stored tables of this deck, setting and canonical trumps (memory-mapped).
+
+        A damaged table (a file empty, cut, or not a table's: a disk that
+        filled up, a copy cut short) is refused with its file named and the
+        command that builds it again, exit code 2; with ``repair`` (``kozyri
+        tables build``) its files are deleted instead, and the tables from
+        it on are built again."""
         out = []
         for index in itertools.count():
             paths = self.paths(self.stem(deck, must_beat, trumps, index))
@@ -130,13 +138,20 @@ class TableStore:
             for part, dtype in self.PARTS:
                 try:
                     arrays[part] = np.load(paths[part], mmap_mode="r")
-                except (OSError, ValueError) as exc:
-                    raise InvalidInput(f"the stored table {paths[part]} cannot be read ({exc}): "
-                                       "delete it and build it again (kozyri tables build)") from None
-                if arrays[part].dtype != dtype or arrays[part].shape != arrays["values"].shape \
-                        or arrays[part].ndim != 1:
-                    raise InvalidInput(f"the stored table {paths[part]} is damaged: delete it and build it "
-                                       "again (kozyri tables build)")
+                    whole = (arrays[part].dtype == dtype and arrays[part].ndim == 1
+                             and arrays[part].shape == arrays["values"].shape)
+                    problem = None if whole else "not the table's array"
+                except (OSError, ValueError, EOFError, pickle.UnpicklingError) as exc:
+                    problem = ("empty" if isinstance(exc, EOFError) else exc.strerror or str(exc)
+                               if isinstance(exc, OSError) else "not a NumPy array: cut or overwritten")
+                if problem is not None:
+                    if repair:
+                        for path in paths.values():
+                            path.unlink(missing_ok=True)
+                        return out
+                    rule = "" if must_beat else " --no-must-beat"
+                    raise InvalidInput(f"the stored table {paths[part]} is damaged ({problem}) and cannot be read: "
+                                       f"build it again with `kozyri tables build --deck {deck.spec()}{rule}`")
             maps = suit_maps(deck, [deck.suit_index(t) for t in trumps])
             out.append(SortedTable(arrays["keys"], arrays["values"], arrays["depths"], maps))
         return out
@@ -155,9 +170,10 @@ class TableStore:
             size = sum(p.stat().st_size for p in self.paths(stem).values() if p.exists())
             try:
                 states = int(np.load(keys_path, mmap_mode="r").shape[0])
-            except (OSError, ValueError):
+            except (OSError, ValueError, EOFError, pickle.UnpicklingError):
                 states = None
             out.append({"ranks": parts[0], "suits": parts[1], "must_beat": parts[2] == "mb", "trumps": parts[3],
-                        "index": int(parts[4]) if parts[4].isdigit() else parts[4], "states": states,
+                        "index": int(parts[4]) if re.fullmatch(r"[0-9]{1,9}", parts[4]) else parts[4],
+                        "states": states,
                         "bytes": size, "path": str(keys_path)})
         return out

@@ -353,7 +353,7 @@ def build_stored_tables(deck, must_beat: bool, store: TableStore, *,
             on_table(out)
 
     for trumps, pair in trump_classes(deck).items():
-        tables = store.load(deck, must_beat, trumps)
+        tables = store.load(deck, must_beat, trumps, repair=True)
         for index, table in enumerate(tables):
             row(trumps, index, table, 0.0, False)
         for hand in itertools.combinations(range(deck.size), first):

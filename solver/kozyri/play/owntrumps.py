@@ -76,9 +76,9 @@ class OwnTrumpsTable(RecordTable):
     """
 
     def __init__(self, start: Position | GameRecord, seats=None, turn_cap: int = DEFAULT_TURN_CAP,
-                 limit: Limit | None = None):
+                 limit: Limit | None = None, tables=None):
         record = start if isinstance(start, GameRecord) else GameRecord(start)
-        super().__init__(record.start.n_players, seats, turn_cap, limit)
+        super().__init__(record.start.n_players, seats, turn_cap, limit, tables)
         if record.is_over and not record.moves:
             raise InvalidInput("the game is over at its start")
         self.record = GameRecord(record.start)
@@ -201,7 +201,7 @@ class TrumpChoice:
 
     def __init__(self, deck: Deck | str | int = 36, n_players: int = 2, seats=None, *, rules: Rules | None = None,
                  leader: int = 0, seed: int | None = None, chosen=(), turn_cap: int = DEFAULT_TURN_CAP,
-                 limit: Limit | None = None):
+                 limit: Limit | None = None, tables=None):
         self.deck = _deck_of(deck)
         if isinstance(n_players, bool) or not isinstance(n_players, int) or not 2 <= n_players <= len(SUITS):
             raise InvalidInput(f"Own Trumps is for 2 to {len(SUITS)} players, not {n_players!r}")
@@ -221,7 +221,7 @@ class TrumpChoice:
         self.seats = seats_of(seats, n_players, self.game, limit)
         # Agents given as objects go to the table as they are (as a Table keeps them).
         self._agents = {i: a for i, a in enumerate(seats or ()) if isinstance(a, Agent)}
-        self._limit = limit
+        self._limit, self.tables = limit, tables
         self.leader, self.seed, self.turn_cap = leader, seed, turn_cap
         self._chosen: list[str] = []
         if isinstance(chosen, str) or not isinstance(chosen, Sequence):
@@ -307,7 +307,7 @@ class TrumpChoice:
             raise InvalidInput(f"player {self.to_choose} has not chosen a trump yet: no card is dealt")
         start = Position.deal(self.deck, self.trumps, self.leader, self.seed, self.rules, self.n_players)
         seats = [self._agents.get(i, seat) for i, seat in enumerate(self.seats)]
-        return OwnTrumpsTable(start, seats, self.turn_cap, self._limit)
+        return OwnTrumpsTable(start, seats, self.turn_cap, self._limit, self.tables)
 
     # --- JSON -------------------------------------------------------------------------
     def to_json(self, seat: int | None = None) -> dict:

@@ -145,11 +145,15 @@ class Table:
     #: The game's name (``"owntrumps"``, ``"reversi"``).
     game = ""
 
-    def __init__(self, n_players: int, seats=None, turn_cap: int = DEFAULT_TURN_CAP, limit: Limit | None = None):
+    def __init__(self, n_players: int, seats=None, turn_cap: int = DEFAULT_TURN_CAP, limit: Limit | None = None,
+                 tables=None):
         if isinstance(turn_cap, bool) or not isinstance(turn_cap, int) or turn_cap < 1:
             raise InvalidInput(f"the turn cap must be a whole number >= 1, not {turn_cap!r}")
         self.seats = seats_of(seats, n_players, self.game, limit)
         self.turn_cap = turn_cap
+        #: Retrograde tables (a TableStore) for the seats' agents: seats named
+        #: by agent, and levels that use them.
+        self.tables = tables
         # Agents given as objects play as they are; the others are made from their seat on first use.
         self._agents: dict[int, Agent] = {i: a for i, a in enumerate(seats or ()) if isinstance(a, Agent)}
         #: Seconds each seat has spent on its moves (an agent: choosing; an
@@ -258,7 +262,8 @@ class Table:
             spec = self.seats[seat]
             if spec.agent is None:
                 raise InvalidInput(f"seat {seat} is played from outside, not by an agent")
-            found = self._agents[seat] = make_agent(spec.agent, seed=spec.seed, game=self.game)
+            tables = self.tables if spec.level is None or level(spec.level, self.game).uses_tables else None
+            found = self._agents[seat] = make_agent(spec.agent, seed=spec.seed, game=self.game, tables=tables)
         return found
 
     def genmove(self, seat: int | None = None, limit: Limit | None = None, *, agent: Agent | None = None,

@@ -15,13 +15,14 @@ hidden hands cannot change what the engine plays.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, fields, replace
 
 from kozyri.agents import agent_names, default_agent, make_agent
 from kozyri.agents.base import Agent
 from kozyri.agents.levels import level as find_level
-from kozyri.core import NODE_LIMIT, InvalidInput, Limit, PlayResult
+from kozyri.core import MOST_MEMORY_MB, MOST_NODES, MOST_SECONDS, NODE_LIMIT, InvalidInput, Limit, PlayResult
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.rules import Move
 from kozyri.owntrumps.solver import solve
@@ -39,13 +40,11 @@ PRINCIPAL_LINE_SECONDS = 5.0
 STRENGTH_OPTIONS = ("level", "agent", "time", "nodes", "memory", "hash", "threads", "seed")
 
 
-#: The largest node budget and tree memory (MB) accepted: beyond any real use, within the kernels' int64.
-MOST_NODES, MOST_MEMORY_MB = 10**12, 65536
 
 
 def whole_number(value, what: str, least: int | None = None, most: int | None = None) -> int:
     """``value`` (a JSON number or text) as a whole number from ``least`` to ``most``."""
-    if isinstance(value, str) and value.strip().lstrip("+-").isdigit() and len(value) < 30:
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?[0-9]{1,29}\s*", value):
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidInput(f"{what} must be a whole number, not {value!r}")
@@ -67,6 +66,8 @@ def seconds_or_none(value, what: str) -> float | None:
             raise InvalidInput(f"{what} must be a number of seconds, not {value!r}") from None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
         raise InvalidInput(f"{what} must be a positive, finite number of seconds, not {value!r}")
+    if value > MOST_SECONDS:
+        raise InvalidInput(f"{what} must be at most {MOST_SECONDS:,} seconds (a year), not {value!r}")
     return float(value)
 
 
@@ -125,8 +126,12 @@ class Strength:
             return self.agent
         return find_level(self.level).for_view(view)[0]
 
-    def make_agent(self, view: Observation | int) -> Agent:
-        return make_agent(self.agent_name(view), seed=self.seed)
+    def make_agent(self, view: Observation | int, tables=None) -> Agent:
+        """The agent for ``view``; ``tables`` (a table store) for an agent set
+        by name, or a level that uses them."""
+        if self.agent == "auto" and not find_level(self.level).uses_tables:
+            tables = None
+        return make_agent(self.agent_name(view), seed=self.seed, tables=tables)
 
     def budget(self) -> Limit:
         """What a move may spend: the time and nodes set, else the level's; the memory."""
@@ -139,12 +144,12 @@ class Strength:
         return {field.name: getattr(self, field.name) for field in fields(self)}
 
 
-def analysis_agent(strength: Strength, view: Observation) -> Agent:
+def analysis_agent(strength: Strength, view: Observation, tables=None) -> Agent:
     """The agent an analysis runs: the engine's when it searches, else the
     default searching agent for what is hidden (an analysis of ``random``
     would tell nothing)."""
-    agent = strength.make_agent(view)
-    return agent if agent.searches else make_agent(default_agent(view), seed=strength.seed)
+    agent = strength.make_agent(view, tables)
+    return agent if agent.searches else make_agent(default_agent(view), seed=strength.seed, tables=tables)
 
 
 def deepen(view: Observation, agent: Agent, control: SearchControl, memory: int | None = None,
@@ -170,12 +175,13 @@ def deepen(view: Observation, agent: Agent, control: SearchControl, memory: int 
 
 
 def principal_line(view: Observation, result: PlayResult, control: SearchControl | None = None,
-                   limit: Limit | None = None) -> list[Move] | None:
+                   limit: Limit | None = None, tables=None) -> list[Move] | None:
     """The main line of play from a position the agent proved (a known
     value, every card known): its move, then the exact solver's main line
     after it (within ``limit``, default :data:`PRINCIPAL_LINE_SECONDS`, and
-    ``control``: a stop ends it); None when nothing is proven, hands are
-    hidden, or the solver ran out of time."""
+    ``control``: a stop ends it; ``tables``: a table store it may answer
+    from); None when nothing is proven, hands are hidden, or the solver ran
+    out of time."""
     if result.info.value is None or view.count() != 1:
         return None
     after = view.position().play(result.move)
@@ -183,8 +189,8 @@ def principal_line(view: Observation, result: PlayResult, control: SearchControl
         return [result.move]
     budget = limit or Limit(time=PRINCIPAL_LINE_SECONDS)
     if control is None:
-        solved = solve(after, budget)
+        solved = solve(after, budget, tables=tables)
     else:
         with control.child(budget, count_nodes=False) as sub:  # the line's nodes are not the search's
-            solved = solve(after, control=sub)
+            solved = solve(after, control=sub, tables=tables)
     return [result.move, *solved.pv] if solved.value.known and solved.pv else None

@@ -317,9 +317,11 @@ class Engine:
     and returns the reply (for tests and scripts); :class:`Session` runs it
     on streams."""
 
-    def __init__(self, strength: Strength | None = None, version: str = "unknown"):
+    def __init__(self, strength: Strength | None = None, version: str = "unknown", tables=None):
         self.strength = strength or Strength()
         self.version = version
+        #: Retrograde tables (a TableStore) the agents and the main line answer from where they cover a position.
+        self.tables = tables
         self.table: Table | None = None
         self.engine_seats: tuple[int, ...] = ()
         self.time_control: TimeControl | None = None
@@ -515,7 +517,7 @@ class Engine:
         view = table.view(seat)
         limit = self._budget(seat, view, per_call)
         began = time.monotonic()
-        result = table.genmove(seat, limit, agent=self.strength.make_agent(view), control=call.control())
+        result = table.genmove(seat, limit, agent=self.strength.make_agent(view, self.tables), control=call.control())
         spent = time.monotonic() - began
         ply = table.ply
         table.play(result.move, seconds=spent)
@@ -528,7 +530,7 @@ class Engine:
         table = self._in_play()
         seat = table.to_move
         view = table.view(seat)  # a seat-only game refuses the hidden seats
-        agent = analysis_agent(self.strength, view)
+        agent = analysis_agent(self.strength, view, self.tables)
         where = {"ply": table.ply, "seat": seat}
         latest: dict = {}  # the best move so far, for the progress lines (replaced whole, never changed)
 
@@ -548,7 +550,7 @@ class Engine:
         for result in deepen(view, agent, control, self.strength.memory):
             # The deepest search so far (a search cut short by a stop may have searched less), or a proof.
             if best is None or result.info.value is not None or result.info.nodes >= best.info.nodes:
-                best, line = result, principal_line(view, result, control)
+                best, line = result, principal_line(view, result, control, tables=self.tables)
             fields = move_fields(best, view)
             latest = {key: fields[key] for key in ("move", "agent", "proven", "estimate")}
             if line is not None:

@@ -7,11 +7,12 @@ with the command's numeric id echoed (``=7 F5``). Moves are vertices ``A1`` to
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Callable, TextIO
 
 from kozyri.agents import make_agent
-from kozyri.core import INTERRUPTED, KozyriError, Limit, ProtocolError
+from kozyri.core import INTERRUPTED, MOST_SECONDS, KozyriError, Limit, ProtocolError
 from kozyri.play import ReversiTable
 from kozyri.reversi.board import BLACK, PASS, WHITE, Board
 
@@ -136,6 +137,8 @@ class GtpEngine:
             main_time, byo_time, byo_stones = float(args[0]), float(args[1]), int(args[2])
         except (IndexError, ValueError):
             raise GtpError("syntax error") from None
+        if not all(math.isfinite(t) and 0 <= t <= MOST_SECONDS for t in (main_time, byo_time)) or byo_stones < 0:
+            raise GtpError(f"time settings must be from 0 to {MOST_SECONDS} seconds (a year) and stones >= 0")
         if byo_stones > 0 and byo_time > 0:
             self.move_time = max(0.1, byo_time / byo_stones)
         elif main_time > 0:

@@ -29,7 +29,7 @@ import json
 
 from kozyri.agents import agent_names
 from kozyri.agents.levels import LEVELS
-from kozyri.core import InvalidInput, KozyriError, Limit, PlayResult
+from kozyri.core import InvalidInput, KozyriError, Limit, PlayResult, load_json
 from kozyri.owntrumps.inputs import classify, read_position, read_record, read_state
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.solver import solve
@@ -119,9 +119,11 @@ class JsonRequests:
     module docstring): ``strength`` is the default for requests that set
     no level, agent or budget; ``version`` is the program's."""
 
-    def __init__(self, strength: Strength | None = None, version: str = "unknown"):
+    def __init__(self, strength: Strength | None = None, version: str = "unknown", tables=None):
         self.strength = strength or Strength()
         self.version = version
+        #: Retrograde tables (a TableStore) the agents and the solver answer from where they cover a position.
+        self.tables = tables
         self._answers = {"engine": self._engine, "legal_moves": self._legal_moves, "bestmove": self._bestmove,
                          "analyze": self._analyze, "solve": self._solve}
 
@@ -135,12 +137,7 @@ class JsonRequests:
             text = decode_line(line)
             if not text.strip():
                 return None
-            try:
-                request = json.loads(text, parse_constant=_no_constant)
-            except RecursionError:
-                raise InvalidInput("malformed JSON: nested too deeply") from None
-            except ValueError as exc:
-                raise InvalidInput(f"malformed JSON: {exc}") from None
+            request = load_json(text, constants=False)
             if not isinstance(request, dict):
                 raise InvalidInput('a request is a JSON object like {"id": 1, "type": "bestmove", "game": ...}')
             request_id = request.get("id")
@@ -172,14 +169,14 @@ class JsonRequests:
     def _bestmove(self, request: dict, control) -> dict:
         view, ply = _view(request)
         strength = self._strength(request)
-        result = strength.make_agent(view).choose(view, strength.budget(), control=control)
+        result = strength.make_agent(view, self.tables).choose(view, strength.budget(), control=control)
         return {"ply": ply, "seat": view.to_move, **move_fields(result, view)}
 
     def _analyze(self, request: dict, control) -> dict:
         view, ply = _view(request)
         strength = self._strength(request)
-        result = analysis_agent(strength, view).choose(view, strength.budget(), control=control)
-        line = principal_line(view, result, control)
+        result = analysis_agent(strength, view, self.tables).choose(view, strength.budget(), control=control)
+        line = principal_line(view, result, control, tables=self.tables)
         return {"ply": ply, "seat": view.to_move, **move_fields(result, view),
                 "pv": None if line is None else [m.text(view.deck) for m in line]}
 
@@ -203,15 +200,11 @@ class JsonRequests:
         limit = Limit(seconds_or_none(request.get("time"), '"time"') or DEFAULT_SOLVE_SECONDS,
                       nodes_or_none(request.get("nodes"), '"nodes"'),
                       None if memory is None else whole_number(memory, '"memory"', 1, MOST_MEMORY_MB))
-        result = solve(position, limit, value_only=value_only, control=control)
+        result = solve(position, limit, value_only=value_only, control=control, tables=self.tables)
         return {"ply": ply, "seat": position.to_move, **result.to_json(), "stopped": result.stopped}
 
     def _strength(self, request: dict) -> Strength:
         return self.strength.updated({key: request[key] for key in _PLAY_KEYS if key in request})
-
-
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not a JSON number")
 
 
 def _game_text(request: dict) -> str:

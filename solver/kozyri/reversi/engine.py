@@ -8,7 +8,7 @@ from kozyri.core import TIME_LIMIT, AgentInfo, Limit, PlayResult, Value
 from kozyri.reversi import search_kernels as sk
 from kozyri.reversi.board import PASS, Board, square_name, squares_of
 from kozyri.reversi.endgame import solve
-from kozyri.search.control import SearchControl, controlled
+from kozyri.search.control import SearchControl, controlled, part_of
 
 #: With this many empty squares or fewer the engine tries to solve exactly.
 EXACT_EMPTIES = 18
@@ -63,7 +63,7 @@ def best_move(
 
     with controlled(Limit(think, limit.nodes, limit.memory), control) as ctrl:
         solving = board.empties <= exact_empties
-        with ctrl.child(Limit(time=think * MIDGAME_SHARE if solving else think)) as midgame:
+        with ctrl.child(Limit(time=part_of(think, MIDGAME_SHARE) if solving else think)) as midgame:
             move, info = _iterative_deepening(board, midgame, max_depth)
         if solving and not ctrl.stopped and ctrl.remaining > 0.01:
             solved = solve(board, control=ctrl)

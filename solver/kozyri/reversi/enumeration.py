@@ -8,18 +8,23 @@ from kozyri.reversi.board import Board
 from kozyri.search.control import SearchControl, controlled
 from kozyri.search.jit import warm_up_once
 
+#: The deepest count asked for: a game has at most 60 moves and their passes,
+#: and from the start even depth 20 takes far longer than anyone waits.
+MAX_DEPTH = 60
+
 
 def perft(board: Board, depth: int, limit: Limit | None = None, *, control: SearchControl | None = None) -> int:
     """Number of leaves ``depth`` plies below ``board``.
 
-    A forced pass counts as a move and a game that ends earlier counts as one
-    leaf. From the start position depths 1..10 give 4, 12, 56, 244, 1396, 8200,
-    55092, 390216, 3005288 and 24571284. A count stopped before the end (by
+    ``depth`` is at most :data:`MAX_DEPTH`. A forced pass counts as a move
+    and a game that ends earlier counts as one leaf. From the start position
+    depths 1..10 give 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288 and
+    24571284. A count stopped before the end (by
     ``limit``, ``control`` or Ctrl-C) has no value: it raises
     :class:`~kozyri.core.LimitReached` naming the reason.
     """
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise InvalidInput(f"perft depth must be a whole number, 0 or more, got {depth!r}")
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
+        raise InvalidInput(f"perft depth must be a whole number from 0 to {MAX_DEPTH}, got {depth!r}")
     load_kernels()  # before the clock starts
     with controlled(limit, control) as ctrl:
         ctrl.status = f"perft {depth}"

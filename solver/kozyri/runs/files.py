@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from kozyri.core import InvalidInput
+from kozyri.core import InvalidInput, load_json
 
 
 class ResultsFile:
@@ -60,9 +60,9 @@ class ResultsFile:
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                raise InvalidInput(f"{self.path}, line {number}: not JSON") from None
+                record = load_json(line)
+            except InvalidInput as exc:
+                raise InvalidInput(f"{self.path}, line {number}: not a line of {self.what} ({exc})") from None
             if not isinstance(record, dict):
                 raise InvalidInput(f"{self.path}, line {number}: not a JSON object")
             records.append((number, record))
@@ -87,9 +87,9 @@ class ResultsFile:
 
     def _settings(self, line: str) -> dict:
         try:
-            header = json.loads(line)
-        except json.JSONDecodeError:
-            header = None
+            header = load_json(line)
+        except InvalidInput as exc:
+            raise InvalidInput(f"{self.path} is not {self.what} (line 1: {exc})") from None
         if not isinstance(header, dict) or not isinstance(header.get(self.kind), dict):
             raise InvalidInput(f"{self.path} is not {self.what} (its first line is not the settings)")
         version = header.get("version", self.version)
@@ -101,6 +101,15 @@ class ResultsFile:
     # --- writing ---------------------------------------------------------------
     def open(self, settings: dict, *, resume: bool, may_differ: Sequence[str] = (),
              check: Callable[[dict], Any] | None = None) -> list[tuple[int, dict]]:
+        """:meth:`_open`, before any work: a file that cannot be written (no
+        room, no permission, not a file) is one :class:`InvalidInput` line."""
+        try:
+            return self._open(settings, resume=resume, may_differ=may_differ, check=check)
+        except OSError as exc:
+            raise InvalidInput(f"cannot write {self.path}: {exc.strerror or exc}") from None
+
+    def _open(self, settings: dict, *, resume: bool, may_differ: Sequence[str] = (),
+              check: Callable[[dict], Any] | None = None) -> list[tuple[int, dict]]:
         """Start the file with ``settings``, or with ``resume`` continue it:
         its records are returned (checked by ``check(settings found)``
         first) and new ones are appended after them. Settings other than
@@ -134,19 +143,60 @@ class ResultsFile:
         return records
 
     def append(self, record: dict) -> None:
-        """Write one record and flush it to disk."""
-        self._sink.write(json.dumps(record) + "\n")
-        self._sink.flush()
+        """Write one record and flush it to disk (a full disk is one :class:`InvalidInput` line)."""
+        try:
+            self._sink.write(json.dumps(record) + "\n")
+            self._sink.flush()
+        except OSError as exc:
+            raise InvalidInput(f"cannot write {self.path}: {exc.strerror or exc}") from None
 
     def close(self) -> None:
-        if self._sink is not None:
-            self._sink.close()
-            self._sink = None
+        sink, self._sink = self._sink, None
+        if sink is not None:
+            try:
+                sink.close()
+            except OSError:  # what could not be flushed was reported by append
+                pass
 
     def _replace_header(self, header: bytes) -> None:
         """A new settings line, written atomically (the records stay)."""
         body = self.path.read_bytes().split(b"\n", 1)[1]
         write_atomically(self.path, lambda fh: fh.write(header + body))
+
+
+def holds_a_run(path) -> bool:
+    """Whether ``path`` is a file with something in it: a run that ``--resume`` can continue."""
+    path = Path(path)
+    return path.is_file() and path.stat().st_size > 0
+
+
+def nothing_to_resume(path) -> str:
+    """The message for ``--resume`` of a file that holds no run (missing, empty, a directory):
+    a typo in the name must not start a new run of the default settings."""
+    path = Path(path)
+    why = "does not exist" if not path.exists() else "is a directory" if path.is_dir() else "is empty"
+    return (f"nothing to resume: {path} {why} (start a new run without --resume, or give the file of the run "
+            "to continue)")
+
+
+def check_writable(path) -> None:
+    """Refuse at once, before any work, an output file that cannot be
+    written: a directory, a file that cannot be opened for writing, a
+    missing or unwritable directory. Nothing is left behind: an existing
+    file is opened to append and closed, a new one is only tried as a
+    temporary file beside it."""
+    path = Path(path)
+    if path.is_dir():
+        raise InvalidInput(f"{path} is a directory, not a file")
+    try:
+        if path.exists():
+            with path.open("ab"):
+                pass
+        else:
+            with tempfile.TemporaryFile(dir=path.parent):
+                pass
+    except OSError as exc:
+        raise InvalidInput(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def write_atomically(path, write: Callable[[Any], Any]) -> None:

@@ -10,6 +10,7 @@ back stays handed back.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import itertools
 import os
 import signal
 from collections.abc import Callable, Iterable
@@ -45,19 +46,25 @@ def run_tasks(function: Callable, tasks: Iterable, done: Callable[[Any], None], 
     ``address`` (a scheduler such as ``tcp://host:8786``), or on a local
     Dask cluster of ``workers`` processes when no address is given; the
     initializer runs once on each worker.
+
+    ``tasks`` may be a lazy iterable of any length: the local pools take
+    tasks from it as workers free up (a few per worker in flight), so
+    memory does not grow with the number of tasks; Dask is handed them all.
     """
     if backend not in BACKENDS:
         raise InvalidInput(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
-    tasks = list(tasks)
+    tasks = iter(tasks)
+    first = list(itertools.islice(tasks, max(1, workers)))  # no more processes than tasks
+    tasks = itertools.chain(first, tasks)
     if backend == "dask":
-        _run_dask(function, tasks, done, workers, initializer, initargs, address)
-    elif workers == 1 or len(tasks) <= 1:
+        _run_dask(function, list(tasks), done, workers, initializer, initargs, address)
+    elif workers == 1 or len(first) <= 1:
         if initializer is not None:
             initializer(*initargs)
         for task in tasks:
             done(function(task))
     else:
-        _run_processes(function, tasks, done, min(workers, len(tasks)), initializer, initargs)
+        _run_processes(function, tasks, done, min(workers, len(first)), initializer, initargs)
 
 
 def _worker_start(initializer, initargs) -> None:
@@ -67,12 +74,22 @@ def _worker_start(initializer, initargs) -> None:
         initializer(*initargs)
 
 
+#: Tasks handed to the local pool ahead of the results, per worker (enough to keep every worker busy).
+_IN_FLIGHT_PER_WORKER = 4
+
+
 def _run_processes(function, tasks, done, workers, initializer, initargs) -> None:
     executor = cf.ProcessPoolExecutor(max_workers=workers, initializer=_worker_start,
                                       initargs=(initializer, initargs))
+    in_flight: set = set()
     try:
-        futures = [executor.submit(function, task) for task in tasks]
-        for future in cf.as_completed(futures):
+        for task in tasks:
+            in_flight.add(executor.submit(function, task))
+            if len(in_flight) >= _IN_FLIGHT_PER_WORKER * workers:
+                finished, in_flight = cf.wait(in_flight, return_when=cf.FIRST_COMPLETED)
+                for future in finished:
+                    done(future.result())
+        for future in cf.as_completed(in_flight):
             done(future.result())
     except BaseException:
         _stop_workers(executor)
@@ -82,14 +99,17 @@ def _run_processes(function, tasks, done, workers, initializer, initargs) -> Non
 
 
 def _stop_workers(executor: cf.ProcessPoolExecutor) -> None:
-    """End the tasks in flight now (Ctrl-C or an error): their results are not wanted."""
-    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14
-    if terminate is not None:
-        terminate()
+    """End the tasks in flight now (Ctrl-C or an error): their results are
+    not wanted. SIGKILL, not SIGTERM: a worker inside a search catches
+    SIGTERM as a stop of that search and would go on with its next task
+    (and keep the parent's ``shutdown`` waiting)."""
+    kill = getattr(executor, "kill_workers", None)  # Python 3.14
+    if kill is not None:
+        kill()
         return
     for process in list((getattr(executor, "_processes", None) or {}).values()):
         if process.is_alive():
-            process.terminate()
+            process.kill()
 
 
 #: Seconds to wait for a Dask scheduler before giving up.

@@ -12,6 +12,7 @@ others.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -51,8 +52,10 @@ class RunFormat:
         settings = self.read_settings(path)
         refused = sorted(set(changes) - set(self.may_differ))
         if refused:
-            raise InvalidInput(f"a resumed run keeps its settings; only {', '.join(self.may_differ)} may change, "
-                               f"not {refused[0]}")
+            key = refused[0]
+            theirs, ours = json.dumps(settings.to_json().get(key)), json.dumps(changes[key])
+            raise InvalidInput(f"{path} holds a run with other settings ({key}: {theirs} there, {ours} here): a "
+                               f"resumed run keeps its settings; only {', '.join(self.may_differ)} may change")
         return self.settings({**settings.to_json(), **changes}) if changes else settings
 
     def read(self, path, *, repair: bool = False) -> tuple[Any, list]:
@@ -89,6 +92,11 @@ class RunFormat:
         yet; return the records of every planned task done (by task) and
         why the run stopped early (``"interrupted"``) or None.
 
+        ``planned`` is only iterated and asked ``key in planned`` (a ``range``
+        or another lazy sequence): the tasks are planned as they are handed
+        out, so that a run of a hundred million tasks starts at once and
+        holds in memory only the records it made.
+
         ``out``: the results file (each record is appended as it comes; an
         existing file is continued only with ``resume``). Records are
         written with their ``to_json()`` when they have one.
@@ -96,16 +104,15 @@ class RunFormat:
         Ctrl-C stops the run: the records written stay (the file is the
         truth; ``resume`` continues), the tasks in flight are dropped."""
         workers = check_workers(workers)
-        wanted = set(planned)
         records: list = []
         results = None
         if out is not None:
             results = self.file(out)
             lines = results.open(settings.to_json(), resume=resume, may_differ=self.may_differ,
                                  check=lambda found: self._settings(results, found))
-            records = [r for r in self._records(results, settings, lines) if self.key(r) in wanted]
+            records = [r for r in self._records(results, settings, lines) if self.key(r) in planned]
         done = {self.key(r) for r in records}
-        todo = [key for key in planned if key not in done]
+        todo = (key for key in planned if key not in done)
 
         def finished(record) -> None:
             if results is not None:

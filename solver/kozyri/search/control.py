@@ -66,6 +66,21 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 ProgressCallback = Callable[["SearchControl"], None]
 
+#: The least time a part of a budget gets: a part of a spent (or tiny) budget
+#: is still a valid limit, and its computation stops at once.
+LEAST_PART_SECONDS = 1e-9
+
+
+def part_of(seconds: float | None, fraction: float) -> float | None:
+    """``fraction`` of ``seconds`` (None: no bound) as a time limit for a part
+    of the work: never below :data:`LEAST_PART_SECONDS`, so that dividing
+    any valid budget, however small or spent, gives a valid one.
+
+    >>> part_of(1.0, 0.5), part_of(0.0, 0.5), part_of(None, 0.5)
+    (0.5, 1e-09, None)
+    """
+    return None if seconds is None else max(LEAST_PART_SECONDS, seconds * fraction)
+
 
 @intrinsic
 def _load_atomic(typingctx, array, index):
@@ -224,7 +239,23 @@ class _Watcher:
     def __init__(self):
         self._start()
         if hasattr(os, "register_at_fork"):  # a forked worker process gets a watcher of its own
-            os.register_at_fork(after_in_child=self._start)
+            os.register_at_fork(after_in_child=self._after_fork)
+
+    def _after_fork(self) -> None:
+        """In a process forked while the parent caught Ctrl-C and SIGTERM: a
+        fresh watcher, and the signals back to what they were before the
+        parent caught them (the child runs none of the parent's
+        computations; a worker ended with SIGTERM must end, and must not
+        wake the parent's watcher through the inherited pipe)."""
+        caught, previous = bool(self.interruptible), dict(self._previous_handlers)
+        self._start()
+        if caught:
+            try:
+                signal.set_wakeup_fd(-1)
+                for signum, handler in previous.items():
+                    signal.signal(signum, handler)
+            except (ValueError, OSError):  # pragma: no cover - not the main thread
+                pass
 
     def _start(self) -> None:
         self._lock = threading.Lock()
@@ -232,6 +263,8 @@ class _Watcher:
         #: Roots of the computations that Ctrl-C stops (see :func:`controlled`).
         self.interruptible: list[SearchControl] = []
         self.presses = 0
+        #: Blocks of :func:`interrupts_end_run` open: then the first signal raises too.
+        self.ending_runs = 0
         #: The stop signal received last (None since the first interruptible computation began).
         self.signal: int | None = None
         self._thread: threading.Thread | None = None
@@ -299,7 +332,7 @@ class _Watcher:
     def on_signal(self, signum, frame) -> None:
         self.presses += 1
         self.interrupt(signum)
-        if self.presses > 1:
+        if self.presses > 1 or self.ending_runs:
             raise KeyboardInterrupt
 
     @contextmanager
@@ -359,6 +392,26 @@ def last_signal() -> int | None:
     computations run under :func:`controlled`, or None if none did since the
     first of them began: a command exits 130 after Ctrl-C, 143 after SIGTERM."""
     return _WATCHER.signal
+
+
+@contextmanager
+def interrupts_end_run():
+    """Within the block (a run of many computations in this process: the
+    games of a match, the deals of a study), the first Ctrl-C or SIGTERM
+    stops every running computation *and* raises ``KeyboardInterrupt`` in
+    the main thread, so that the run ends instead of going on with its next
+    computation (each of which would only have its own search cut short).
+    :func:`last_signal` tells which signal it was."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals reach the main thread only: its computations keep their own handling
+        return
+    root = SearchControl()
+    with _WATCHER.catching_interrupts(root):
+        _WATCHER.ending_runs += 1
+        try:
+            yield
+        finally:
+            _WATCHER.ending_runs -= 1
 
 
 @contextmanager

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 
@@ -71,7 +72,8 @@ from kozyri.owntrumps.record import GameRecord
 from kozyri.owntrumps.rules import Rules
 from kozyri.play import DEFAULT_TURN_CAP, OwnTrumpsTable, Seat
 from kozyri.runs import RunFormat, elo, mean_interval, wilson
-from kozyri.search.control import SearchControl
+from kozyri.runs.checks import seconds_value, whole_number
+from kozyri.search.control import SearchControl, interrupts_end_run
 
 #: Seconds per move when a match names no limit.
 DEFAULT_TIME = 0.1
@@ -97,6 +99,38 @@ def lineup(names: Sequence[str], n_players: int | None = None) -> tuple[str, ...
         return (names[0],) + (names[1],) * (n - 1)
     raise InvalidInput(f"{len(names)} agents for {n} players: name one agent per seat, or two "
                        "(the first against a field of the second)")
+
+
+class GamePlan(Sequence):
+    """The games ``(deal, rotation)`` of a match, deal by deal, computed on
+    demand rather than held in a list.
+
+    >>> plan = GamePlan(2, 3)
+    >>> len(plan), list(plan)[:4], (1, 2) in plan, (2, 0) in plan
+    (6, [(0, 0), (0, 1), (0, 2), (1, 0)], True, False)
+    """
+
+    def __init__(self, deals: int, n_players: int):
+        self.deals, self.n_players = deals, n_players
+
+    def __len__(self) -> int:
+        return self.deals * self.n_players
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return divmod(index, self.n_players)
+
+    def __iter__(self):
+        return ((deal, rotation) for deal in range(self.deals) for rotation in range(self.n_players))
+
+    def __contains__(self, game) -> bool:
+        return (isinstance(game, tuple) and len(game) == 2 and all(type(x) is int for x in game)
+                and 0 <= game[0] < self.deals and 0 <= game[1] < self.n_players)
 
 
 @dataclass(frozen=True)
@@ -171,9 +205,10 @@ class MatchSettings:
         """The distinct agents, in lineup order."""
         return list(dict.fromkeys(self.lineup))
 
-    def games(self) -> list[tuple[int, int]]:
-        """Every game of the match: ``(deal, rotation)``, deal by deal."""
-        return [(deal, rotation) for deal in range(self.deals) for rotation in range(self.n_players)]
+    def games(self) -> GamePlan:
+        """Every game of the match: ``(deal, rotation)``, deal by deal (a
+        lazy sequence: a match of a hundred million deals plans nothing ahead)."""
+        return GamePlan(self.deals, self.n_players)
 
     def seating(self, rotation: int) -> tuple[str, ...]:
         """The agent of each seat in ``rotation``: the agent of seat ``s`` in
@@ -292,9 +327,8 @@ class GameResult:
                 raise InvalidInput(f"a game needs {key!r}")
         deal, rotation, seats = data.get("deal"), data.get("rotation"), data["seats"]
         for key, value in (("deal", deal), ("rotation", rotation)):
-            if (value is not None or settings is not None) and (
-                    isinstance(value, bool) or not isinstance(value, int) or value < 0):
-                raise InvalidInput(f"{key} must be a whole number >= 0, not {value!r}")
+            if value is not None or settings is not None:
+                whole_number(value, key)
         if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
             raise InvalidInput('"seats" must be a list of agent names')
         record = GameRecord.from_json(data["record"])
@@ -302,9 +336,10 @@ class GameResult:
         if len(seats) != n:
             raise InvalidInput(f"{len(seats)} seats for a game of {n} players")
         seconds = data.get("seconds", [0.0] * n)
-        if (not isinstance(seconds, list) or len(seconds) != n
-                or not all(isinstance(s, (int, float)) and not isinstance(s, bool) and s >= 0 for s in seconds)):
+        if not isinstance(seconds, list) or len(seconds) != n:
             raise InvalidInput('"seconds" must hold a number of seconds per seat')
+        for seat, spent in enumerate(seconds):
+            seconds_value(spent, f'"seconds" of seat {seat}')
         info = data.get("info")
         if info is not None and (not isinstance(info, list) or len(info) != len(record.moves)
                                  or not all(isinstance(i, dict) for i in info)):
@@ -545,9 +580,10 @@ def run_match(settings: MatchSettings, out=None, *, resume: bool = False, worker
         if on_game is not None:
             on_game(game, match)
 
-    match.games, match.stopped = RESULTS.run(
-        settings, settings.games(), functools.partial(_play_task, settings, details), out, resume=resume,
-        workers=workers, initializer=_load_agents, initargs=(settings.agents,), on_record=finished)
+    with interrupts_end_run():  # Ctrl-C ends the match, not only the search of the move it came in
+        match.games, match.stopped = RESULTS.run(
+            settings, settings.games(), functools.partial(_play_task, settings, details), out, resume=resume,
+            workers=workers, initializer=_load_agents, initargs=(settings.agents,), on_record=finished)
     return match
 
 
@@ -568,7 +604,7 @@ def arena(agent_names: Sequence[str], deals: int, *, deck="36", n_players: int |
 
 def level_of(name: str) -> int | None:
     """The level a lineup's name stands for (``level3``: 3), or None."""
-    if isinstance(name, str) and name.startswith("level") and name[5:].isdigit():
+    if isinstance(name, str) and name.startswith("level") and re.fullmatch(r"[0-9]{1,4}", name[5:]):
         number = int(name[5:])
         return number if LOWEST <= number <= HIGHEST else None
     return None

@@ -91,7 +91,7 @@ from kozyri.owntrumps.solver import SolveResult, solve
 from kozyri.owntrumps.solver import load_kernels as load_solver_kernels
 from kozyri.owntrumps.table_store import TableStore
 from kozyri.owntrumps.tables import DeckTables, tables_for
-from kozyri.search.control import SearchControl, controlled
+from kozyri.search.control import SearchControl, controlled, part_of
 
 #: The version of the JSON shape (:meth:`Review.to_json`).
 JSON_VERSION = 1
@@ -413,7 +413,7 @@ def _review_move(number: int, before: Position, played: Move, view: Observation,
     if len(before.legal_moves()) == 1:
         return review
     with ctrl.child(Limit(time=limit.time, memory=limit.memory), count_nodes=False) as move_ctrl:
-        exact_share = Limit(time=None if limit.time is None else limit.time / 2)
+        exact_share = Limit(time=part_of(limit.time, 0.5))
         with move_ctrl.child(exact_share, count_nodes=False) as exact_ctrl:
             verdict, options = _exact_verdict(before, played, tables, Limit(nodes=limit.nodes), exact_ctrl)
         review.exact, review.options = verdict, options

@@ -49,6 +49,8 @@ from kozyri.owntrumps.table_store import TableStore
 from kozyri.owntrumps.tables import MAX_CARDS, DeckTables
 from kozyri.play import DEFAULT_TURN_CAP
 from kozyri.runs import BACKENDS, RunFormat, check_workers, wilson
+from kozyri.runs.checks import seconds_value, whole_number
+from kozyri.search.control import interrupts_end_run
 from kozyri.studies.arena import play_game
 from kozyri.studies.policies import HAND_POLICIES, POLICIES, choose_trump
 
@@ -325,25 +327,71 @@ def study_deal(settings: StudySettings, deal: int, tables: TableStore | None = N
 
 
 def check_record(settings: StudySettings, record: dict) -> dict:
-    """A deal record read back from a file, checked against the settings."""
-    deal = record.get("deal")
-    if isinstance(deal, bool) or not isinstance(deal, int) or deal < 0:
+    """A deal record read back from a file, checked against the settings:
+    the deal's number (below the number of deals when the study cannot
+    grow: every deal, or a given hand with two players), its hands (the
+    study's deal of that number, every card once), and every cell (the
+    study's assignments in order, a way of obtaining it the study uses, a
+    seat or none as the loser, seconds >= 0, a self-played game's moves).
+    Deals of random studies beyond ``deals`` are a longer run's (resumed
+    with fewer deals): read, not counted."""
+    if not isinstance(record, dict):
+        raise InvalidInput("a deal line must be a JSON object")
+    if "deal" not in record:
         raise InvalidInput("a deal line needs its number (\"deal\")")
+    fixed = settings.all_deals or (settings.hand is not None and settings.players == 2)
+    deal = whole_number(record["deal"], "the deal's number", 0, settings.n_deals - 1 if fixed else None)
+    seconds_value(record.get("seconds", 0.0), f"deal {deal}: \"seconds\"")
+    deck = settings.deck_obj
+    hands = record.get("hands")
+    if not isinstance(hands, list) or len(hands) != settings.players or not all(isinstance(h, str) for h in hands):
+        raise InvalidInput(f"deal {deal}: {settings.players} hands expected (\"hands\", each a string of cards)")
+    for seat, hand in enumerate(hands):
+        cards = deck.parse_cards(hand)
+        twice = sorted({c for c in cards if cards.count(c) > 1})
+        if twice:
+            raise InvalidInput(f"deal {deal}: the card {deck.card_text(twice[0])} is twice in hand {seat}")
+    if hands != [deck.mask_text(h) for h in deal_hands(settings, deal)]:
+        raise InvalidInput(f"deal {deal}: the hands are not the study's deal {deal} (seed {settings.seed})")
     cells = record.get("cells")
     if not isinstance(cells, list) or len(cells) != len(settings.assignments):
         raise InvalidInput(f"deal {deal}: {len(settings.assignments)} cells expected")
+    ways = _ways(settings)
     for cell, trumps in zip(cells, settings.assignments):
         if not isinstance(cell, dict) or cell.get("trumps") != "".join(trumps):
             raise InvalidInput(f"deal {deal}: the cells are not the study's assignments in order")
-        if cell.get("how") not in HOWS:
-            raise InvalidInput(f"deal {deal}: unknown way {cell.get('how')!r} of obtaining a cell")
-        loser = cell.get("loser")
-        if cell["how"] != UNKNOWN and loser is not None and loser not in range(settings.players):
-            raise InvalidInput(f"deal {deal}: no seat {loser!r}")
-    hands = record.get("hands")
-    if not isinstance(hands, list) or len(hands) != settings.players:
-        raise InvalidInput(f"deal {deal}: {settings.players} hands expected")
+        where = f"deal {deal}, cell {cell['trumps']}"
+        how = cell.get("how")
+        if how not in HOWS:
+            raise InvalidInput(f"{where}: unknown way {how!r} of obtaining a cell")
+        if how not in ways:
+            raise InvalidInput(f"{where}: {how!r} is not a way this study obtains a cell (it uses "
+                               f"{', '.join(ways)})")
+        if how == UNKNOWN:
+            if cell.get("loser") is not None:
+                raise InvalidInput(f"{where}: an unknown cell has no loser")
+        else:
+            if "loser" not in cell:
+                raise InvalidInput(f"{where}: a cell with an outcome needs \"loser\" (null: a draw)")
+            loser = cell["loser"]
+            if loser is not None and (isinstance(loser, bool) or loser not in range(settings.players)):
+                raise InvalidInput(f"{where}: no seat {loser!r} among {settings.players} players to be the loser")
+        seconds_value(cell.get("seconds", 0.0), f"{where}: \"seconds\"")
+        if how == SELFPLAY:
+            whole_number(cell.get("moves", 0), f"{where}: the number of moves")
+        elif "moves" in cell or "capped" in cell:
+            raise InvalidInput(f"{where}: only a self-played cell has moves")
+        if cell.get("capped", False) not in (True, False) or (cell.get("capped") and cell.get("loser") is not None):
+            raise InvalidInput(f"{where}: \"capped\" must be true (with no loser) or left out")
     return record
+
+
+def _ways(settings: StudySettings) -> tuple[str, ...]:
+    """How the study obtains its cells: the tables, or the exact solver, self-play and unknown."""
+    if settings.method == TABLE:
+        return (TABLE,)
+    return tuple(how for how, used in ((EXACT, settings.solve_seconds > 0), (SELFPLAY, settings.selfplay),
+                                       (UNKNOWN, True)) if used)
 
 
 # --- running a study -------------------------------------------------------------------
@@ -425,10 +473,11 @@ def run_study(settings: StudySettings, out=None, *, resume: bool = False, worker
         if on_deal is not None:
             on_deal(record, study)
 
-    study.records, study.stopped = RESULTS.run(
-        settings, range(settings.n_deals), functools.partial(_study_task, settings, tables), out, resume=resume,
-        workers=workers, backend=backend, address=address, initializer=_load_kernels, initargs=(settings,),
-        on_record=finished)
+    with interrupts_end_run():  # Ctrl-C ends the study, not only the search of the move it came in
+        study.records, study.stopped = RESULTS.run(
+            settings, range(settings.n_deals), functools.partial(_study_task, settings, tables), out,
+            resume=resume, workers=workers, backend=backend, address=address, initializer=_load_kernels,
+            initargs=(settings,), on_record=finished)
     return study
 
 

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from kozyri.agents.base import with_limit_defaults
 from kozyri.agents.owntrumps.base import OwnTrumpsAgent, perfect_information
+from kozyri.agents.owntrumps.simple import greedy_scores
 from kozyri.agents.owntrumps.trees import (
     DEFAULT_EPSILON,
     DEFAULT_LIMIT,
     MAX_PLAYOUT_PLIES,
+    MoveStats,
     epsilon_code,
     ismcts_search,
     load_kernels,
@@ -60,6 +62,9 @@ class IsmctsAgent(OwnTrumpsAgent):
             stats, playouts = ismcts_search(position, worlds, ctrl, seed=self.numba_seed(view),
                                             exploration=self.exploration, epsilon=self.epsilon,
                                             max_plies=self.max_plies)
+            if not stats:  # stopped before the first iteration: greedy's move
+                scores = greedy_scores(view, moves)
+                stats = [MoveStats(moves[scores.index(max(scores))])]
             best = pick(stats)
             info = AgentInfo(self.name, estimate=best.mean, nodes=ctrl.nodes, playouts=playouts,
                              worlds=len(worlds), seconds=ctrl.elapsed, stopped=ctrl.reason)

@@ -8,7 +8,9 @@ playouts are slower and a fifth of them never end at 36 cards), every seat maxim
 players the MCTS-solver backup, so that a proven win is played and a proven
 loss avoided whenever another move remains. Near the end (at most
 ``exact_cards`` cards in hands) the exact proof search gets the first half
-of the budget (:func:`kozyri.owntrumps.solver.proven_moves`): a proven win
+of a time budget, or nine tenths of it within :data:`QUICK_EXACT_CARDS`
+cards, where it nearly always settles the position in that time
+(:func:`kozyri.owntrumps.solver.proven_moves`): a proven win
 is played at once, a proven draw restricts the tree's choice to the moves
 that keep it. Given retrograde tables (``tables``: a store, as ``kozyri
 bestmove`` passes it) the exact phase answers from them at once where they
@@ -40,7 +42,15 @@ from kozyri.owntrumps.rules import Move
 from kozyri.owntrumps.solver import proven_moves
 from kozyri.owntrumps.table_store import TableStore
 from kozyri.owntrumps.tables import DeckTables
-from kozyri.search.control import SearchControl, controlled
+from kozyri.search.control import SearchControl, controlled, part_of
+
+
+#: At most this many cards in hands, the exact solver settles a position in a
+#: fraction of a second (at most about 0.3 s on the openings of 12-card
+#: deals, benchmarks/RESULTS.md), so the exact phase gets
+#: :data:`QUICK_EXACT_SHARE` of a time budget instead of half.
+QUICK_EXACT_CARDS = 12
+QUICK_EXACT_SHARE = 0.9
 
 
 def cards_in_hands(position: Position) -> int:
@@ -52,6 +62,7 @@ class MctsAgent(OwnTrumpsAgent):
 
     name = "mcts"
     searches = True
+    uses_tables = True
 
     def __init__(self, seed: int = 0, *, exploration: float = 1.0, epsilon: float = DEFAULT_EPSILON,
                  exact: bool = True, exact_cards: int | None = None, max_plies: int = MAX_PLAYOUT_PLIES,
@@ -119,10 +130,12 @@ class MctsAgent(OwnTrumpsAgent):
         return PlayResult(best.move, info), moves
 
     def exact_phase(self, position: Position, ctrl: SearchControl) -> tuple[Value | None, list[Move]]:
-        """The exact solver on the first half of the budget (under a node
-        limit: as many proof nodes as the limit has iterations; proof nodes
-        are not counted as iterations)."""
-        share = Limit(time=None if ctrl.remaining is None else ctrl.remaining / 2)
+        """The exact solver on half of a time budget (:data:`QUICK_EXACT_SHARE`
+        of it within :data:`QUICK_EXACT_CARDS` cards; under a node limit: as
+        many proof nodes as the limit has iterations; proof nodes are not
+        counted as iterations)."""
+        part = QUICK_EXACT_SHARE if cards_in_hands(position) <= QUICK_EXACT_CARDS else 0.5
+        share = Limit(time=part_of(ctrl.remaining, part))
         with ctrl.child(share, count_nodes=False) as sub:
             return proven_moves(position, tables=self.tables, control=sub)
 

@@ -21,9 +21,10 @@ from dataclasses import replace
 from kozyri.agents.base import with_limit_defaults
 from kozyri.agents.owntrumps.base import fully_known
 from kozyri.agents.owntrumps.mcts import MctsAgent
+from kozyri.agents.owntrumps.simple import greedy_scores
 from kozyri.agents.owntrumps.trees import DEFAULT_LIMIT, load_kernels
 from kozyri.core import AgentInfo, InvalidInput, Limit, PlayResult
-from kozyri.search.control import controlled
+from kozyri.search.control import controlled, part_of
 
 #: Deals searched per move when the budget allows.
 DEFAULT_WORLDS = 24
@@ -53,7 +54,7 @@ class PimcAgent(MctsAgent):
         with controlled(limit, control) as ctrl:
             for k in range(self.worlds):
                 left = self.worlds - k
-                share = Limit(time=None if ctrl.remaining is None else ctrl.remaining / left,
+                share = Limit(time=part_of(ctrl.remaining, 1 / left),
                               nodes=None if ctrl.limit.nodes is None else max(1, (ctrl.limit.nodes - ctrl.nodes) // left))
                 world = view.sample(rng)[0]
                 with ctrl.child(share) as sub:
@@ -68,7 +69,11 @@ class PimcAgent(MctsAgent):
                         value[s.move] += s.visits / visits * (s.mean or 0.0)
                 if ctrl.stopped:
                     break
-            best = max(moves, key=lambda m: (weight[m], value[m]))
+            if any(weight.values()):
+                best = max(moves, key=lambda m: (weight[m], value[m]))
+            else:  # stopped before any deal was searched: greedy's move
+                scores = greedy_scores(view, moves)
+                best = moves[scores.index(max(scores))]
             estimate = value[best] / weight[best] if weight[best] else None
             info = AgentInfo(self.name, estimate=estimate, nodes=ctrl.nodes, playouts=playouts, worlds=searched,
                              seconds=ctrl.elapsed, stopped=ctrl.reason)

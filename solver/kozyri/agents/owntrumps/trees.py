@@ -23,6 +23,8 @@ from kozyri.search.jit import warm_up_once
 DEFAULT_LIMIT = Limit(time=1.0)
 #: Megabytes for the tree when the limit names none.
 DEFAULT_TREE_MB = 64
+#: The most nodes of a tree: its links are int32 indices.
+MOST_TREE_NODES = 2**31 - 1
 #: A playout longer than this many moves is stopped and scored as a draw.
 MAX_PLAYOUT_PLIES = 1000
 #: The share of random moves in the playouts (the others are ``greedy``'s, with the deal in view).
@@ -90,6 +92,7 @@ def new_tree(control: SearchControl, columns: list[tuple[type, object]]) -> list
     counters start at the root."""
     node_bytes = sum(np.dtype(dtype).itemsize for dtype, _ in columns)
     capacity = max(1024, int((control.limit.memory or DEFAULT_TREE_MB) * 2**20 / node_bytes))
+    capacity = min(capacity, MOST_TREE_NODES)
     arrays = [np.empty(capacity, dtype=dtype) for dtype, _ in columns]
     for array, (_, root) in zip(arrays, columns):
         array[0] = root

@@ -1,0 +1,91 @@
+"""``kozyri serve``: the HTTP API and the online tables (the server is
+:mod:`kozyri_server`, docs/server.md); this door only runs it under uvicorn."""
+
+from __future__ import annotations
+
+import signal
+
+import click
+
+from kozyri_cli import main
+from kozyri_cli.common import fail
+
+SERVE_EPILOG = """
+\b
+HTTP (JSON in, JSON out; the OpenAPI document is GET /api/openapi.json):
+  POST /api/owntrumps/bestmove|legal_moves|solve|analyze|trumps
+  POST /api/reversi/bestmove|solve
+  POST /api/tables  GET /api/tables  POST /api/tables/ID/join|leave
+  GET /api/tables/ID/record|review
+WebSocket /api/ws: {"type": "auth", "table": ID, "token": TOKEN}, then
+{"type": "move", "ply": N, "move": "KH+9S"}. Ctrl-C or SIGTERM stops it."""
+
+
+@main.command(epilog=SERVE_EPILOG)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback by default).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--db", "db", default=None, metavar="FILE|URL",
+              help="The SQLite file of the online tables (created if missing; default kozyri.db here), "
+                   "or a PostgreSQL database shared by several servers: postgresql://user@host:port/name.")
+@click.option("--workers", type=click.IntRange(0, 256), default=1, show_default=True, metavar="N",
+              help="Engine worker processes (0: one thread of the server process).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Send the engine work to the Dask cluster of this scheduler (tcp://host:8786) "
+                   "instead of local worker processes.")
+def serve(host, port, db, workers, scheduler):
+    """The engine over HTTP and online tables over WebSockets.
+
+    Starts the engine's worker processes (each loads the compiled kernels
+    once), opens or creates the SQLite file, brings back the tables that
+    were being played, and answers until Ctrl-C or SIGTERM (exit code 0).
+    See docs/server.md.
+    """
+    try:
+        import starlette  # noqa: F401
+        import uvicorn
+        import websockets  # noqa: F401
+    except ImportError:
+        fail("kozyri serve needs its extra: pip install 'kozyri[serve]'")
+    from kozyri_server.app import DEFAULT_DB, create_app
+    from kozyri_server.limits import Limits
+    from kozyri_server.postgres_store import is_postgres_url
+
+    db = db or DEFAULT_DB
+    _check_reachable(db if is_postgres_url(db) else None, scheduler)
+    limits = Limits()
+    app = create_app(db, workers=workers, limits=limits, scheduler=scheduler)
+    config = uvicorn.Config(app, host=host, port=port, ws="websockets-sansio", ws_max_size=limits.max_message_bytes,
+                            lifespan="on", log_level="info", timeout_graceful_shutdown=5)
+    server = uvicorn.Server(config)
+    # uvicorn stops cleanly on SIGINT and SIGTERM, then raises the signal again with the handlers it
+    # found: these make that second delivery a no-op, so a clean stop exits with code 0.
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: None)
+    server.run()
+    if not server.started:
+        fail(f"the server did not start (is {host}:{port} free?)")
+
+
+def _check_reachable(database: str | None, scheduler: str | None) -> None:
+    """A PostgreSQL database or a Dask scheduler that cannot be reached: one
+    line and exit code 2 now, not a traceback from the server's startup."""
+    from kozyri.core import InvalidInput
+
+    try:
+        if database is not None:
+            from kozyri_server.app import open_store
+
+            open_store(database).close()
+        if scheduler is not None:
+            try:
+                from distributed import Client
+            except ImportError:
+                raise InvalidInput("kozyri serve --scheduler needs Dask: pip install 'kozyri[cluster]'") from None
+            from kozyri.runs.pools import DASK_CONNECT_SECONDS
+
+            try:
+                Client(scheduler, timeout=DASK_CONNECT_SECONDS).close()
+            except (OSError, ValueError, TypeError) as exc:
+                raise InvalidInput(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    except InvalidInput as exc:
+        fail(str(exc))

@@ -1,0 +1,1 @@
+"""``kozyri serve``: the HTTP API, online tables over WebSockets and the web page (extra ``kozyri[serve]``)."""

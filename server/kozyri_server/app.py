@@ -1,0 +1,251 @@
+"""The server's ASGI application (Starlette): the HTTP JSON API, the online
+tables and their WebSocket, over one store and one engine pool
+(docs/server.md). :func:`create_app` builds it; ``kozyri serve`` runs it
+under uvicorn.
+
+Every reply is JSON. An error is ``{"ok": false, "error": "one line"}``
+with its status: 400 bad input, 404 no such table, 409 not now (a taken
+seat, a game not over), 413 a body too large, 429 too many tables, 503 the
+engine pool is full (with ``Retry-After``), 504 no answer within the
+request's budget and the margin; never a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import json
+import logging
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from kozyri import __version__
+from kozyri.core import GameOver, InvalidInput, KozyriError
+from kozyri.protocols.messages import JsonRequests
+from kozyri_server.jobs import budget_seconds
+from kozyri_server.limits import Limits
+from kozyri_server.openapi import openapi_document
+from kozyri_server.pool import EnginePool, JobTimeout, PoolFull
+from kozyri_server.postgres_store import PostgresStore, is_postgres_url
+from kozyri_server.store import SqliteStore, Store
+from kozyri_server.tables import NotFound, Refused, Tables, TooMany
+from kozyri_server.ws import TableSockets
+
+log = logging.getLogger("kozyri.server")
+
+#: The database file ``kozyri serve`` uses unless told otherwise (in the current directory).
+DEFAULT_DB = "kozyri.db"
+#: The web page's files (index.html, css, js), served at ``/``.
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+
+class BodyTooLarge(Exception):
+    """A request body over the limit."""
+
+
+def _error(status: int, message, headers: dict | None = None) -> JSONResponse:
+    return JSONResponse({"ok": False, "error": " ".join(str(message).split())[:500]}, status, headers=headers)
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+async def read_body(request: Request, limits: Limits) -> dict:
+    """The request's JSON object (an empty body is ``{}``), bounded in size."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limits.max_body_bytes:
+        raise BodyTooLarge()
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limits.max_body_bytes:
+            raise BodyTooLarge()
+        chunks.append(chunk)
+    raw = b"".join(chunks)
+    if not raw.strip():
+        return {}
+    try:
+        body = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except RecursionError:
+        raise InvalidInput("malformed JSON: nested too deeply") from None
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise InvalidInput(f"malformed JSON: {str(exc).splitlines()[0][:120]}") from None
+    if not isinstance(body, dict):
+        raise InvalidInput("the body must be a JSON object")
+    return body
+
+
+def _replied(reply: dict) -> JSONResponse:
+    """An engine reply with its status (400 for an error reply, 504 for a deadline passed in the queue)."""
+    if reply.get("ok"):
+        return JSONResponse(reply)
+    return JSONResponse(reply, 504 if reply.get("timeout") else 400)
+
+
+class Api:
+    """The HTTP handlers, over the app's store, pool and tables (set at startup)."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.tables: Tables | None = None
+        self.pool: EnginePool | None = None
+        self.info = JsonRequests(version=__version__).answer('{"type": "engine"}')
+
+    def handler(self, work):
+        """A route: ``work(request)`` with every error turned into its reply."""
+        async def endpoint(request: Request):
+            try:
+                return await work(request)
+            except BodyTooLarge:
+                return _error(413, f"the body is larger than {self.limits.max_body_bytes} bytes")
+            except PoolFull as exc:
+                return _error(503, f"the engine is busy: {exc}", {"Retry-After": str(self.limits.retry_after)})
+            except JobTimeout as exc:
+                return _error(504, exc)
+            except NotFound as exc:
+                return _error(404, exc)
+            except (Refused, GameOver) as exc:
+                return _error(409, exc)
+            except TooMany as exc:
+                return _error(429, exc)
+            except KozyriError as exc:
+                return _error(400, exc)
+            except Exception:  # a bug: logged here, one line there
+                log.exception("internal error on %s %s", request.method, request.url.path)
+                return _error(500, "internal error")
+        return endpoint
+
+    def engine_route(self, kind: str):
+        """A route that sends its body to the engine pool as job ``kind``."""
+        async def work(request: Request):
+            body = await read_body(request, self.limits)
+            moves = 0
+            game = body.get("game")
+            if kind == "analyze" and isinstance(game, dict) and isinstance(game.get("moves"), list):
+                moves = len(game["moves"])
+            budget = budget_seconds(kind, body, self.limits.max_request_seconds, moves)
+            return _replied(await self.pool.run(kind, body, budget))
+        return self.handler(work)
+
+    # --- tables ------------------------------------------------------------------------
+    async def engine(self, request: Request):
+        return JSONResponse(self.info)
+
+    async def openapi(self, request: Request):
+        return JSONResponse(openapi_document(__version__))
+
+    async def create_table(self, request: Request):
+        room = self.tables.create(await read_body(request, self.limits))
+        return JSONResponse({"ok": True, **room.summary()})
+
+    async def list_tables(self, request: Request):
+        every = request.query_params.get("all", "") in ("1", "true", "yes")
+        return JSONResponse({"ok": True, "tables": self.tables.listing(every)})
+
+    async def table(self, request: Request):
+        return JSONResponse({"ok": True, **self.tables.get(request.path_params["table_id"]).summary()})
+
+    async def join(self, request: Request):
+        body = await read_body(request, self.limits)
+        return JSONResponse({"ok": True, **await self.tables.join(request.path_params["table_id"], body)})
+
+    async def leave(self, request: Request):
+        body = await read_body(request, self.limits)
+        return JSONResponse({"ok": True, **await self.tables.leave(request.path_params["table_id"], body)})
+
+    async def record(self, request: Request):
+        room = self.tables.get(request.path_params["table_id"])
+        return JSONResponse({"ok": True, "table": room.id, "game": room.game, "record": room.record_json()})
+
+    async def review(self, request: Request):
+        room = self.tables.get(request.path_params["table_id"])
+        if room.game != "owntrumps":
+            raise InvalidInput("only Own Trumps games are reviewed")
+        record = room.record_json()
+        body: dict = {"game": record}
+        for key in ("time", "nodes", "seat"):
+            if key in request.query_params:
+                body[key] = request.query_params[key]
+        if "time" not in body and "nodes" not in body:
+            body["time"] = self.limits.review_seconds_per_move
+        budget = budget_seconds("analyze", body, self.limits.max_request_seconds, len(record["moves"]))
+        return _replied(await self.pool.run("analyze", body, budget))
+
+
+def open_store(db: str | Path) -> Store:
+    """The store ``--db`` names: a PostgreSQL database (``postgresql://...``,
+    shared by several servers) or a SQLite file (created if missing)."""
+    if is_postgres_url(db):
+        return PostgresStore(db)
+    return SqliteStore(db)
+
+
+def create_app(db: str | Path = DEFAULT_DB, workers: int = 1, limits: Limits | None = None,
+               store: Store | None = None, scheduler: str | None = None) -> Starlette:
+    """The application: ``db`` the SQLite file (created if missing) or a
+    PostgreSQL address (or pass another ``store``), ``workers`` engine
+    processes (0: a thread of this process) or ``scheduler`` the address of
+    a Dask scheduler whose workers do the engine work, ``limits`` the bounds
+    of :class:`~kozyri_server.limits.Limits`. The store is opened, the pool
+    started and warmed, and the unfinished tables restored when the
+    application starts (its lifespan)."""
+    limits = limits or Limits()
+    api = Api(limits)
+    sockets: list[TableSockets] = []
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        opened = store if store is not None else open_store(db)
+        if scheduler is not None:
+            from kozyri_server.dask_pool import DaskPool
+
+            pool = DaskPool(scheduler, limits.max_pending, limits.margin_seconds)
+        else:
+            pool = EnginePool(workers, limits.max_pending, limits.margin_seconds)
+        await pool.start()
+        tables = Tables(opened, pool, limits)
+        await tables.start()
+        api.tables, api.pool = tables, pool
+        sockets.append(TableSockets(tables, limits))
+        app.state.tables, app.state.pool, app.state.store = tables, pool, opened
+        try:
+            yield
+        finally:
+            await tables.stop()
+            stopped = pool.shutdown()
+            if inspect.isawaitable(stopped):  # DaskPool leaves its cluster asynchronously
+                await stopped
+            opened.close()
+
+    async def websocket(websocket):
+        await sockets[-1](websocket)
+
+    h = api.handler
+    routes = [
+        Route("/api/openapi.json", h(api.openapi), methods=["GET"]),
+        Route("/api/engine", h(api.engine), methods=["GET"]),
+        *(Route(f"/api/owntrumps/{kind}", api.engine_route(kind), methods=["POST"])
+          for kind in ("bestmove", "legal_moves", "solve", "analyze", "trumps")),
+        Route("/api/reversi/bestmove", api.engine_route("reversi_bestmove"), methods=["POST"]),
+        Route("/api/reversi/solve", api.engine_route("reversi_solve"), methods=["POST"]),
+        Route("/api/tables", h(api.list_tables), methods=["GET"]),
+        Route("/api/tables", h(api.create_table), methods=["POST"]),
+        Route("/api/tables/{table_id}", h(api.table), methods=["GET"]),
+        Route("/api/tables/{table_id}/join", h(api.join), methods=["POST"]),
+        Route("/api/tables/{table_id}/leave", h(api.leave), methods=["POST"]),
+        Route("/api/tables/{table_id}/record", h(api.record), methods=["GET"]),
+        Route("/api/tables/{table_id}/review", h(api.review), methods=["GET"]),
+        WebSocketRoute("/api/ws", websocket),
+        # the web page (docs/server.md, "The web page"): plain files, after every /api route
+        Mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="page"),
+    ]
+    async def http_error(request: Request, exc):
+        return _error(exc.status_code, exc.detail)
+
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: http_error, 405: http_error})

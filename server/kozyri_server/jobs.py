@@ -1,0 +1,257 @@
+"""The engine work of the server, as plain functions a worker process runs
+(:mod:`kozyri_server.pool`): every job is ``run_job(kind, body, deadline)``
+with JSON in and a JSON reply out, so it crosses a process boundary as it
+is. The bodies are the JSON forms the command line and ``kozyri engine
+--jsonl`` already use (:class:`kozyri.protocols.messages.JsonRequests`
+answers the Own Trumps position requests itself).
+
+Each job stops its search at ``deadline`` (wall-clock seconds, fixed by
+the server when the request arrived, so time spent waiting in the queue
+counts): a search cut short says so (``"stopped": "time limit"``), as in
+the command line. :func:`budget_seconds` is how long the server gives a
+request before that deadline.
+
+>>> budget_seconds("bestmove", {"level": 4, "game": "..."}, most=30.0)
+30.0
+>>> budget_seconds("bestmove", {"time": 0.25}, most=30.0)
+0.25
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+
+from kozyri import __version__
+from kozyri.agents import make_agent
+from kozyri.agents.levels import level as find_level
+from kozyri.core import InvalidInput, KozyriError, Limit
+from kozyri.owntrumps.inputs import read_deal, read_record
+from kozyri.owntrumps.observation import Observation
+from kozyri.play.table import Seat
+from kozyri.protocols.analysis import Strength, nodes_or_none, seconds_or_none, whole_number
+from kozyri.protocols.messages import DEFAULT_SOLVE_SECONDS, JsonRequests, error_reply
+from kozyri.reversi.board import Board
+from kozyri.search.control import SearchControl
+
+#: The Own Trumps requests :class:`JsonRequests` answers (the HTTP route names them).
+ENGINE_REQUESTS = ("bestmove", "legal_moves", "solve")
+#: Seconds a request without a time of its own is given, if the server allows that much.
+QUICK_SECONDS = 5.0
+#: Seconds per grid cell of ``trumps`` unless the request says.
+DEFAULT_CELL_SECONDS = 1.0
+#: Seconds a Reversi best move thinks unless the request says (the command line's default).
+DEFAULT_REVERSI_SECONDS = 1.0
+
+_worker: dict = {}
+
+
+# --- the worker process -----------------------------------------------------------
+def warm_worker() -> None:
+    """A worker's initializer: Ctrl-C is the server's business (the server
+    stops its workers), then every compiled kernel a request may run is
+    loaded once, so that no request waits for compilation or loading."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: an in-process executor (tests)
+        pass
+    from kozyri.agents.owntrumps.trees import load_kernels as load_tree_kernels
+    from kozyri.owntrumps.solver import load_kernels as load_solver_kernels
+    from kozyri.reversi.endgame import load_kernels as load_reversi_kernels
+    from kozyri.reversi.engine import best_move
+
+    load_solver_kernels()
+    load_tree_kernels()
+    load_reversi_kernels()
+    best_move(Board.from_moves("f5d6c3"), Limit(time=0.05))  # the midgame search's kernels
+    _requests()
+
+
+def _requests() -> JsonRequests:
+    if "requests" not in _worker:
+        from kozyri.owntrumps.table_store import TableStore
+
+        _worker["tables"] = TableStore()
+        _worker["requests"] = JsonRequests(Strength(), version=__version__, tables=_worker["tables"])
+    return _worker["requests"]
+
+
+def ping() -> int:
+    """Nothing: lets the server wait until a worker has started and warmed up."""
+    return 0
+
+
+def run_job(kind: str, body: dict, deadline: float) -> dict:
+    """The reply to one request of ``kind`` (see :data:`JOBS`), computed
+    until ``deadline`` at the latest; never raises for bad input."""
+    request_id = body.get("id") if isinstance(body, dict) else None
+    remaining = deadline - time.time()
+    if remaining <= 0:
+        return {**error_reply(request_id, "timed out waiting for a worker"), "timeout": True}
+    control = SearchControl(Limit(time=remaining))
+    if kind in ENGINE_REQUESTS:
+        return _requests().answer(json.dumps({**body, "type": kind}), control)
+    try:
+        if kind not in JOBS:
+            raise InvalidInput(f"unknown job {kind!r}")
+        return {"id": request_id, "ok": True, "type": kind, **JOBS[kind](body, control)}
+    except KozyriError as exc:
+        return error_reply(request_id, exc)
+    except MemoryError:
+        return error_reply(request_id, "out of memory (ask for less)")
+    except RecursionError:
+        return error_reply(request_id, "input nested too deeply")
+    except Exception as exc:  # a bug: still one line, and the worker goes on
+        return error_reply(request_id, f"internal error: {type(exc).__name__}: {exc}")
+
+
+# --- the jobs JsonRequests does not answer ----------------------------------------------
+def _known(body: dict, keys: tuple[str, ...], kind: str) -> None:
+    unknown = [key for key in body if key not in ("id", *keys)]
+    if unknown:
+        raise InvalidInput(f"unknown key {unknown[0]!r} for {kind} (known: {', '.join(('id', *keys))})")
+
+
+def _text(value, what: str) -> str:
+    if isinstance(value, dict):
+        return json.dumps(value)
+    if isinstance(value, str):
+        return value
+    raise InvalidInput(f'a request needs its "{what}": a JSON object or the text form')
+
+
+def _trumps(body: dict, control: SearchControl) -> dict:
+    _known(body, ("game", "deck", "leader", "must_beat", "pass_sixes", "time", "memory"), "trumps")
+    from kozyri.owntrumps.grid import trump_grid
+
+    deck = body.get("deck")
+    if deck is not None and not isinstance(deck, (str, int)) or isinstance(deck, bool):
+        raise InvalidInput('"deck" must be a deck like "36" or "4x3"')
+    for key in ("must_beat", "pass_sixes"):
+        if body.get(key) is not None and not isinstance(body[key], bool):
+            raise InvalidInput(f'"{key}" must be true or false')
+    leader = body.get("leader")
+    position = read_deal(_text(body.get("game"), "game"), deck=None if deck is None else str(deck),
+                         leader=None if leader is None else whole_number(leader, '"leader"', 0, 1),
+                         must_beat=body.get("must_beat"), pass_sixes=body.get("pass_sixes"))
+    cell = seconds_or_none(body.get("time"), '"time"') or DEFAULT_CELL_SECONDS
+    memory = whole_number(body.get("memory", 256), '"memory"', 1, 4096)
+    grid = trump_grid(position, Limit(time=cell, memory=memory), tables=_worker.get("tables"), control=control)
+    return grid.to_json()
+
+
+def _review(body: dict, control: SearchControl) -> dict:
+    _known(body, ("game", "seat", "time", "nodes", "agent"), "analyze")
+    from kozyri.studies.review import review_game
+
+    record = read_record(_text(body.get("game"), "game"))
+    seat = body.get("seat")
+    agent = body.get("agent", "pimc")
+    if agent not in ("pimc", "mcts"):
+        raise InvalidInput(f'"agent" is "pimc" or "mcts", not {agent!r}')
+    limit = Limit(seconds_or_none(body.get("time"), '"time"'), nodes_or_none(body.get("nodes"), '"nodes"'))
+    review = review_game(record, limit, seat=None if seat is None else whole_number(seat, '"seat"', 0, 3),
+                         tables=_worker.get("tables"), agent=agent, control=control)
+    return review.to_json()
+
+
+def _board(body: dict) -> Board:
+    position, moves = body.get("position"), body.get("moves")
+    if position is not None and not isinstance(position, str) or moves is not None and not isinstance(moves, str):
+        raise InvalidInput('"position" is 64 squares and the side to move, "moves" a list like "f5d6c3"')
+    if moves is not None:
+        return Board.from_moves(moves, position)
+    return Board(position)
+
+
+def _reversi_bestmove(body: dict, control: SearchControl) -> dict:
+    _known(body, ("position", "moves", "time", "level", "seed"), "reversi bestmove")
+    from kozyri.reversi.engine import result_json
+
+    board = _board(body)
+    if board.is_game_over():
+        raise InvalidInput("the game is over: there is no move to choose")
+    agent_name, limit = "alphabeta", Limit(time=DEFAULT_REVERSI_SECONDS)
+    if body.get("level") is not None:
+        agent_name, limit = find_level(body["level"], "reversi").for_view(board)
+    think = seconds_or_none(body.get("time"), '"time"')
+    if think is not None:
+        limit = Limit(time=think)
+    seed = whole_number(body.get("seed", 0), '"seed"', 0)
+    result = make_agent(agent_name, seed, game="reversi").choose(board, limit, control=control)
+    return {"agent": agent_name, **result_json(result), "stopped": result.info.stopped}
+
+
+def _reversi_solve(body: dict, control: SearchControl) -> dict:
+    _known(body, ("position", "moves", "time", "mode"), "reversi solve")
+    from kozyri.reversi.endgame import solve
+
+    mode = body.get("mode", "exact")
+    if mode not in ("exact", "wld"):
+        raise InvalidInput(f'"mode" is "exact" or "wld", not {mode!r}')
+    board = _board(body)
+    limit = Limit(time=seconds_or_none(body.get("time"), '"time"') or DEFAULT_SOLVE_SECONDS)
+    return solve(board, limit, mode=mode, control=control).to_json()
+
+
+def _agent_move(body: dict, control: SearchControl) -> dict:
+    """A computer seat's move at an online table: its seat (agent, limit,
+    seed, level) and its view, nothing else (an Own Trumps Observation, a
+    Reversi board). The agent is made as :meth:`kozyri.play.Table.agent`
+    makes it (stored tables only for the levels that use them)."""
+    seat = Seat.from_json(body.get("seat"))
+    if seat.agent is None:
+        raise InvalidInput("this seat is not played by the computer")
+    game = body.get("game", "owntrumps")
+    tables = _worker.get("tables") if seat.level is None or find_level(seat.level, game).uses_tables else None
+    agent = make_agent(seat.agent, seed=seat.seed, game=game, tables=tables)
+    if game == "reversi":
+        view = Board(body.get("view"))
+        result = agent.choose(view, seat.limit, control=control)
+        return {"move": str(result.move), "seconds": result.info.seconds}
+    view = Observation.from_json(body.get("view"))
+    result = agent.choose(view, seat.limit, control=control)
+    return {"move": result.move.text(view.deck), "seconds": result.info.seconds}
+
+
+#: The jobs besides :data:`ENGINE_REQUESTS`, by name.
+JOBS = {"trumps": _trumps, "analyze": _review, "reversi_bestmove": _reversi_bestmove,
+        "reversi_solve": _reversi_solve, "agent_move": _agent_move}
+
+
+# --- budgets ------------------------------------------------------------------------
+def budget_seconds(kind: str, body: dict, most: float, moves: int = 0) -> float:
+    """How many seconds a request of ``kind`` may take (at most ``most``):
+    the time it asks for (a best move: its time or its level's; a node
+    budget alone: ``most``); ``moves``: the moves a review looks at."""
+    if not isinstance(body, dict):
+        return min(QUICK_SECONDS, most)
+    try:
+        asked = seconds_or_none(body.get("time"), "time")
+        if kind == "bestmove":
+            if asked is None and body.get("nodes") is None:
+                strength = Strength().updated({k: body[k] for k in ("level", "agent") if k in body})
+                asked = strength.budget().time
+            if asked is None:  # a budget of nodes
+                asked = most
+        elif kind == "solve":
+            asked = asked or DEFAULT_SOLVE_SECONDS
+        elif kind == "trumps":
+            asked = 12 * (asked or DEFAULT_CELL_SECONDS)
+        elif kind == "analyze":
+            asked = most if asked is None else asked * max(1, moves)
+        elif kind == "reversi_bestmove":
+            if asked is None:
+                level = body.get("level")
+                asked = DEFAULT_REVERSI_SECONDS if level is None else find_level(level, "reversi").limit.time or most
+        elif kind == "reversi_solve":
+            asked = asked or DEFAULT_SOLVE_SECONDS
+        elif kind == "agent_move":
+            seat = Seat.from_json(body.get("seat"))
+            asked = seat.limit.time if seat.limit is not None and seat.limit.time is not None else most
+        else:
+            asked = QUICK_SECONDS
+    except (KozyriError, TypeError, ValueError):
+        asked = QUICK_SECONDS  # the worker answers the error at once
+    return min(asked or QUICK_SECONDS, most)

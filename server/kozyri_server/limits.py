@@ -1,0 +1,83 @@
+"""The server's limits: how much one client may send and hold, in one place
+(docs/server.md lists them), and the two small meters that enforce the
+per-connection ones (:class:`MessageRate`, :class:`AddressCounter`).
+
+>>> rate = MessageRate(per_second=2, burst=2, clock=lambda: 0.0)
+>>> [rate.allow() for _ in range(3)]
+[True, True, False]
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every bound the server keeps (the defaults are what ``kozyri serve`` uses)."""
+
+    #: Bytes of an HTTP request body.
+    max_body_bytes: int = 256 * 1024
+    #: Bytes of one WebSocket message (uvicorn refuses larger frames too).
+    max_message_bytes: int = 16 * 1024
+    #: Tables not yet finished, all together.
+    max_tables: int = 1000
+    #: Open WebSocket connections from one address.
+    max_connections_per_address: int = 32
+    #: Messages a second one connection may send on average, and its burst.
+    messages_per_second: float = 10.0
+    message_burst: int = 20
+    #: Engine requests waiting or running in the pool; one more answers 503.
+    max_pending: int = 16
+    #: Seconds a client is told to wait (``Retry-After``) when the pool is full.
+    retry_after: int = 2
+    #: The most seconds one engine request may take (a larger budget is cut to it;
+    #: a budget of nodes alone is given this long).
+    max_request_seconds: float = 30.0
+    #: Seconds added to a request's budget before the server answers it with a
+    #: timeout error (the worker itself stops the search at the budget).
+    margin_seconds: float = 1.5
+    #: Seconds per move a table review may spend unless asked (and the most).
+    review_seconds_per_move: float = 0.2
+
+
+class MessageRate:
+    """A token bucket: ``per_second`` messages on average, ``burst`` at once."""
+
+    def __init__(self, per_second: float, burst: int, clock: Callable[[], float] = time.monotonic):
+        self.per_second, self.burst, self._clock = per_second, burst, clock
+        self._tokens = float(burst)
+        self._last = clock()
+
+    def allow(self) -> bool:
+        """Whether one more message may be handled now (it is counted if so)."""
+        now = self._clock()
+        self._tokens = min(float(self.burst), self._tokens + (now - self._last) * self.per_second)
+        self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        return False
+
+
+class AddressCounter:
+    """Open connections per client address, bounded by ``most``."""
+
+    def __init__(self, most: int):
+        self.most = most
+        self._open: Counter[str] = Counter()
+
+    def open(self, address: str) -> bool:
+        """Count one more connection from ``address``; False (not counted) when it has ``most`` already."""
+        if self._open[address] >= self.most:
+            return False
+        self._open[address] += 1
+        return True
+
+    def close(self, address: str) -> None:
+        self._open[address] -= 1
+        if self._open[address] <= 0:
+            del self._open[address]

@@ -1,0 +1,123 @@
+"""The OpenAPI 3.1 description of the server's HTTP API, served as JSON at
+``/api/openapi.json`` (no page, nothing loaded from the internet). The
+bodies are the JSON forms of the engine protocol (docs/engine-protocol.md)
+and of the command line's ``--json`` output; docs/server.md has real
+requests and replies."""
+
+from __future__ import annotations
+
+_OBJECT = {"type": "object", "additionalProperties": True}
+_REPLY = {"description": "the reply (`ok`: true), or an error (`ok`: false, `error`: one line)",
+          "content": {"application/json": {"schema": _OBJECT}}}
+_ERRORS = {
+    "400": {"description": "bad input: `{\"ok\": false, \"error\": \"...\"}`"},
+    "413": {"description": "the body is too large"},
+    "503": {"description": "the engine pool is full: try again after `Retry-After` seconds"},
+    "504": {"description": "no answer within the request's budget and the margin"},
+}
+_GAME = {"description": "a game record, a seat's observation or a position (a JSON object or the text form)"}
+_STRENGTH = {
+    "level": {"description": "1-8 or a level's name (default 7)"},
+    "agent": {"type": "string", "description": "auto, random, greedy, mcts, pimc, ismcts"},
+    "time": {"type": "number", "description": "seconds"},
+    "nodes": {"type": "integer"},
+    "memory": {"type": "integer", "description": "MB"},
+    "seed": {"type": "integer"},
+}
+
+
+def _engine_route(summary: str, properties: dict, example: dict, tag: str) -> dict:
+    return {"post": {
+        "summary": summary, "tags": [tag],
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": {"type": "object", "properties": properties}, "example": example}}},
+        "responses": {"200": _REPLY, **_ERRORS}}}
+
+
+_RECORD_EXAMPLE = {"start": {"deck": "4x3", "hands": [["QS", "KH", "AS", "QD", "AD", "KC"],
+                                                      ["KS", "QH", "AH", "KD", "QC", "AC"]],
+                             "trumps": ["S", "H"], "to_move": 0}, "moves": ["QS"]}
+
+_TABLE_ID = [{"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"}}]
+
+PATHS = {
+    "/api/engine": {"get": {"summary": "the engine's name, version, agents and levels", "tags": ["engine"],
+                            "responses": {"200": _REPLY}}},
+    "/api/owntrumps/bestmove": _engine_route(
+        "the best move for the seat to move (from its view only)",
+        {"game": _GAME, "seat": {"type": "integer"}, "open": {"type": "boolean"}, **_STRENGTH},
+        {"game": _RECORD_EXAMPLE, "level": 4}, "owntrumps"),
+    "/api/owntrumps/legal_moves": _engine_route(
+        "the legal moves of the seat to move", {"game": _GAME}, {"game": _RECORD_EXAMPLE}, "owntrumps"),
+    "/api/owntrumps/solve": _engine_route(
+        "exact solve (every hand known) within a time limit",
+        {"game": _GAME, "time": {"type": "number"}, "nodes": {"type": "integer"}, "value_only": {"type": "boolean"}},
+        {"game": _RECORD_EXAMPLE, "time": 5}, "owntrumps"),
+    "/api/owntrumps/analyze": _engine_route(
+        "a game record reviewed move by move (kozyri analyze --json)",
+        {"game": {"description": "a game record"}, "seat": {"type": "integer"},
+         "time": {"type": "number", "description": "seconds a move"}, "nodes": {"type": "integer"},
+         "agent": {"type": "string", "enum": ["pimc", "mcts"]}},
+        {"game": _RECORD_EXAMPLE, "nodes": 200}, "owntrumps"),
+    "/api/owntrumps/trumps": _engine_route(
+        "a two-player deal under all 12 trump assignments (kozyri trumps --json)",
+        {"game": {"description": "a deal: hands, no pile"}, "deck": {"type": "string"},
+         "leader": {"type": "integer"}, "must_beat": {"type": "boolean"}, "pass_sixes": {"type": "boolean"},
+         "time": {"type": "number", "description": "seconds a cell"}},
+        {"game": "QS KH AS | KS QH AH", "time": 1}, "owntrumps"),
+    "/api/reversi/bestmove": _engine_route(
+        "the Reversi engine's move (kozyri reversi bestmove --json)",
+        {"position": {"type": "string"}, "moves": {"type": "string"}, "time": {"type": "number"},
+         "level": {"description": "1-8"}},
+        {"moves": "f5d6c3", "time": 0.5}, "reversi"),
+    "/api/reversi/solve": _engine_route(
+        "exact Reversi endgame solve (kozyri reversi solve --json)",
+        {"position": {"type": "string"}, "moves": {"type": "string"}, "time": {"type": "number"},
+         "mode": {"type": "string", "enum": ["exact", "wld"]}},
+        {"position": "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX--OOO X"}, "reversi"),
+    "/api/tables": {
+        "get": {"summary": "the open tables (a free seat); ?all=1: every table not finished", "tags": ["tables"],
+                "responses": {"200": _REPLY}},
+        "post": {"summary": "create a table", "tags": ["tables"],
+                 "requestBody": {"required": True, "content": {"application/json": {
+                     "schema": {"type": "object", "properties": {
+                         "game": {"type": "string", "enum": ["owntrumps", "reversi"]},
+                         "deck": {"type": "string"}, "players": {"type": "integer"},
+                         "rules": {"type": "object"}, "leader": {"type": "integer"},
+                         "trumps": {"type": "string", "description": '"choose" or one suit per seat ("SHD")'},
+                         "seed": {"type": "integer"}, "turn_cap": {"type": "integer"},
+                         "seats": {"type": "array", "description": 'null: a person; {"level": 1-8}: the computer'}}},
+                     "example": {"deck": "4x3", "players": 3, "seats": [None, None, {"level": 3}]}}}},
+                 "responses": {"200": _REPLY, "400": _ERRORS["400"],
+                               "429": {"description": "the server holds as many tables as it may"}}}},
+    "/api/tables/{table_id}": {"get": {"summary": "one table (public facts only)", "tags": ["tables"],
+                                       "parameters": _TABLE_ID, "responses": {"200": _REPLY, "404": {
+                                           "description": "no such table"}}}},
+    "/api/tables/{table_id}/join": {"post": {
+        "summary": "take a free seat: its secret token (shown once)", "tags": ["tables"], "parameters": _TABLE_ID,
+        "requestBody": {"content": {"application/json": {"example": {"seat": 0, "name": "Ann"}}}},
+        "responses": {"200": _REPLY, "409": {"description": "the seat is not free"}}}},
+    "/api/tables/{table_id}/leave": {"post": {
+        "summary": "give a seat up", "tags": ["tables"], "parameters": _TABLE_ID,
+        "requestBody": {"content": {"application/json": {"example": {"token": "..."}}}},
+        "responses": {"200": _REPLY, "409": {"description": "wrong token"}}}},
+    "/api/tables/{table_id}/record": {"get": {
+        "summary": "a finished game's record (what kozyri replay and kozyri analyze read)", "tags": ["tables"],
+        "parameters": _TABLE_ID, "responses": {"200": _REPLY, "409": {"description": "the game is not over"}}}},
+    "/api/tables/{table_id}/review": {"get": {
+        "summary": "a finished game reviewed move by move (?time=S or ?nodes=N a move)", "tags": ["tables"],
+        "parameters": _TABLE_ID, "responses": {"200": _REPLY, "409": {"description": "the game is not over"}}}},
+}
+
+
+def openapi_document(version: str) -> dict:
+    """The OpenAPI document of this server."""
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "kozyri serve", "version": version,
+                 "description": "The Own Trumps and Reversi engines over HTTP, and online tables. Tables are "
+                                "played over the WebSocket /api/ws: authenticate with "
+                                '{"type": "auth", "table": ID, "token": TOKEN}, then send '
+                                '{"type": "move", "ply": N, "move": "KH+9S"} (docs/server.md).'},
+        "paths": PATHS,
+    }

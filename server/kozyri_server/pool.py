@@ -1,0 +1,130 @@
+"""Engine work off the event loop: :class:`EnginePool`, worker processes
+started and warmed once (:func:`kozyri_server.jobs.warm_worker` loads every
+compiled kernel before the server answers its first request), a bounded
+number of requests waiting or running, and a time limit on each.
+
+- **Bounded.** At most ``max_pending`` requests are in the pool (waiting
+  or running); one more raises :class:`PoolFull` (the HTTP API answers 503
+  with ``Retry-After``) instead of piling up.
+- **Time limits.** A request gets a budget (its own time, or its level's;
+  see :func:`kozyri_server.jobs.budget_seconds`). The worker stops its
+  search at the budget, counted from the moment the request arrived (time
+  spent waiting for a worker counts); if no reply has come ``margin``
+  seconds after the budget, the caller gets :class:`JobTimeout` (the
+  HTTP API answers 504) and the late reply is dropped when it comes.
+- ``workers=0`` runs the jobs on one thread of this process (tests, and
+  machines where processes cannot be started): the same limits, no
+  isolation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import threading
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from kozyri_server.jobs import ping, run_job, warm_worker
+
+
+class PoolFull(Exception):
+    """Every place in the pool is taken: try again later."""
+
+
+class JobTimeout(Exception):
+    """No reply within the request's budget and the margin."""
+
+
+class WorkerLost(PoolFull):
+    """The worker running this request died (killed, out of memory): the
+    pool has started new workers, the request may be sent again (answered
+    like a full pool: 503 with ``Retry-After``; a computer seat asks again)."""
+
+
+class EnginePool:
+    """``workers`` processes (0: one thread here), ``max_pending`` requests at
+    most, ``margin`` seconds of grace after a request's budget."""
+
+    def __init__(self, workers: int = 1, max_pending: int = 16, margin: float = 1.5):
+        if workers < 0 or max_pending < 0:
+            raise ValueError("workers and max_pending must not be negative")
+        self.workers, self.max_pending, self.margin = workers, max_pending, margin
+        self._executor: Executor | None = None
+        self._lock = threading.Lock()
+        self._pending = 0
+
+    @property
+    def pending(self) -> int:
+        """Requests in the pool now (waiting or running)."""
+        return self._pending
+
+    def _new_executor(self) -> Executor:
+        if self.workers == 0:
+            return ThreadPoolExecutor(max_workers=1, thread_name_prefix="kozyri-engine")
+        # spawn: a fresh interpreter, not a fork of a server with threads and sockets
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=warm_worker)
+
+    async def start(self) -> None:
+        """Start every worker and wait until each has loaded its kernels."""
+        self._executor = self._new_executor()
+        loop = asyncio.get_running_loop()
+        if self.workers == 0:
+            await loop.run_in_executor(self._executor, warm_worker)
+        else:
+            await asyncio.gather(*(loop.run_in_executor(self._executor, ping) for _ in range(self.workers)))
+
+    def _finished(self, _future) -> None:
+        with self._lock:
+            self._pending -= 1
+
+    async def run(self, kind: str, body: dict, budget: float) -> dict:
+        """The reply of job ``kind`` for ``body`` within ``budget`` seconds
+        (:class:`PoolFull`, :class:`JobTimeout` otherwise)."""
+        if self._executor is None:
+            raise RuntimeError("the pool is not started")
+        with self._lock:
+            if self._pending >= self.max_pending:
+                raise PoolFull(f"{self._pending} requests are in the engine pool already")
+            self._pending += 1
+        executor = self._executor
+        try:
+            future = executor.submit(run_job, kind, body, time.time() + budget)
+        except (BrokenProcessPool, RuntimeError):
+            self._finished(None)
+            self._restart(executor)
+            raise WorkerLost("an engine worker stopped; new workers are starting: try again") from None
+        future.add_done_callback(self._finished)
+        try:
+            return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), budget + self.margin)
+        except asyncio.TimeoutError:
+            raise JobTimeout(f"no answer within {budget + self.margin:.1f} s "
+                             f"(a budget of {budget:g} s and a margin of {self.margin:g} s)") from None
+        except BrokenProcessPool:
+            self._restart(executor)
+            raise WorkerLost("an engine worker stopped while on this request; new workers are starting: "
+                             "try again") from None
+
+    def _restart(self, broken: Executor) -> None:
+        """A worker of ``broken`` died (killed, out of memory): a new set of
+        workers for the next requests, started and warmed now (once, however
+        many requests saw the old set break)."""
+        if broken is not self._executor:
+            return
+        old, self._executor = self._executor, self._new_executor()
+        old.shutdown(wait=False, cancel_futures=True)
+        for _ in range(self.workers):
+            self._executor.submit(ping)
+
+    def shutdown(self) -> None:
+        """Stop the workers (requests still running are abandoned)."""
+        if self._executor is not None:
+            # A worker deep in a search would hold the exit up to its deadline: end the processes now.
+            processes = list((getattr(self._executor, "_processes", None) or {}).values())
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None

@@ -1,0 +1,172 @@
+/* The review of a finished Own Trumps game (GET /api/tables/{id}/review,
+   the JSON of `kozyri analyze --json`): the estimate along the game as a
+   small inline SVG chart, and the game shown move by move (every hand and
+   the pile after each move, replayed from the record, public once the game
+   is over). window.Review. */
+"use strict";
+
+(function () {
+  const SVG = "http://www.w3.org/2000/svg";
+  const EXACT = { win: 1, draw: 0, loss: -1 };
+
+  /** A move's value for the seat that played it, before the move: the exact value when known, else the estimate. */
+  function moverValue(m) {
+    if (m.exact && typeof m.exact === "object") {
+      const v = m.exact.before;
+      if (typeof v === "number") return v;
+      if (typeof v === "string" && v in EXACT) return EXACT[v];
+    }
+    if (m.estimate && typeof m.estimate.before === "number") return m.estimate.before;
+    return null;
+  }
+
+  /** The chart's points: for `seat`, each move's value (two players: the other seat's value negated). */
+  function points(review, seat) {
+    const players = review.players || 2;
+    const out = [];
+    review.moves.forEach((m, i) => {
+      const v = moverValue(m);
+      if (v === null) return;
+      if (m.seat === seat) out.push({ i, v });
+      else if (players === 2) out.push({ i, v: -v });
+    });
+    return out;
+  }
+
+  /** A move with suit symbols: "K\u2665+9\u2660", "take 3". */
+  function shortMove(move) {
+    if (/^take/i.test(move)) return "take " + move.slice(4);
+    return move.split("+").map(Cards.short).join("+");
+  }
+
+  function node(tag, attributes, text) {
+    const el = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
+    if (text !== undefined) el.textContent = text;
+    return el;
+  }
+
+  /** The estimate chart (an SVG element), the move `current` marked. */
+  function chart(review, seat, current) {
+    const n = Math.max(1, review.moves.length);
+    const W = 320, H = 120, L = 30, R = 8, T = 8, B = 18;
+    const x = (i) => L + (n === 1 ? 0 : (i * (W - L - R)) / (n - 1));
+    const y = (v) => T + ((1 - Math.max(-1, Math.min(1, v))) * (H - T - B)) / 2;
+    const svg = node("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
+      "aria-label": "the estimate for you along the game, from -1 (lost) to +1 (won)" });
+    svg.append(node("line", { x1: L, x2: W - R, y1: y(0), y2: y(0), class: "axis" }));
+    svg.append(node("text", { x: 2, y: y(1) + 4, class: "tick" }, "+1"));
+    svg.append(node("text", { x: 2, y: y(0) + 4, class: "tick" }, "0"));
+    svg.append(node("text", { x: 2, y: y(-1) + 4, class: "tick" }, "\u22121"));
+    svg.append(node("text", { x: L, y: H - 4, class: "tick" }, "move 1"));
+    svg.append(node("text", { x: W - R, y: H - 4, class: "tick", "text-anchor": "end" }, "move " + n));
+    const pts = points(review, seat);
+    if (pts.length) {
+      svg.append(node("polyline", { points: pts.map((p) => `${x(p.i)},${y(p.v)}`).join(" "), class: "line" }));
+      for (const p of pts) svg.append(node("circle", { cx: x(p.i), cy: y(p.v), r: 2.5, class: "dot" }));
+    }
+    if (current >= 0) svg.append(node("line", { x1: x(current), x2: x(current), y1: T, y2: H - B, class: "cursor" }));
+    return svg;
+  }
+
+  /** Every seat's hand and the pile after each move (index 0: the deal). */
+  function replay(record, review) {
+    const hands = record.start.hands.map((h) => h.slice());
+    let pile = (record.start.pile || []).slice();
+    const states = [{ hands: hands.map((h) => h.slice()), pile: pile.slice() }];
+    review.moves.forEach((m) => {
+      const hand = hands[m.seat];
+      const move = m.played;
+      if (/^take/i.test(move)) {
+        const n = parseInt(move.slice(4), 10);
+        hand.push(...pile.splice(Math.max(0, pile.length - n)));
+      } else {
+        for (const card of move.split("+")) {
+          const at = hand.indexOf(card);
+          if (at >= 0) hand.splice(at, 1);
+          pile.push(card);
+        }
+      }
+      states.push({ hands: hands.map((h) => h.slice()), pile: pile.slice() });
+    });
+    return states;
+  }
+
+  /** Show the review in `root`: the chart, the move list, and the position at the chosen move. */
+  function show(root, review, record, seat, names, ranks, trumps) {
+    root.replaceChildren();
+    root.hidden = false;
+    const title = document.createElement("h3");
+    title.textContent = "Review (" + (review.agent || "engine") + ")";
+    const chartBox = document.createElement("div");
+    chartBox.className = "chart-box";
+    const stepper = document.createElement("div");
+    stepper.className = "stepper";
+    const prev = document.createElement("button");
+    prev.type = "button";
+    prev.textContent = "\u25c0 Previous";
+    prev.id = "review-prev";
+    const next = document.createElement("button");
+    next.type = "button";
+    next.textContent = "Next \u25b6";
+    next.id = "review-next";
+    const where = document.createElement("span");
+    where.id = "review-where";
+    where.setAttribute("aria-live", "polite");
+    stepper.append(prev, where, next);
+    const position = document.createElement("div");
+    position.className = "review-position";
+    const list = document.createElement("ol");
+    list.className = "review-moves";
+    const states = replay(record, review);
+    let current = 0;
+
+    review.moves.forEach((m, i) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      const v = moverValue(m);
+      button.textContent = names[m.seat] + ": " + shortMove(m.played) +
+        (m.best && m.best !== m.played ? " (best " + shortMove(m.best) + ")" : "") +
+        (m.mark ? " \u2014 " + m.mark : "") + (v === null ? "" : "  [" + v.toFixed(2) + "]");
+      button.addEventListener("click", () => select(i + 1));
+      item.append(button);
+      list.append(item);
+    });
+
+    function select(k) {
+      current = Math.max(0, Math.min(review.moves.length, k));
+      chartBox.replaceChildren(chart(review, seat, current - 1));
+      where.textContent = current === 0 ? "the deal" : "after move " + current + " of " + review.moves.length;
+      prev.disabled = current === 0;
+      next.disabled = current === review.moves.length;
+      list.querySelectorAll("li").forEach((li, i) => li.classList.toggle("current", i === current - 1));
+      const s = states[current];
+      position.replaceChildren();
+      const pileRow = document.createElement("div");
+      pileRow.className = "review-row";
+      pileRow.append(Object.assign(document.createElement("span"), { className: "who", textContent: "pile" }));
+      for (const card of s.pile) pileRow.append(Cards.element(card));
+      position.append(pileRow);
+      s.hands.forEach((hand, i) => {
+        const row = document.createElement("div");
+        row.className = "review-row";
+        row.append(Object.assign(document.createElement("span"), { className: "who",
+          textContent: names[i] + " " + (Cards.SUITS[trumps[i]] ? Cards.SUITS[trumps[i]].symbol : "") }));
+        for (const card of Cards.sortHand(hand, ranks, trumps[i])) row.append(Cards.element(card));
+        position.append(row);
+      });
+    }
+    prev.addEventListener("click", () => select(current - 1));
+    next.addEventListener("click", () => select(current + 1));
+    const legend = document.createElement("p");
+    legend.className = "note";
+    legend.textContent = "The chart: the estimate for you before each move (+1 won, \u22121 lost" +
+      ((review.players || 2) > 2 ? "; at your own moves" : "") + "). In the list, [v] is the estimate of the " +
+      "player who moved, and (best ...) the engine's choice where it differs.";
+    root.append(title, chartBox, legend, stepper, position, list);
+    select(0);
+  }
+
+  window.Review = { show, chart, replay, points, moverValue };
+})();

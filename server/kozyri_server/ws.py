@@ -1,0 +1,215 @@
+"""The WebSocket protocol of online tables (``/api/ws``; docs/server.md).
+
+1. The client's first message authenticates: ``{"type": "auth", "table":
+   ID, "token": TOKEN}``. If the table or the token is wrong (or the
+   message is anything else, or does not come within
+   :data:`AUTH_SECONDS`), the connection gets exactly one error message and
+   is closed (code 4401): nothing about any table.
+2. Then the server sends ``{"type": "welcome", "table": ID, "seat": N}``
+   and the seat's state (:mod:`kozyri_server.tables`), and a new state
+   after every move at the table; each seat is sent its own view only.
+3. The client sends ``{"type": "move", "ply": N, "move": "KH+9S"}`` (before
+   the deal: ``{"type": "move", "ply": N, "move": "H"}``, a suit; ``ply``
+   is the state's), ``{"type": "sync"}`` (its state again), ``{"type":
+   "ping"}`` (``pong``). A move that is malformed, illegal, out of turn or
+   for another ply (stale, replayed) gets ``{"type": "error", "error":
+   "...", "ply": CURRENT}`` and changes nothing. A move is acknowledged by
+   the state that follows it, sent after the move is stored.
+
+Every message the server sends has ``"seq"``: 1, 2, 3, ... on each
+connection. Messages are bounded in size and rate
+(:class:`kozyri_server.limits.Limits`): a message too large or too soon
+gets an error reply and is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from kozyri.core import KozyriError
+from kozyri_server.limits import AddressCounter, Limits, MessageRate
+from kozyri_server.tables import NotFound, Tables, TableRoom
+
+#: Seconds a new connection has to authenticate.
+AUTH_SECONDS = 10.0
+#: The close codes: authentication failed, too many connections, the seat was left.
+CLOSE_AUTH, CLOSE_BUSY, CLOSE_LEFT = 4401, 4429, 4000
+#: What a connection may send after authenticating.
+MESSAGE_KEYS = {"move": {"type", "ply", "move", "id"}, "sync": {"type", "id"}, "ping": {"type", "id"}}
+
+
+class Connection:
+    """One client's WebSocket: numbers and sends its messages, one at a time."""
+
+    def __init__(self, websocket: WebSocket):
+        self.websocket = websocket
+        self.seq = 0
+        self._lock = asyncio.Lock()
+        self.closed = False
+
+    async def send(self, message: dict) -> None:
+        """Send ``message`` with the next sequence number (nothing once closed)."""
+        async with self._lock:
+            if self.closed:
+                return
+            self.seq += 1
+            try:
+                await self.websocket.send_text(json.dumps({"seq": self.seq, **message}))
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                self.closed = True
+
+    async def close(self, code: int) -> None:
+        async with self._lock:
+            if not self.closed:
+                self.closed = True
+                try:
+                    await self.websocket.close(code)
+                except (RuntimeError, OSError):
+                    pass
+
+
+async def _receive_text(websocket: WebSocket, limits: Limits) -> str | None:
+    """The next message as text (None when the client left); a too long one raises ValueError."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    data = message.get("text")
+    if data is None:
+        raw = message.get("bytes") or b""
+        if len(raw) > limits.max_message_bytes:
+            raise ValueError(f"message too long (more than {limits.max_message_bytes} bytes)")
+        try:
+            data = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError("a message is UTF-8 JSON text") from None
+    if len(data.encode("utf-8", "replace")) > limits.max_message_bytes:
+        raise ValueError(f"message too long (more than {limits.max_message_bytes} bytes)")
+    return data
+
+
+def _decode(text: str) -> dict:
+    try:
+        message = json.loads(text, parse_constant=lambda name: (_ for _ in ()).throw(ValueError(name)))
+    except RecursionError:
+        raise ValueError("malformed JSON: nested too deeply") from None
+    except ValueError as exc:
+        raise ValueError(f"malformed JSON: {str(exc).splitlines()[0][:120]}") from None
+    if not isinstance(message, dict):
+        raise ValueError('a message is a JSON object like {"type": "move", "ply": 3, "move": "QS"}')
+    return message
+
+
+class TableSockets:
+    """The WebSocket endpoint of :class:`~kozyri_server.tables.Tables`."""
+
+    def __init__(self, tables: Tables, limits: Limits):
+        self.tables, self.limits = tables, limits
+        self.addresses = AddressCounter(limits.max_connections_per_address)
+
+    async def __call__(self, websocket: WebSocket) -> None:
+        address = websocket.client.host if websocket.client else "unknown"
+        connection = Connection(websocket)
+        await websocket.accept()
+        if not self.addresses.open(address):
+            await connection.send({"type": "error", "error": "too many connections from your address"})
+            await connection.close(CLOSE_BUSY)
+            return
+        try:
+            found = await self._authenticate(websocket)
+            if found is None:
+                await connection.send({"type": "error", "error": "authentication failed: "
+                                       'the first message must be {"type": "auth", "table": ID, "token": TOKEN} '
+                                       "with the table's id and your seat's token"})
+                await connection.close(CLOSE_AUTH)
+                return
+            room, seat, held = found
+            await self._serve(connection, room, seat, held)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.addresses.close(address)
+            connection.closed = True
+
+    async def _authenticate(self, websocket: WebSocket) -> tuple[TableRoom, int, str] | None:
+        """The table, the seat and its stored token hash, or None (and no hint why)."""
+        try:
+            text = await asyncio.wait_for(_receive_text(websocket, self.limits), AUTH_SECONDS)
+            if text is None:
+                raise WebSocketDisconnect()
+            message = _decode(text)
+        except (asyncio.TimeoutError, ValueError):
+            return None
+        if message.get("type") != "auth" or set(message) - {"type", "table", "token"}:
+            return None
+        try:
+            room = self.tables.get(message.get("table"))
+        except (NotFound, KozyriError):
+            return None
+        seat = room.seat_of(message.get("token"))
+        return None if seat is None else (room, seat, room.hashes[seat])
+
+    async def _serve(self, connection: Connection, room: TableRoom, seat: int, held: str) -> None:
+        """Messages of an authenticated seat, until it leaves (or gives its seat up: ``held`` changes)."""
+        async def listener(message: dict) -> None:
+            await connection.send(message)
+            if message.get("close"):
+                await connection.close(CLOSE_LEFT)
+
+        await connection.send({"type": "welcome", "table": room.id, "seat": seat})
+        await connection.send(room.state_for(seat))
+        self.tables.listen(room, seat, listener)
+        rate = MessageRate(self.limits.messages_per_second, self.limits.message_burst)
+        try:
+            while not connection.closed:
+                try:
+                    text = await _receive_text(connection.websocket, self.limits)
+                except ValueError as exc:
+                    await self._error(connection, room, str(exc))
+                    continue
+                if text is None:
+                    return
+                if not rate.allow():
+                    await self._error(connection, room, "too many messages: slow down")
+                    continue
+                if room.hashes[seat] != held:  # the seat was given up: this token no longer plays
+                    await connection.send({"type": "error", "error": "you left the table"})
+                    await connection.close(CLOSE_LEFT)
+                    return
+                await self._handle(connection, room, seat, text)
+        finally:
+            self.tables.unlisten(room, seat, listener)
+
+    async def _handle(self, connection: Connection, room: TableRoom, seat: int, text: str) -> None:
+        try:
+            message = _decode(text)
+        except ValueError as exc:
+            await self._error(connection, room, str(exc))
+            return
+        kind = message.get("type")
+        request_id = message.get("id")
+        if kind not in MESSAGE_KEYS:
+            await self._error(connection, room, f"unknown message type {kind!r} (known: {', '.join(MESSAGE_KEYS)})",
+                              request_id)
+            return
+        unknown = sorted(set(message) - MESSAGE_KEYS[kind])
+        if unknown:
+            await self._error(connection, room, f"unknown key {unknown[0]!r} for {kind}", request_id)
+            return
+        if kind == "ping":
+            await connection.send({"type": "pong", **({"id": request_id} if request_id is not None else {})})
+        elif kind == "sync":
+            await connection.send(room.state_for(seat))
+        else:
+            try:
+                await self.tables.play(room, seat, message.get("ply"), message.get("move"))
+            except KozyriError as exc:
+                await self._error(connection, room, str(exc), request_id)
+
+    async def _error(self, connection: Connection, room: TableRoom, text: str, request_id=None) -> None:
+        reply = {"type": "error", "error": " ".join(str(text).split())[:300], "ply": room.ply}
+        if request_id is not None and isinstance(request_id, (int, str)) and not isinstance(request_id, bool):
+            reply["id"] = request_id
+        await connection.send(reply)

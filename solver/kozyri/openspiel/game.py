@@ -1,0 +1,782 @@
+"""Own Trumps as an OpenSpiel Python game: the game, its states, its observer.
+
+The rules are kozyri's own (:mod:`kozyri.owntrumps.rules`), what each seat
+knows is kozyri's :class:`~kozyri.owntrumps.Observation` (kept from public
+moves alone), and hidden cards are resampled with its exact uniform sampler
+(:meth:`Observation.sample <kozyri.owntrumps.Observation.sample>`).
+docs/openspiel.md describes the parameters, the action numbering, the
+returns and the observer's contents.
+
+A game has up to three phases:
+
+1. **choosing trumps** (parameter ``trumps="choose"``): the seats choose
+   their trump suits in turn from the leader, as :class:`kozyri.play.TrumpChoice`
+   (any free suit of S H D C);
+2. **the deal**: one chance node per card, in the order of a shuffle dealt
+   round the table (card ``i`` to seat ``i mod players``, as
+   :meth:`Position.deal <kozyri.owntrumps.Position.deal>`), each outcome an
+   undealt card with equal probability; with ``pass_sixes`` the trump sixes
+   then go to their owners;
+3. **play**: one action per turn (a lead, a beat with its follow card, a take).
+
+A state can also start in the middle of a game (:meth:`OwnTrumpsGame.state_at`),
+from what one seat knows: that is how the OpenSpiel bots of
+:mod:`kozyri.openspiel.bots` are given an arena seat's view.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pyspiel
+
+from kozyri.core import IllegalMove, InvalidInput
+from kozyri.owntrumps import rules as R
+from kozyri.owntrumps.cards import SUITS, Deck
+from kozyri.owntrumps.observation import Observation
+from kozyri.owntrumps.position import MAX_PLAYERS, Position, parse_trumps
+from kozyri.owntrumps.rules import NO_CARD, Move, MoveKind, Outcome, Rules
+
+#: The name OpenSpiel knows the game by.
+GAME_NAME = "python_own_trumps"
+#: Moves (turns of play) after which a game stops as a draw, by default.
+DEFAULT_MOVE_CAP = 1000
+#: The ``trumps`` parameter that makes choosing the trumps the game's first phase.
+CHOOSE = "choose"
+
+_DEFAULTS = {"players": 2, "deck": "36", "must_beat": True, "pass_sixes": False, "trumps": "", "leader": 0,
+             "move_cap": DEFAULT_MOVE_CAP}
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Own Trumps (kozyri)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    provides_factored_observation_string=False,
+    parameter_specification=_DEFAULTS,
+)
+
+_CHOOSE_PHASE, _DEAL_PHASE, _PLAY_PHASE, _OVER_PHASE = range(4)
+_PHASE_NAMES = ("choosing trumps", "dealing", "playing", "over")
+
+
+class ActionCodec:
+    """The fixed action numbering of one deck of ``size`` cards (docs/openspiel.md).
+
+    ``c`` plays card ``c`` alone (a lead, or a beat with the last card);
+    ``size + size * b + c`` beats with ``b`` and follows with ``c``;
+    ``size + size * size`` takes; the next four choose the trump suit S, H, D, C.
+    Chance outcomes (the deal) are card numbers. Cards are kozyri's:
+    ``suit_index * n_ranks + rank_index`` of the deck.
+
+    >>> codec = ActionCodec(Deck.parse("2x3"))
+    >>> codec.encode(Move.beat(1, 3)), codec.decode(codec.take), codec.num_actions
+    (15, Move(kind=<MoveKind.TAKE: 2>, card=-1, follow=-1, count=0), 47)
+    """
+
+    def __init__(self, deck: Deck):
+        self.deck = deck
+        self.size = n = deck.size
+        self.take = n + n * n
+        self.first_suit = self.take + 1
+        self.num_actions = self.first_suit + len(SUITS)
+
+    def encode(self, move: Move) -> int:
+        """The action of a move (a take is one action whatever it takes)."""
+        if move.kind == MoveKind.TAKE:
+            return self.take
+        if move.follow == NO_CARD:
+            return move.card
+        return self.size + self.size * move.card + move.follow
+
+    def decode(self, action: int) -> Move:
+        """The move of a play action, with a take's count left 0 (the state knows it)."""
+        n = self.size
+        if 0 <= action < n:
+            return Move(MoveKind.LEAD, action)  # the state turns it into a beat when the pile is not empty
+        if n <= action < self.take:
+            b, c = divmod(action - n, n)
+            return Move.beat(b, c)
+        if action == self.take:
+            return Move(MoveKind.TAKE)
+        raise InvalidInput(f"action {action} is not a move of Own Trumps with {n} cards")
+
+    def suit_action(self, suit: str) -> int:
+        return self.first_suit + SUITS.index(suit)
+
+    def action_suit(self, action: int) -> str:
+        if not self.first_suit <= action < self.num_actions:
+            raise InvalidInput(f"action {action} is not a trump choice")
+        return SUITS[action - self.first_suit]
+
+
+def _param(params: dict, key: str):
+    value = params.get(key, _DEFAULTS[key])
+    expected = type(_DEFAULTS[key])
+    if type(value) is not expected:
+        raise InvalidInput(f"the parameter {key!r} must be a {expected.__name__}, not {value!r}")
+    return value
+
+
+class Settings:
+    """A game's parameters, read and checked: the deck, the rules, the
+    trumps (None: chosen in the first phase), the leader, the move cap,
+    the action numbering. (OpenSpiel rebuilds a game from its parameters
+    when it copies or unpickles it, so states read these, not the game's
+    Python attributes.)"""
+
+    def __init__(self, params: dict):
+        params = dict(params or {})
+        unknown = set(params) - set(_DEFAULTS)
+        if unknown:
+            raise InvalidInput(f"unknown parameter {sorted(unknown)[0]!r} (known: {', '.join(_DEFAULTS)})")
+        n = _param(params, "players")
+        if not 2 <= n <= MAX_PLAYERS:
+            raise InvalidInput(f"Own Trumps is for 2 to {MAX_PLAYERS} players, not {n}")
+        self.n_players = n
+        self.deck = Deck.parse(_param(params, "deck"))
+        if self.deck.size < n:
+            raise InvalidInput(f"a {self.deck.size}-card deck cannot be dealt to {n} players")
+        self.rules = Rules(_param(params, "must_beat"), _param(params, "pass_sixes"))
+        if self.rules.pass_sixes and "6" in self.deck.ranks and self.deck.size // n < n:
+            raise InvalidInput(f"with pass_sixes a hand of {self.deck.size // n} cards could be left empty "
+                               "by the passing: take a larger deck")
+        trumps = _param(params, "trumps")
+        self.trumps = None if trumps == CHOOSE else parse_trumps(trumps or "".join(SUITS[:n]), n)
+        self.leader = _param(params, "leader")
+        if not 0 <= self.leader < n:
+            raise InvalidInput(f"the leader must be a seat number 0..{n - 1}, not {self.leader}")
+        self.move_cap = _param(params, "move_cap")
+        if self.move_cap < 1:
+            raise InvalidInput(f"the move cap must be at least 1, not {self.move_cap}")
+        self.codec = ActionCodec(self.deck)
+        # The forms that survive OpenSpiel's game strings (a text like "36" would come back a number).
+        top = self.deck == Deck.top(len(self.deck.suits), self.deck.n_ranks)
+        self.params = {**_DEFAULTS, **params, "deck": f"{len(self.deck.suits)}x{self.deck.n_ranks}" if top
+                       else self.deck.spec(), "trumps": CHOOSE if self.trumps is None else "".join(self.trumps)}
+
+
+_SETTINGS: dict = {}
+
+
+def settings_of(game) -> Settings:
+    """The :class:`Settings` of ``game`` (cached by its parameters)."""
+    params = game.get_parameters()
+    key = tuple(sorted((k, params.get(k, v)) for k, v in _DEFAULTS.items()))
+    found = _SETTINGS.get(key)
+    if found is None:
+        if len(_SETTINGS) > 64:
+            _SETTINGS.clear()
+        found = _SETTINGS[key] = Settings(dict(key))
+    return found
+
+
+class OwnTrumpsGame(pyspiel.Game):
+    """Own Trumps for 2 to 4 players (see the module docstring and docs/openspiel.md).
+
+    >>> game = pyspiel.load_game(GAME_NAME, {"deck": "2x3"})
+    >>> state = game.new_initial_state()
+    >>> state.is_chance_node(), len(state.chance_outcomes()), game.num_distinct_actions()
+    (True, 6, 47)
+    """
+
+    def __init__(self, params=None):
+        settings = Settings(params)
+        n = settings.n_players
+        info = pyspiel.GameInfo(
+            num_distinct_actions=settings.codec.num_actions,
+            max_chance_outcomes=settings.deck.size,
+            num_players=n,
+            min_utility=-1.0,
+            max_utility=1.0 / (n - 1),
+            utility_sum=0.0,
+            max_game_length=(n if settings.trumps is None else 0) + settings.move_cap)
+        super().__init__(GAME_TYPE, info, settings.params)
+
+    @property
+    def settings(self) -> Settings:
+        """The parameters, read (deck, rules, trumps, leader, move cap, action numbering)."""
+        return settings_of(self)
+
+    def new_initial_state(self, *args) -> OwnTrumpsState:
+        """The start: trumps to choose, or the first card to deal."""
+        return OwnTrumpsState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> OwnTrumpsObserver:
+        """The observer (docs/openspiel.md): by default one seat's observation; with
+        ``perfect_recall`` its information state."""
+        obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        return OwnTrumpsObserver(self.settings, obs_type, params)
+
+    def state_at(self, view: Observation, rng: random.Random, world: Position | None = None) -> OwnTrumpsState:
+        """A state in play from what seat ``view.seat`` knows (its Observation),
+        the hidden cards drawn from the view's exact sampler (or ``world``, a
+        position consistent with it). The state's history starts there: the
+        seat's information state is its view and the moves since; another
+        seat's start view is its hand, the pile, the counts and the cards
+        the view knows in third hands (what an opponent knows of the seat's
+        own hand is not in the view). Its move cap counts from there."""
+        if not isinstance(view, Observation):
+            raise InvalidInput(f"a state starts from a seat's Observation, not {type(view).__name__}")
+        if view.is_over:
+            raise InvalidInput("the game of the view is over")
+        s = self.settings
+        if (view.deck, view.n_players, view.rules) != (s.deck, s.n_players, s.rules) or (
+                s.trumps is not None and tuple(view.trumps) != s.trumps):
+            raise InvalidInput("the view belongs to another game (deck, players, rules or trumps differ)")
+        if world is None:
+            world = view.sample(rng)[0]
+        state = OwnTrumpsState(self)
+        chosen = tuple(view.trumps[(s.leader + i) % s.n_players] for i in range(s.n_players))
+        state._set_start(world, _start_views(view, world), chosen=chosen, dealt=(), given=True)
+        return state
+
+
+def _start_views(view: Observation, world: Position) -> tuple[Observation, ...]:
+    """Every seat's start view of a state started at ``world`` from ``view``
+    (see :meth:`OwnTrumpsGame.state_at`)."""
+    seat, n = view.seat, view.n_players
+    views = []
+    for other in range(n):
+        if other == seat:
+            views.append(view)
+            continue
+        known = tuple(world.hands[x] if x == other else view.known[x] if x != seat else 0 for x in range(n))
+        views.append(Observation(other, view.deck, view.trumps, view.rules, view.to_move, world.hands[other],
+                                 view.pile, view.counts, known, (0,) * n))
+    return tuple(views)
+
+
+class _Data:
+    """A state's fields, in one object that OpenSpiel's clone copies shallowly
+    (a clone deep-copies the state's attributes; positions, views and
+    tuples are immutable and shared, the game is never copied)."""
+
+    __slots__ = ("game", "chosen", "dealt", "start", "start_views", "given", "moves", "hands", "pile", "to_move",
+                 "trump_indices", "outcome", "legal", "views")
+
+    def __deepcopy__(self, memo) -> _Data:
+        twin = object.__new__(_Data)
+        for name in _Data.__slots__:
+            setattr(twin, name, getattr(self, name))
+        if self.views is not None:
+            twin.views = list(self.views)
+        return twin
+
+
+class OwnTrumpsState(pyspiel.State):
+    """A state of :class:`OwnTrumpsGame`: the phase, the trumps chosen, the
+    cards dealt, the position at the start of play with every seat's start
+    view, the moves since, and the position now."""
+
+    def __init__(self, game: OwnTrumpsGame):
+        super().__init__(game)
+        game = settings_of(game)
+        d = self._d = _Data()
+        d.game = game
+        d.chosen = () if game.trumps is None else tuple(game.trumps)
+        d.dealt = ()
+        d.start = None
+        d.start_views = None
+        #: Started from a seat's view (``state_at``), not from the deal.
+        d.given = False
+        d.moves = ()
+        d.hands = (0,) * game.n_players
+        d.pile = ()
+        d.to_move = game.leader
+        d.trump_indices = ()
+        d.outcome = None
+        d.legal = None
+        d.views = None
+
+    # --- phases -------------------------------------------------------------------
+    def _phase(self) -> int:
+        d = self._d
+        if d.start is None:
+            return _CHOOSE_PHASE if len(d.chosen) < d.game.n_players else _DEAL_PHASE
+        if d.outcome is not None or len(d.moves) >= d.game.move_cap:
+            return _OVER_PHASE
+        return _PLAY_PHASE
+
+    def _chooser(self) -> int:
+        d = self._d
+        return (d.game.leader + len(d.chosen)) % d.game.n_players
+
+    def current_player(self) -> int:
+        """The seat to act, CHANCE while dealing, TERMINAL at the end."""
+        phase = self._phase()
+        if phase == _PLAY_PHASE:
+            return self._d.to_move
+        if phase == _CHOOSE_PHASE:
+            return self._chooser()
+        if phase == _DEAL_PHASE:
+            return pyspiel.PlayerId.CHANCE
+        return pyspiel.PlayerId.TERMINAL
+
+    def is_terminal(self) -> bool:
+        return self._phase() == _OVER_PHASE
+
+    @property
+    def position(self) -> Position | None:
+        """The position now (every hand), None before the deal is complete."""
+        d = self._d
+        if d.start is None:
+            return None
+        return Position(d.game.deck, d.hands, d.pile, d.start.trumps, d.to_move, d.game.rules, d.outcome)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended by the rules (None while in play or when capped)."""
+        return self._d.outcome
+
+    @property
+    def capped(self) -> bool:
+        """Over by the move cap (a draw), not by the rules."""
+        return self._d.outcome is None and self._phase() == _OVER_PHASE
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The moves of play since the start of play."""
+        return self._d.moves
+
+    def _trumps(self) -> tuple[str, ...]:
+        """The trump suit of each seat (all chosen)."""
+        d = self._d
+        if d.game.trumps is not None:
+            return d.game.trumps
+        n = d.game.n_players
+        mine = {(d.game.leader + i) % n: s for i, s in enumerate(d.chosen)}
+        return tuple(mine[seat] for seat in range(n))
+
+    # --- actions ------------------------------------------------------------------
+    def _legal_moves(self) -> list[Move]:
+        d = self._d
+        return R.legal_moves(d.game.deck, d.game.rules, d.trump_indices, d.hands, d.pile, d.to_move)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        """The legal actions of ``player`` (the one to act), ascending."""
+        if player < 0 or player != self.current_player():
+            return []
+        return sorted(self._legal_map())
+
+    def _legal_map(self) -> dict:
+        """Each legal action with its move (a suit in the trump choice), cached until the next action."""
+        d = self._d
+        if d.legal is None:
+            codec = d.game.codec
+            if self._phase() == _CHOOSE_PHASE:
+                d.legal = {codec.suit_action(s): s for s in SUITS if s not in d.chosen}
+            else:
+                d.legal = {codec.encode(m): m for m in self._legal_moves()}
+        return d.legal
+
+    def move_of(self, action: int) -> Move:
+        """The kozyri move of a legal action of play (IllegalMove otherwise)."""
+        move = self._legal_map().get(action) if self._phase() == _PLAY_PHASE else None
+        if move is None:
+            raise IllegalMove(f"action {action} is not a legal move here")
+        return move
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The undealt cards, each with equal probability."""
+        dealt = set(self._d.dealt)
+        rest = [c for c in range(self._d.game.deck.size) if c not in dealt]
+        return [(c, 1.0 / len(rest)) for c in rest]
+
+    def _apply_action(self, action: int) -> None:
+        phase = self._phase()
+        d = self._d
+        g = d.game
+        if phase == _DEAL_PHASE:
+            if not 0 <= action < g.deck.size or action in d.dealt:
+                raise IllegalMove(f"card {action} cannot be dealt now")
+            d.dealt += (action,)
+            if len(d.dealt) == g.deck.size:
+                self._deal_done()
+            return
+        if phase == _CHOOSE_PHASE:
+            suit = g.codec.action_suit(action)
+            if suit in d.chosen:
+                raise IllegalMove(f"{suit} is chosen already")
+            d.chosen += (suit,)
+            d.legal = None
+            return
+        if phase != _PLAY_PHASE:
+            raise IllegalMove("the game is over")
+        move = self._legal_map().get(action)
+        if move is None:
+            raise IllegalMove(f"action {action} is not legal here")
+        d.legal = None
+        self._play(move)
+
+    def _play(self, move: Move) -> None:
+        d = self._d
+        d.hands, d.pile, d.to_move, d.outcome = R.apply_move(
+            d.game.deck, d.trump_indices, d.hands, d.pile, d.to_move, move)
+        d.moves += (move,)
+
+    def _deal_done(self) -> None:
+        d = self._d
+        g = d.game
+        n = g.n_players
+        hands = [sorted(d.dealt[i::n]) for i in range(n)]
+        start = Position.build(g.deck, hands, [], self._trumps(), g.leader, g.rules)
+        if g.rules.pass_sixes:
+            start = start.pass_sixes()
+        self._set_start(start, None, d.chosen, d.dealt, given=False)
+
+    def _set_start(self, start: Position, views, chosen, dealt, given: bool) -> None:
+        d = self._d
+        d.chosen, d.dealt, d.given = tuple(chosen), tuple(dealt), given
+        d.start, d.start_views, d.views = start, views, None
+        d.hands, d.pile, d.to_move = start.hands, start.pile, start.to_move
+        d.trump_indices = start.trump_indices
+        d.moves, d.outcome, d.legal = (), None, None
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        """A card dealt (``deal AS``), a suit chosen (``trump H``) or a move
+        as kozyri writes it (``AS``, ``KH+9S``, ``take``)."""
+        g = self._d.game
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {g.deck.card_text(action)}"
+        if action >= g.codec.first_suit:
+            return f"trump {g.codec.action_suit(action)}"
+        if action == g.codec.take:
+            return "take"
+        if action < g.deck.size:
+            return g.deck.card_text(action)
+        return g.codec.decode(action).text(g.deck)
+
+    # --- the end --------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        """The loser -1, every other seat +1/(players-1); a draw or a capped game 0 each."""
+        n = self._d.game.n_players
+        outcome = self._d.outcome
+        if outcome is None or outcome.loser is None:
+            return [0.0] * n
+        win = 1.0 / (n - 1)
+        return [-1.0 if seat == outcome.loser else win for seat in range(n)]
+
+    # --- views ------------------------------------------------------------------------
+    def view(self, seat: int) -> Observation | None:
+        """What ``seat`` knows now in play (its Observation), None before play."""
+        d = self._d
+        if d.start is None:
+            return None
+        if d.views is None:
+            if d.start_views is None:
+                d.start_views = tuple(Observation.of(d.start, s) for s in range(d.game.n_players))
+            d.views = [(v, 0) for v in d.start_views]
+        view, seen = d.views[seat]
+        for move in d.moves[seen:]:
+            view = view.play(move, checked=True)
+        d.views[seat] = (view, len(d.moves))
+        return view
+
+    def start_view(self, seat: int) -> Observation | None:
+        """What ``seat`` knew at the start of play (None before)."""
+        if self.view(seat) is None:
+            return None
+        return self._d.start_views[seat]
+
+    def own_dealt(self, seat: int) -> tuple[int, ...]:
+        """The cards dealt to ``seat`` so far, in the order dealt (before any passing)."""
+        return self._d.dealt[seat::self._d.game.n_players]
+
+    # --- resampling -------------------------------------------------------------------
+    def resample_from_infostate(self, player_id: int, probability_sampler) -> OwnTrumpsState:
+        """A state drawn uniformly from those ``player_id`` cannot tell from
+        this one: kozyri's exact sampler draws the hidden cards now; the
+        cards ever played keep their holders (the public moves fix them),
+        and the seat's own cards keep their places in the deal."""
+        rng = _rng_of(probability_sampler)
+        d = self._d
+        g = d.game
+        n = g.n_players
+        if self._phase() == _CHOOSE_PHASE:
+            return self.clone()
+        if d.start is None:  # dealing: the seat's own cards stay in their slots, the rest is shuffled
+            mine = set(range(player_id, len(d.dealt), n))
+            pool = [c for i, c in enumerate(d.dealt) if i not in mine]
+            pool += [c for c in range(g.deck.size) if c not in d.dealt]
+            rng.shuffle(pool)
+            return self._replayed([c if i in mine else pool.pop() for i, c in enumerate(d.dealt)], None, None)
+        view = self.view(player_id)
+        world = view.sample(rng)[0]
+        unseen = view.unseen
+        start = tuple((h & ~unseen) | (w & unseen) for h, w in zip(d.start.hands, world.hands))
+        if d.given:
+            base = Position(g.deck, start, d.start.pile, d.start.trumps, d.start.to_move, g.rules)
+            return self._replayed(None, base, _start_views(d.start_views[player_id], base))
+        return self._replayed(self._deal_of(start, player_id, rng), None, None)
+
+    def _deal_of(self, start: tuple[int, ...], player_id: int, rng: random.Random) -> list[int]:
+        """A deal (cards in dealing order) whose hands, once the sixes are
+        passed, are ``start``: ``player_id``'s slots as dealt, each passed six
+        back with the seat it was dealt to, the other cards in random slots."""
+        d = self._d
+        g = d.game
+        n = g.n_players
+        before = list(start)
+        dealt_to = [g.deck.mask(self.own_dealt(s)) for s in range(n)]
+        for six in _sixes(d.start):
+            holder = next(s for s in range(n) if dealt_to[s] >> six & 1)
+            before = [h & ~(1 << six) for h in before]
+            before[holder] |= 1 << six
+        dealt = list(d.dealt)
+        for seat in range(n):
+            if seat != player_id:
+                cards = g.deck.cards_of(before[seat])
+                rng.shuffle(cards)
+                for slot, card in zip(range(seat, len(dealt), n), cards):
+                    dealt[slot] = card
+        return dealt
+
+    def _replayed(self, dealt, base: Position | None, views) -> OwnTrumpsState:
+        """A new state with the same trump choices and moves, from the deal
+        ``dealt`` or from ``base`` with the start views ``views``."""
+        d = self._d
+        g = d.game
+        state = OwnTrumpsState(self.get_game())
+        if base is not None:
+            state._set_start(base, views, d.chosen, (), given=True)
+        else:
+            if g.trumps is None:
+                for suit in d.chosen:
+                    state.apply_action(g.codec.suit_action(suit))
+            for card in dealt:
+                state.apply_action(card)
+        for move in d.moves:
+            state.apply_action(g.codec.encode(move))
+        return state
+
+    def __str__(self) -> str:
+        d = self._d
+        g = d.game
+        phase = self._phase()
+        if d.start is None:
+            trumps = " ".join(d.chosen) or "-"
+            return f"{_PHASE_NAMES[phase]}; trumps {trumps}; dealt {len(d.dealt)} of {g.deck.size}"
+        text = self.position.text() or "-"
+        end = ""
+        if phase == _OVER_PHASE:
+            end = ("; capped" if self.capped else "; draw" if d.outcome.loser is None
+                   else f"; player {d.outcome.loser} lost")
+        return f"{text}; trumps {' '.join(d.start.trumps)}; to move {d.to_move}; moves {len(d.moves)}{end}"
+
+
+def _sixes(start: Position) -> list[int]:
+    """The trump sixes that were passed at the start (with ``pass_sixes``)."""
+    deck = start.deck
+    if not start.rules.pass_sixes or "6" not in deck.ranks:
+        return []
+    return [deck.card("6", s) for s in start.trumps if s in deck.suits]
+
+
+def _rng_of(probability_sampler) -> random.Random:
+    """A random generator seeded from OpenSpiel's sampler (a callable giving
+    numbers in [0, 1)), or from the system when it gives none."""
+    try:
+        return random.Random(int(float(probability_sampler()) * 2 ** 53))
+    except Exception:  # noqa: BLE001 - any sampler that cannot be called
+        return random.Random()
+
+
+# --- the observer -------------------------------------------------------------------
+class OwnTrumpsObserver:
+    """What a seat observes (OpenSpiel's PyObserver interface; docs/openspiel.md).
+
+    Built from kozyri's :class:`~kozyri.owntrumps.Observation` of the seat:
+    the phase, the seat to act, the trumps, the seat's own hand
+    (``private_info`` SINGLE_PLAYER, the default; ALL_PLAYERS adds every
+    hand; NONE leaves it out), the pile in order, the counts, the cards known
+    in each hand and, for each opponent, the unseen cards it is known not to
+    hold. With ``perfect_recall`` (the information state) also the cards
+    the seat was dealt (before any passing), the trump choices and every
+    public move of play in order.
+    """
+
+    def __init__(self, game: Settings, iig_obs_type, params):
+        if params:
+            raise ValueError(f"the Own Trumps observer takes no parameters, not {params}")
+        self.game = game
+        self.perfect_recall = iig_obs_type.perfect_recall
+        private = iig_obs_type.private_info
+        self.own = private in (pyspiel.PrivateInfoType.SINGLE_PLAYER, pyspiel.PrivateInfoType.ALL_PLAYERS)
+        self.everyone = private == pyspiel.PrivateInfoType.ALL_PLAYERS
+        self.public = iig_obs_type.public_info
+        n, size = game.n_players, game.deck.size
+        pieces = [("observer", n, (n,)), ("phase", 4, (4,)), ("to_move", n, (n,)), ("trumps", 4 * n, (n, 4))]
+        if self.own:
+            pieces.append(("hand", size, (size,)))
+        if self.everyone:
+            pieces.append(("hands", n * size, (n, size)))
+        if self.public:
+            pieces += [("pile", size * size, (size, size)), ("counts", n, (n,)), ("known", n * size, (n, size))]
+            if self.own:
+                pieces.append(("known_not", n * size, (n, size)))
+        if self.perfect_recall:
+            if self.own:
+                pieces.append(("dealt", size, (size,)))
+            if self.public:
+                width = 2 * size + 1
+                pieces.append(("history", game.move_cap * width, (game.move_cap, width)))
+        self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
+        self.dict = {}
+        index = 0
+        for name, size, shape in pieces:
+            self.dict[name] = self.tensor[index:index + size].reshape(shape)
+            index += size
+
+    # --- tensors ----------------------------------------------------------------------
+    def set_from(self, state: OwnTrumpsState, player: int) -> None:
+        """Fill ``tensor`` (and its named views in ``dict``) with ``state`` as ``player`` sees it."""
+        self.tensor.fill(0)
+        d, g, t = state._d, self.game, self.dict
+        t["observer"][player] = 1
+        phase = state._phase()
+        t["phase"][phase] = 1
+        actor = state.current_player()
+        if actor >= 0:
+            t["to_move"][actor] = 1
+        trumps = state._trumps() if d.start is None and len(d.chosen) == g.n_players else (
+            d.start.trumps if d.start is not None else _chosen_by_seat(state))
+        for seat, suit in enumerate(trumps):
+            if suit is not None:
+                t["trumps"][seat, SUITS.index(suit)] = 1
+        if d.start is None:  # choosing or dealing: the seat's own cards so far, the counts dealt
+            if self.own:
+                for card in state.own_dealt(player):
+                    t["hand"][card] = 1
+                    if "dealt" in t:
+                        t["dealt"][card] = 1
+            if self.everyone:
+                for seat in range(g.n_players):
+                    for card in state.own_dealt(seat):
+                        t["hands"][seat, card] = 1
+            if self.public:
+                for seat in range(g.n_players):
+                    t["counts"][seat] = len(state.own_dealt(seat))
+            return
+        view = state.view(player)
+        size = g.deck.size
+        if self.own:
+            _fill(t["hand"], view.hand, size)
+            if "dealt" in t:
+                for card in state.own_dealt(player) if not d.given else g.deck.cards_of(state.start_view(player).hand):
+                    t["dealt"][card] = 1
+        if self.everyone:
+            for seat, hand in enumerate(d.hands):
+                _fill(t["hands"][seat], hand, size)
+        if self.public:
+            for place, card in enumerate(view.pile):
+                t["pile"][place, card] = 1
+            t["counts"][:] = view.counts
+            unseen = view.unseen
+            for seat in range(g.n_players):
+                if seat != player or self.own:
+                    _fill(t["known"][seat], view.known[seat], size)
+                if self.own and seat != player and view.counts[seat]:
+                    _fill(t["known_not"][seat], view.known_not[seat] & unseen, size)
+            if "history" in t:
+                history = t["history"]
+                for ply, move in enumerate(d.moves):
+                    if move.kind == MoveKind.TAKE:
+                        history[ply, 2 * size] = 1
+                    else:
+                        history[ply, move.card] = 1
+                        if move.follow != NO_CARD:
+                            history[ply, size + move.follow] = 1
+
+    # --- strings ----------------------------------------------------------------------
+    def string_from(self, state: OwnTrumpsState, player: int) -> str:
+        """``state`` as ``player`` sees it, as text (equal texts: the seat cannot tell the states apart)."""
+        d, g = state._d, self.game
+        deck = g.deck
+        parts = [f"p{player}"]
+        if self.perfect_recall or d.start is None:
+            if g.trumps is None:
+                parts.append("chosen " + ("".join(d.chosen) or "-"))
+            else:
+                parts.append("trumps " + "".join(g.trumps))
+        if d.start is None:
+            if len(d.chosen) < g.n_players:
+                parts.append(f"to choose {state.current_player()}")
+                return " | ".join(parts)
+            parts.append(f"dealt {len(d.dealt)}/{deck.size}")
+            if self.own:
+                parts.append("mine " + (deck.mask_text(deck.mask(state.own_dealt(player))) or "-"))
+            if self.everyone:
+                parts.append("hands " + " / ".join(deck.mask_text(deck.mask(state.own_dealt(s)))
+                                                  for s in range(g.n_players)))
+            return " | ".join(parts)
+        if self.perfect_recall:
+            if self.own and not d.given and g.rules.pass_sixes:
+                parts.append("dealt " + deck.mask_text(deck.mask(state.own_dealt(player))))
+            parts.append("start " + _view_text(state.start_view(player), self.own, self.public, player))
+            if self.public:
+                parts.append("moves " + (" ".join(m.text(deck) for m in d.moves) or "-"))
+        else:
+            parts.append(_view_text(state.view(player), self.own, self.public, player))
+        if self.everyone:
+            parts.append("hands " + " / ".join(deck.mask_text(h) for h in d.hands))
+        phase = state._phase()
+        if phase == _OVER_PHASE:
+            parts.append("capped" if state.capped else "draw" if d.outcome.loser is None
+                         else f"player {d.outcome.loser} lost")
+        return " | ".join(parts)
+
+
+def _view_text(view: Observation, own: bool, public: bool, player: int) -> str:
+    """A seat's view as text: what the observer type shows of it."""
+    deck = view.deck
+    out = [f"trumps {''.join(view.trumps)}", f"to move {view.to_move}"]
+    if own:
+        out.append("hand " + (deck.mask_text(view.hand) or "-"))
+    if public:
+        out.append("pile " + (" ".join(deck.card_text(c) for c in view.pile) or "-"))
+        out.append("counts " + " ".join(map(str, view.counts)))
+        unseen = view.unseen
+        known = [f"{s}:{deck.mask_text(view.known[s])}" for s in range(view.n_players)
+                 if s != player and view.known[s]]
+        out.append("known " + (" ".join(known) or "-"))
+        if own:
+            known_not = [f"{s}:{deck.mask_text(view.known_not[s] & unseen)}" for s in range(view.n_players)
+                         if s != player and view.counts[s] and view.known_not[s] & unseen]
+            out.append("known_not " + (" ".join(known_not) or "-"))
+    return "; ".join(out)
+
+
+def _chosen_by_seat(state: OwnTrumpsState) -> list[str | None]:
+    """Each seat's trump suit chosen so far (None while it has not chosen)."""
+    d = state._d
+    n = d.game.n_players
+    out: list[str | None] = [None] * n
+    for i, suit in enumerate(d.chosen):
+        out[(d.game.leader + i) % n] = suit
+    return out
+
+
+def _fill(row, mask: int, size: int) -> None:
+    """Set ``row[c] = 1`` for every card ``c`` of ``mask``."""
+    for card in range(size):
+        if mask >> card & 1:
+            row[card] = 1
+
+
+def load(**params) -> OwnTrumpsGame:
+    """The game with ``params`` (docs/openspiel.md), through ``pyspiel.load_game``."""
+    return pyspiel.load_game(GAME_NAME, params)
+
+
+pyspiel.register_game(GAME_TYPE, OwnTrumpsGame)

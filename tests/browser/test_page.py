@@ -1,0 +1,494 @@
+"""The web page of ``kozyri serve`` in a real browser: Debian's Chromium
+driven by Playwright (pointed at the system browser; nothing is downloaded).
+
+A real ``kozyri serve`` runs on a free loopback port over a temporary
+SQLite file; whole games are played by clicking the page: Own Trumps
+against the computer with 2 and with 4 players, Own Trumps between two
+browser contexts at one online table (with a reload and a dropped
+connection on the way), and Reversi against the computer. At each step the
+test checks what the page shows against the state its seat was sent; every
+WebSocket frame each page receives is recorded, and none may carry a card
+of another seat's hand that the seat does not know. Screenshots are saved
+at 360x740 and 1280x800.
+
+Run it (skipped unless asked for, and unless chromium and playwright are here)::
+
+    KOZYRI_BROWSER=1 python -m pytest tests/browser -q
+    KOZYRI_BROWSER=1 KOZYRI_README_IMAGES=1 python -m pytest tests/browser -q   # and the README's two pictures
+
+Screenshots go to a temporary directory (its name is printed with ``-s``)
+unless ``KOZYRI_SCREENSHOTS`` names one; ``KOZYRI_README_IMAGES=1`` also
+writes the README's two (:data:`README_IMAGES`) into docs/images/.
+``KOZYRI_CHROMIUM`` names another browser.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("KOZYRI_CHROMIUM", "/usr/bin/chromium")
+if os.environ.get("KOZYRI_BROWSER") != "1":
+    pytest.skip("the browser checks run with KOZYRI_BROWSER=1", allow_module_level=True)
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"no browser at {CHROMIUM}", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("uvicorn")
+
+from kozyri.owntrumps import GameRecord  # noqa: E402
+from tests.server.helpers import cards_in  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+#: The browser's switches: headless, no sandbox (containers), nothing fetched from the network.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE, DESKTOP = {"width": 360, "height": 740}, {"width": 1280, "height": 800}
+#: Seconds the server may take to start, and a page to show a change.
+START_SECONDS, STEP_MS = 90, 30_000
+#: The page's query: a quick review and hint (node-limited, so the same on any machine).
+QUERY = "?review_nodes=40&hint_level=3"
+#: The screenshots the README shows, and their names in docs/images/.
+README_IMAGES = {"owntrumps-online-table": "page-owntrumps.png", "reversi-phone": "page-reversi.png"}
+DOCS_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=30) as reply:
+        return json.loads(reply.read())
+
+
+@pytest.fixture(scope="module")
+def server():
+    """A real ``kozyri serve`` on 127.0.0.1 (one worker, a temporary SQLite file): its base URL."""
+    workdir = Path(tempfile.mkdtemp(prefix="kozyri-browser-"))
+    port = _free_port()
+    command = [sys.executable, "-m", "kozyri_cli", "serve", "--port", str(port), "--db", str(workdir / "page.db"),
+               "--workers", "1"]
+    if shutil.which("kozyri"):
+        command[:3] = [shutil.which("kozyri")]
+    log = open(workdir / "serve.log", "w")
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=workdir,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while True:
+            assert process.poll() is None, (workdir / "serve.log").read_text()
+            try:
+                _get(base + "/api/engine")
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.3)
+        yield base
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+        output = (workdir / "serve.log").read_text()
+        assert "Traceback" not in output, output
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def shots():
+    """Where screenshots go: ``$KOZYRI_SCREENSHOTS`` or a temporary directory."""
+    folder = Path(os.environ.get("KOZYRI_SCREENSHOTS") or tempfile.mkdtemp(prefix="kozyri-screenshots-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"\nscreenshots in {folder}")
+    return folder
+
+
+class Player:
+    """One browser page at a table: its WebSocket frames recorded, its state read, its clicks."""
+
+    def __init__(self, browser, viewport: dict, base: str):
+        self.context = browser.new_context(viewport=viewport, accept_downloads=True)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(STEP_MS)
+        self.frames: list[dict] = []
+        self.console_errors: list[str] = []
+        self.page.on("websocket", self._socket)
+        self.page.on("pageerror", lambda error: self.console_errors.append(str(error)))
+        self.base = base
+        self.rng = random.Random(len(viewport) + viewport["width"])
+
+    def _socket(self, ws) -> None:
+        def received(payload):
+            self.frames.append(json.loads(payload if isinstance(payload, str) else payload.decode()))
+        ws.on("framereceived", received)
+        ws.on("framesent", lambda payload: self.frames.append({"SENT": payload}))
+
+    def open(self, hash_: str = "#/") -> None:
+        self.page.goto(self.base + "/" + QUERY + hash_)
+
+    def state(self) -> dict | None:
+        return self.page.evaluate("window.kozyriTable && window.kozyriTable.state")
+
+    def seat(self) -> int:
+        return self.page.evaluate("window.kozyriTable.seat")
+
+    def message(self) -> str:
+        return self.page.locator("#message").inner_text()
+
+    def wait_past(self, state: dict | None) -> dict:
+        """Wait for a state after ``state`` (another phase or ply, or the end)."""
+        key = json.dumps([state["phase"], state["ply"]], separators=(",", ":")) if state else "null"  # as JS writes it
+        self.page.wait_for_function(
+            "key => { const s = window.kozyriTable && window.kozyriTable.state;"
+            " return s && JSON.stringify([s.phase, s.ply]) !== key; }", arg=key)
+        return self.state()
+
+    def screenshot(self, folder: Path, name: str) -> None:
+        self.page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+        if name in README_IMAGES and os.environ.get("KOZYRI_README_IMAGES") == "1":
+            shutil.copyfile(folder / f"{name}.png", DOCS_IMAGES / README_IMAGES[name])
+
+    def fits(self) -> None:
+        """Nothing is wider than the window (no sideways scrolling at 360 px)."""
+        width = self.page.evaluate("document.documentElement.scrollWidth")
+        assert width <= self.page.viewport_size["width"] + 1, width
+
+    def close(self) -> None:
+        assert not self.console_errors, self.console_errors
+        self.context.close()
+
+
+# --- Own Trumps -------------------------------------------------------------------------
+def start_owntrumps(player: Player, players: int, deck: str, level: int, online: bool = False) -> None:
+    page = player.page
+    player.open()
+    page.fill("#ot-name", "Ann" if not online else "Host")
+    page.select_option("#ot-players", str(players))
+    page.select_option("#ot-deck", deck)
+    page.select_option("#ot-level", str(level))
+    if online:
+        page.select_option("#ot-people", "2")
+        page.click("#ot-online")
+    else:
+        page.click("#ot-play")  # one click: the table is created and its first seat taken
+    page.wait_for_function("window.kozyriTable && window.kozyriTable.state")
+
+
+def check_table_shows(player: Player, message: dict) -> None:
+    """The page shows the seat's state: its hand (sorted by suit), the pile's top and the cards under it,
+    each seat's trump and card count, whose turn, the legal cards marked."""
+    page, view, st = player.page, message["state"]["view"], message["state"]
+    assert not player.console_errors, player.console_errors
+    shown = page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")
+    assert sorted(shown) == sorted(view["hand"]), (shown, view["hand"], message["ply"], [(f.get("SENT") or (f.get("type"), f.get("ply"), f.get("state", {}).get("view", {}).get("hand"))) for f in player.frames[-8:]])
+    trump = view["trumps"][player.seat()]
+    order = [suit for suit in "SHDC" if suit != trump] + [trump]
+    suits = [order.index(card[-1]) for card in shown]
+    assert suits == sorted(suits)  # grouped by suit, the seat's trump last
+    if view["pile"]:
+        assert page.get_attribute("#pile .card.big", "data-card") == view["pile"][-1]
+        under = len(view["pile"]) - 1
+        assert (f"{under} card" in page.inner_text("#pile")) if under else ("nothing under it" in page.inner_text("#pile"))
+    else:
+        assert "the pile is empty" in page.inner_text("#pile")
+    for seat, count in enumerate(view["counts"]):
+        text = page.inner_text(f"#seat-{seat}")
+        assert (f"{count} card" in text) if count else ("out" in text), text
+        assert "\u2660\u2665\u2666\u2663"["SHDC".index(view["trumps"][seat])] in text
+    if st["ending"] is None:
+        assert page.locator(f"#seat-{st['to_move']} .turn").count() == 1, (page.inner_html("#seats"), st["to_move"], message["ply"], page.evaluate("window.kozyriTable.state.ply"))
+    if st["ending"] is None and st["to_move"] == player.seat():
+        starts = {m.split("+")[0] for m in st["legal_moves"] if not m.startswith("take")}
+        marked = set(page.eval_on_selector_all("#hand .card.legal", "cs => cs.map(c => c.dataset.card)"))
+        assert marked == starts, (marked, starts)
+
+
+def play_owntrumps_move(player: Player, message: dict, probes: dict) -> None:
+    """Play one move of the seat by clicking (a random legal move), probing an illegal click and a hint
+    once per game, and check what the page says on the way."""
+    page, st = player.page, message["state"]
+    view, legal = st["view"], st["legal_moves"]
+    check_table_shows(player, message)
+    if view["pile"] and not probes.get("illegal"):
+        starts = {m.split("+")[0] for m in legal if not m.startswith("take")}
+        refused = [card for card in view["hand"] if card not in starts]
+        if refused:
+            page.click(f'#hand .card[data-card="{refused[0]}"]')
+            assert "error" in page.get_attribute("#message", "class")
+            assert player.message(), "an illegal click is explained"
+            probes["illegal"] = player.message()
+    if not any(m.startswith("take") for m in legal) and view["pile"] and not probes.get("take"):
+        page.click("#take", force=True)  # aria-disabled: whoever can beat must beat; a click says so
+        assert "must beat" in player.message()
+        probes["take"] = player.message()
+    if not probes.get("hint"):
+        page.click("#hint")
+        page.wait_for_function("document.querySelector('#message').textContent.startsWith('Hint:')")
+        probes["hint"] = player.message()
+    move = player.rng.choice(legal)
+    if move.startswith("take"):
+        n = int(move[4:])
+        label = page.inner_text("#take")
+        assert label.startswith(f"Take {n} card"), label
+        page.click("#take")
+    elif "+" in move:
+        beat, follow = move.split("+")
+        page.click(f'#hand .card[data-card="{beat}"]')
+        assert page.locator(f'#hand .card.selected[data-card="{beat}"]').count() == 1
+        assert "Now choose the card" in player.message()
+        assert page.locator(f'#hand .card.legal[data-card="{follow}"]').count() == 1
+        if not probes.get("keyboard"):
+            page.focus(f'#hand .card[data-card="{follow}"]')  # the keyboard: a card's button, Enter plays it
+            page.keyboard.press("Enter")
+            probes["keyboard"] = move
+        else:
+            page.click(f'#hand .card[data-card="{follow}"]')
+    else:
+        page.click(f'#hand .card[data-card="{move}"]')
+
+
+def play_owntrumps_to_end(players: list[Player], shots: Path | None = None, shot_at: int = 4,
+                          name: str = "", disturb=None) -> dict:
+    """Play until the end: each page plays its own seat; the computer seats move by themselves."""
+    probes: dict = {}
+    moves_played = 0
+    while True:
+        states = [p.state() for p in players]
+        latest = max(states, key=lambda s: (s["phase"] == "play", s["ply"]))
+        for p, s in zip(players, states):  # every page catches up with the latest state
+            if (s["phase"], s["ply"]) != (latest["phase"], latest["ply"]):
+                p.page.wait_for_function(
+                    "k => { const s = window.kozyriTable.state; return s.phase === k[0] && s.ply >= k[1]; }",
+                    arg=[latest["phase"], latest["ply"]])
+        states = [p.state() for p in players]
+        state = states[0]
+        if state["status"] == "finished" or (state["phase"] == "play" and state["state"]["ending"]):
+            return state
+        st = state["state"]
+        mover = st["to_choose"] if state["phase"] == "trump choice" else st["to_move"]
+        seats = [p.seat() for p in players]
+        if state["status"] == "playing" and mover in seats:
+            player = players[seats.index(mover)]
+            mine = states[seats.index(mover)]
+            if state["phase"] == "trump choice":
+                suit = mine["state"]["free"][0]
+                assert player.page.locator(".suit-choice").count() == len(mine["state"]["free"])
+                player.page.click(f'.suit-choice[data-suit="{suit}"]')
+            else:
+                if shots is not None and moves_played == shot_at:
+                    player.screenshot(shots, name)
+                    player.fits()
+                play_owntrumps_move(player, mine, probes)
+                moves_played += 1
+                if disturb is not None:
+                    disturb(moves_played)
+        players[0].wait_past(state)
+
+
+def check_no_hidden_card(player: Player, base: str, table_id: str) -> int:
+    """No WebSocket frame this page received carries a card of another seat's hand that the seat did not
+    know at that moment (what it knows: the library's view of that seat, as the server tests compute it)."""
+    record = GameRecord.from_json(_get(f"{base}/api/tables/{table_id}/record")["record"])
+    positions, deck = record.positions(), record.start.deck
+    seat = next(f["seat"] for f in player.frames if f.get("type") == "welcome")
+    views = record.observations(seat)
+    checked = 0
+    for frame in player.frames:
+        ply = frame.get("ply", 0) if frame.get("phase") == "play" else 0
+        ply = min(ply, len(record.moves))
+        view = views[ply].to_json()
+        scanned = copy.deepcopy(frame)
+        if frame.get("type") == "state" and frame.get("phase") == "play":
+            assert frame["state"]["view"] == view  # exactly the seat's own view
+            del scanned["state"]["view"]["known_not"]  # knowing a hand lacks a card reveals nothing hidden
+        hidden: set[str] = set()
+        for other in range(record.start.n_players):
+            if other != seat:
+                in_hand = {deck.card_text(card) for card in deck.cards_of(positions[ply].hands[other])}
+                hidden |= in_hand - set(view["known"][other])
+        assert not (cards_in(scanned) & hidden), (seat, frame)
+        checked += 1
+    return checked
+
+
+def finish_owntrumps(player: Player, shots: Path, name: str) -> None:
+    """The end: who lost, the record downloaded, the review with its chart, stepped through."""
+    page = player.page
+    state = player.state()
+    result = page.inner_text("#result")
+    ending = state["state"]["ending"]
+    if ending["loser"] is None:
+        assert "draw" in result
+    elif ending["loser"] == player.seat():
+        assert "you lost" in result
+    else:
+        assert "lost" in result and "you lost" not in result
+    with page.expect_download() as download:
+        page.click("#download")
+    saved = download.value.path()
+    record = json.loads(Path(saved).read_text())
+    assert GameRecord.from_json(record).is_over
+    page.click("#review-button")
+    page.wait_for_selector("#review svg.chart")
+    total = len(state["state"]["view"]["moves"])
+    assert page.locator(".review-moves li").count() == total
+    assert page.inner_text("#review-where") == "the deal"
+    page.click("#review-next")
+    page.click("#review-next")
+    assert page.inner_text("#review-where") == f"after move 2 of {total}"
+    assert page.locator(".review-moves li.current").count() == 1
+    page.locator("#review").scroll_into_view_if_needed()
+    player.screenshot(shots, name)
+    player.fits()
+
+
+def test_owntrumps_against_the_computer_two_players_phone(server, browser, shots):
+    """Two players, the 24-card deck, at 360x740: trump chosen, the game clicked to its end, reviewed."""
+    player = Player(browser, PHONE, server)
+    start_owntrumps(player, 2, "24", 3)
+    assert player.page.locator(".suit-choice").count() == 4  # seat 0 chooses first
+    player.screenshot(shots, "owntrumps-phone-trump-choice")
+    player.fits()
+    last = play_owntrumps_to_end([player], shots, 3, "owntrumps-phone-play")
+    assert last["status"] == "finished"
+    finish_owntrumps(player, shots, "owntrumps-phone-review")
+    table_id = last["table"]
+    assert check_no_hidden_card(player, server, table_id) > 5
+    player.close()
+
+
+def test_owntrumps_against_the_computer_four_players_desktop(server, browser, shots):
+    """Four players (three computer seats), the 16-card deck, at 1280x800."""
+    player = Player(browser, DESKTOP, server)
+    start_owntrumps(player, 4, "4x4", 2)
+    last = play_owntrumps_to_end([player], shots, 1, "owntrumps-desktop-four-players")
+    assert len(last["state"]["view"]["counts"]) == 4
+    finish_owntrumps(player, shots, "owntrumps-desktop-four-players-review")
+    assert check_no_hidden_card(player, server, last["table"]) > 5
+    player.close()
+
+
+def test_owntrumps_between_two_browsers_at_one_online_table(server, browser, shots):
+    """A table created in one browser, its link opened in another; a reload and a dropped connection put
+    each person back in their seat; neither ever receives the other's hidden card."""
+    host = Player(browser, DESKTOP, server)
+    start_owntrumps(host, 3, "4x4", 2, online=True)  # two people and the computer
+    page = host.page
+    assert page.is_visible("#share")
+    link = page.input_value("#share-link")
+    table_id = link.rsplit("/", 1)[1]
+    assert "Waiting" in page.inner_text("#choice")
+    # the open table is listed in the lobby of another browser, which joins by the link
+    guest = Player(browser, PHONE, server)
+    guest.open()
+    guest.page.wait_for_selector(f'#open-tables a[href="#/t/{table_id}"]')
+    guest.page.goto(link.replace("/#", "/" + QUERY + "#"))
+    guest.page.wait_for_selector("#join-form:not([hidden])")
+    guest.page.fill("#join-name", "Guest")
+    guest.page.click("#join-button")
+    guest.page.wait_for_function("window.kozyriTable && window.kozyriTable.state")
+    assert guest.seat() == 1 and host.seat() == 0
+    host.page.wait_for_function("window.kozyriTable.state.status === 'playing'")
+    assert host.page.is_hidden("#share")
+    assert "Guest" in host.page.inner_text("#seat-1")
+
+    def disturb(moves: int) -> None:
+        if moves == 2:  # the guest reloads the page: back in the same seat
+            guest.page.reload()
+            guest.page.wait_for_function("window.kozyriTable && window.kozyriTable.state")
+            assert guest.seat() == 1
+        if moves == 3:  # the host's connection drops: it reconnects by itself
+            before = sum(1 for f in host.frames if f.get("type") == "welcome")
+            host.page.evaluate("window.kozyriTable.socket.ws.close()")
+            host.page.wait_for_function("window.kozyriTable.socket.welcomes === 2")
+            assert host.page.inner_text("#connection") == "connected"
+            assert sum(1 for f in host.frames if f.get("type") == "welcome") == before + 1
+
+    last = play_owntrumps_to_end([host, guest], shots, 2, "owntrumps-online-table", disturb)
+    assert last["status"] == "finished"
+    guest.page.wait_for_selector("#result")
+    guest.screenshot(shots, "owntrumps-online-guest-end")
+    guest.fits()
+    for player in (host, guest):
+        assert check_no_hidden_card(player, server, table_id) > 5
+        player.close()
+
+
+# --- Reversi ------------------------------------------------------------------------------
+def test_reversi_against_the_computer(server, browser, shots):
+    """A whole game of Reversi against level 2, clicked square by square at 360x740, then 1280x800."""
+    player = Player(browser, PHONE, server)
+    page = player.page
+    player.open()
+    page.select_option("#rv-level", "2")
+    page.click("#rv-play")
+    page.wait_for_function("window.kozyriTable && window.kozyriTable.state")
+    assert player.seat() == 0
+    probed = 0
+    while True:  # the state and the score read at once (the computer may move any time)
+        state, score = page.evaluate("[window.kozyriTable.state, document.querySelector('#score').textContent]")
+        st = state["state"]
+        board = st["board"][:64]
+        assert score == f"Score: X {board.count('X')} \u2013 O {board.count('O')}"
+        if st["ending"]:
+            break
+        if st["to_move"] == 0 and state["status"] == "playing":
+            legal = st["legal_moves"]
+            if state["last"] and state["last"]["move"] == "pass":
+                assert "had no legal move and passed" in player.message()
+            marked = set(page.eval_on_selector_all(".square.legal", "ss => ss.map(s => s.dataset.square)"))
+            if legal == ["pass"]:
+                assert marked == set() and "you must pass" in player.message()
+                page.click("#pass")
+            else:
+                assert marked == set(legal)
+                if not probed:
+                    page.click('.square[data-square="d4"]')  # taken: explained
+                    assert "d4 is taken" in player.message()
+                    empty = next(f"{'abcdefgh'[i % 8]}{i // 8 + 1}" for i in range(64)
+                                 if board[i] == "-" and f"{'abcdefgh'[i % 8]}{i // 8 + 1}" not in legal)
+                    page.click(f'.square[data-square="{empty}"]')
+                    assert "outflanks no disc" in player.message()
+                    probed = 1
+                if st["ply"] == 10:
+                    player.screenshot(shots, "reversi-phone")
+                    player.fits()
+                page.click(f'.square[data-square="{player.rng.choice(legal)}"]')
+        player.wait_past(state)
+    assert "Game over" in page.inner_text("#result")
+    with page.expect_download() as download:
+        page.click("#download")
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["game"] == "reversi" and len(record["moves"]) == state["ply"]
+    page.set_viewport_size(DESKTOP)
+    player.screenshot(shots, "reversi-desktop-end")
+    player.fits()
+    player.close()

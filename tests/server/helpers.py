@@ -1,0 +1,134 @@
+"""Shared helpers of the server tests: an app over a SQLite file with the
+engine on a thread of the test process, and a driver that plays whole
+games over the WebSocket, checking every message it receives."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():  # starlette's note that it would rather have httpx2
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from kozyri_server.app import create_app  # noqa: E402
+from kozyri_server.limits import Limits  # noqa: E402
+
+
+def client(db, **limits) -> TestClient:
+    """A test client of a fresh app over ``db`` (engine jobs on one thread here;
+    the message rate unbounded unless asked: the games are played fast)."""
+    limits = {"messages_per_second": 1000.0, "message_burst": 1000, **limits}
+    return TestClient(create_app(db, workers=0, limits=Limits(**limits)))
+
+
+def new_table(c: TestClient, **settings) -> str:
+    reply = c.post("/api/tables", json=settings)
+    assert reply.status_code == 200, reply.text
+    return reply.json()["id"]
+
+
+def join(c: TestClient, table_id: str, seat: int) -> str:
+    reply = c.post(f"/api/tables/{table_id}/join", json={"seat": seat})
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["seat"] == seat
+    return reply.json()["token"]
+
+
+class Seat:
+    """One person's connection: every message is kept (``messages``), its
+    sequence numbers checked, and the latest state remembered."""
+
+    def __init__(self, ws, seat: int):
+        self.ws, self.seat = ws, seat
+        self.messages: list[dict] = []
+        self.state: dict | None = None
+
+    def receive(self) -> dict:
+        message = self.ws.receive_json()
+        assert message["seq"] == len(self.messages) + 1
+        self.messages.append(message)
+        if message["type"] == "state":
+            assert message["seat"] == self.seat
+            self.state = message
+        return message
+
+    def next_state(self) -> dict:
+        while True:
+            message = self.receive()
+            assert message["type"] != "error", message
+            if message["type"] == "state":
+                return message
+
+
+def authenticate(ws, table_id: str, token: str, seat: int) -> Seat:
+    ws.send_json({"type": "auth", "table": table_id, "token": token})
+    person = Seat(ws, seat)
+    assert person.receive() == {"seq": 1, "type": "welcome", "table": table_id, "seat": seat}
+    person.next_state()
+    return person
+
+
+def key(state: dict) -> tuple[int, int]:
+    """Where a state message is in the game: the phase, then the ply."""
+    return (0 if state["phase"] == "trump choice" else 1, state["ply"])
+
+
+def mover(state: dict) -> int | None:
+    inner = state["state"]
+    return inner["to_choose"] if state["phase"] == "trump choice" else inner["to_move"]
+
+
+def choose_move(state: dict) -> str:
+    """A person's move: the first free suit before the deal, the first legal move after."""
+    if state["phase"] == "trump choice":
+        return state["state"]["free"][0]
+    return state["state"]["legal_moves"][0]
+
+
+def play_to_end(people: dict[int, Seat], first: Seat | None = None) -> dict:
+    """Play the game to its end: people play ``choose_move``, computer seats
+    move by themselves. Every connection is brought up to the latest state
+    before each move. The last state."""
+    watcher = first or next(iter(people.values()))
+    while True:
+        target = max(key(p.state) for p in people.values())
+        for person in people.values():
+            while key(person.state) < target:
+                person.next_state()
+        state = watcher.state
+        if state["phase"] == "play" and state["state"]["ending"] is not None:
+            return state
+        seat = mover(state)
+        if seat in people:
+            person = people[seat]
+            person.ws.send_json({"type": "move", "ply": state["ply"], "move": choose_move(person.state)})
+            while key(person.state) <= target:
+                person.next_state()
+        else:
+            while key(watcher.state) <= target:
+                watcher.next_state()
+
+
+def cards_in(value) -> set[str]:
+    """Every word of a JSON value that could name a card (moves split at '+')."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for item in value.values():
+            found |= cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= cards_in(item)
+    elif isinstance(value, str):
+        for word in value.replace("+", " ").replace(",", " ").replace("'", " ").split():
+            found.add(word.upper())
+    return found
+
+
+def dumps(value) -> str:
+    return json.dumps(value, sort_keys=True)

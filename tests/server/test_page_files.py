@@ -1,0 +1,62 @@
+"""The web page's files as the server serves them (no browser needed):
+index.html at ``/``, its stylesheet and scripts, only local assets (no
+CDN, nothing fetched from the internet), scripts that parse (``node
+--check`` where node is installed), and the API still answering JSON
+under ``/api``. The page itself is played in a real browser by
+tests/browser/test_page.py."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from tests.server.helpers import client
+
+from kozyri_server.app import STATIC_DIR  # noqa: E402
+
+#: The one absolute URL a script may hold: the SVG namespace (a name, never fetched).
+NAMESPACES = {"http://www.w3.org/2000/svg"}
+
+
+def _local_assets(html: str) -> list[str]:
+    return re.findall(r'(?:src|href)="([^"#][^"]*)"', html)
+
+
+def test_the_page_and_its_assets_are_served(tmp_path):
+    with client(tmp_path / "p.db") as c:
+        page = c.get("/")
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+        assets = _local_assets(page.text)
+        assert "css/page.css" in assets and "js/app.js" in assets
+        for asset in assets:
+            assert not re.match(r"^(?:[a-z]+:)?//", asset), f"{asset} is not a local asset"
+            reply = c.get("/" + asset)
+            assert reply.status_code == 200, asset
+            assert reply.text == (STATIC_DIR / asset).read_text(encoding="utf-8")
+        assert c.get("/js/app.js").headers["content-type"].split(";")[0] in ("text/javascript",
+                                                                               "application/javascript")
+        # the API is unchanged: JSON, and a JSON 404 for an unknown path
+        assert c.get("/api/engine").json()["ok"] is True
+        missing = c.get("/api/no-such-route")
+        assert missing.status_code == 404 and missing.json()["ok"] is False
+        assert c.get("/no-such-file.js").status_code == 404
+
+
+def test_no_file_of_the_page_loads_anything_from_the_internet():
+    files = [p for p in STATIC_DIR.rglob("*") if p.is_file()]
+    assert {p.suffix for p in files} <= {".html", ".css", ".js"}
+    for path in files:
+        urls = set(re.findall(r"(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}[^\s\"')]*", path.read_text(encoding="utf-8")))
+        assert urls <= NAMESPACES, (path.name, urls - NAMESPACES)
+        assert "@import" not in path.read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@pytest.mark.parametrize("script", sorted(p.name for p in (STATIC_DIR / "js").glob("*.js")))
+def test_every_script_parses(script):
+    result = subprocess.run(["node", "--check", str(STATIC_DIR / "js" / script)], capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stderr

@@ -1,0 +1,121 @@
+"""The PostgreSQL store (``kozyri serve --db postgresql://...``): the Store
+interface on a real database, two server apps in one process sharing a
+table, and two ``kozyri serve`` processes playing one game between them.
+
+Skipped unless ``KOZYRI_TEST_POSTGRES`` names a database the tests may
+write (each test works in a schema of its own, dropped afterwards)::
+
+    KOZYRI_TEST_POSTGRES=postgresql://kozyri@127.0.0.1:55432/kozyri_test \\
+        python -m pytest -q tests/server -k postgres
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from contextlib import ExitStack
+from urllib.parse import quote
+
+import pytest
+
+from tests.server.helpers import authenticate, client, join, new_table, play_to_end
+
+psycopg = pytest.importorskip("psycopg")
+
+URL = os.environ.get("KOZYRI_TEST_POSTGRES")
+pytestmark = pytest.mark.skipif(not URL,
+                                reason="set KOZYRI_TEST_POSTGRES=postgresql://... to test the PostgreSQL store")
+
+
+@pytest.fixture
+def postgres_url():
+    """The test database's address, with a fresh schema of this test as its search path."""
+    schema = f"kozyri_test_{secrets.token_hex(6)}"
+    with psycopg.connect(URL, autocommit=True) as db:
+        db.execute(f"CREATE SCHEMA {schema}")
+    joiner = "&" if "?" in URL else "?"
+    yield f"{URL}{joiner}options={quote(f'-csearch_path={schema}')}"
+    with psycopg.connect(URL, autocommit=True) as db:
+        db.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def test_postgres_store_keeps_the_store_interface(postgres_url):
+    from kozyri_server.postgres_store import PostgresStore
+    from kozyri_server.store import FINISHED, MoveConflict, StoredMove
+
+    store = PostgresStore(postgres_url)
+    other = PostgresStore(postgres_url)  # a second server's connection
+    try:
+        store.create_table("t1", "owntrumps", {"deck": "4x3"}, ["person", "computer"])
+        first = other.revisions(["t1"])["t1"]
+        assert store.claim_seat("t1", 0, "ab" * 32, "Ann") and not other.claim_seat("t1", 0, "cd" * 32, "Bob")
+        assert not store.claim_seat("t1", 1, "cd" * 32, "Bob")  # a computer seat
+        store.add_move("t1", 0, 0, "QS", 0.5)
+        with pytest.raises(MoveConflict):
+            other.add_move("t1", 0, 1, "KS", 0.1)  # the same ply from another server: refused, nothing changed
+        loaded = other.load("t1")
+        assert loaded.moves == [StoredMove(0, 0, "QS", 0.5)] and loaded.seats[0].token_hash == "ab" * 32
+        assert loaded.settings == {"deck": "4x3"} and other.revisions(["t1"])["t1"] > first
+        assert other.unfinished() == ["t1"]
+        store.set_status("t1", FINISHED)
+        assert other.unfinished() == [] and other.load("nope") is None
+        store.release_seat("t1", 0)
+        assert other.load("t1").seats[0].token_hash is None
+    finally:
+        store.close()
+        other.close()
+
+
+def test_postgres_two_apps_share_a_table(postgres_url):
+    """A table created on one server is listed and joined on the other; its
+    two people, one connected to each server, play it to the end; both
+    servers then serve the same record."""
+    with client(postgres_url) as one, client(postgres_url) as two, ExitStack() as stack:
+        table_id = new_table(one, deck="4x3", players=2, seed=3, trumps="choose", seats=[None, None],
+                             turn_cap=24)
+        assert table_id in [t["id"] for t in two.get("/api/tables").json()["tables"]]
+        token0, token1 = join(one, table_id, 0), join(two, table_id, 1)
+        people = {0: authenticate(stack.enter_context(one.websocket_connect("/api/ws")), table_id, token0, 0),
+                  1: authenticate(stack.enter_context(two.websocket_connect("/api/ws")), table_id, token1, 1)}
+        last = play_to_end(people)
+        assert last["status"] == "finished"
+        record_one = one.get(f"/api/tables/{table_id}/record").json()["record"]
+        record_two = two.get(f"/api/tables/{table_id}/record").json()["record"]
+        assert record_one == record_two and len(record_one["moves"]) == last["ply"]
+
+
+@pytest.mark.slow
+def test_postgres_two_server_processes_play_one_game(postgres_url, tmp_path):
+    """Two ``kozyri serve --db postgresql://...`` processes: a person on each,
+    a game played to the end, every state the same on both sides."""
+    from tests.server.live import LiveServer
+
+    one = LiveServer(postgres_url, "--workers", "0", log=tmp_path / "one.log")
+    two = LiveServer(postgres_url, "--workers", "0", log=tmp_path / "two.log")
+    seats = []
+    try:
+        table_id = one.post("/api/tables", {"deck": "4x3", "players": 2, "seed": 9, "trumps": "SH", "turn_cap": 24,
+                                            "seats": [None, None]})["id"]
+        token0 = one.post(f"/api/tables/{table_id}/join", {"seat": 0})["token"]
+        token1 = two.post(f"/api/tables/{table_id}/join", {"seat": 1})["token"]
+        seats = [one.seat(table_id, token0), two.seat(table_id, token1)]
+        while True:
+            ply = max(s.state["ply"] for s in seats)
+            for seat in seats:
+                while seat.state["ply"] < ply:
+                    seat.next_state()
+            state = seats[0].state["state"]
+            assert seats[1].state["state"]["view"]["moves"] == state["view"]["moves"]
+            if state["ending"] is not None:
+                break
+            mover = seats[state["to_move"]]
+            mover.send({"type": "move", "ply": ply, "move": mover.state["state"]["legal_moves"][0]})
+            while mover.state["ply"] <= ply:  # acknowledged by the state after the move
+                mover.next_state()
+        record = two.get(f"/api/tables/{table_id}/record")["record"]
+        assert record == one.get(f"/api/tables/{table_id}/record")["record"] and len(record["moves"]) == ply
+    finally:
+        for seat in seats:
+            seat.close()
+        codes = one.stop(), two.stop()
+    assert codes == (0, 0)
