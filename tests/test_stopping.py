@@ -4,8 +4,10 @@ to real ``kozyri`` processes, a closed pipe, and the progress line on a terminal
 Each test starts the command with its standard error on a pseudo-terminal,
 waits for the progress line (or for what it prints first), so that the
 signal arrives in the middle of the computation, sends one signal and checks
-that the command stops within a second, prints what it found and exits with
-code 130 (Ctrl-C) or 143 (SIGTERM).
+that the command stops (long before the computation would end: the bound is
+generous, so that a busy machine cannot fail it; how fast a stop is, is a
+matter for benchmarks), prints what it found and exits with code 130
+(Ctrl-C) or 143 (SIGTERM).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from kozyri.owntrumps import Position
 pytestmark = pytest.mark.slow
 
 KOZYRI = [sys.executable, "-m", "kozyri_cli"]
+#: Seconds from the signal to the exit that count as stopping (the computations run for minutes otherwise).
+STOPS_WITHIN = 15.0
 
 
 def interrupt_mid_run(*args: str, wait_for: bytes = b"nodes", on_stdout: bool = False,
@@ -72,7 +76,7 @@ HARD_20 = '{"deck": "4x5", "hands": [["10S","KS","AS","10H","JH","KH","10D","JD"
 
 def test_ctrl_c_stops_solve_and_prints_what_is_proven():
     code, out, err, elapsed = interrupt_mid_run("solve", HARD_20)
-    assert code == 130 and elapsed < 1.5, (code, elapsed, err)
+    assert code == 130 and elapsed < STOPS_WITHIN, (code, elapsed, err)
     assert "Player 0 to move: unknown (interrupted); proven:" in out
     assert "Nodes:" in out and "Traceback" not in err
 
@@ -86,26 +90,26 @@ def test_sigterm_stops_solve_and_keeps_the_value_printed_before():
     # The value is printed as soon as it is proven; SIGTERM comes while the best moves are searched.
     code, out, err, elapsed = interrupt_mid_run("solve", QUICK_WIN_16, wait_for=b"WINS under perfect play",
                                                 on_stdout=True, signum=signal.SIGTERM)
-    assert code == 143 and elapsed < 1.5, (code, elapsed, err)
+    assert code == 143 and elapsed < STOPS_WITHIN, (code, elapsed, err)
     assert out.count("Player 0 to move WINS under perfect play.") == 1
     assert "the best moves may be incomplete" in out and "Nodes:" in out and "Traceback" not in err
     # The same with --json: one object at the end, the value kept, the part cut short marked.
     code, out, err, elapsed = interrupt_mid_run("solve", QUICK_WIN_16, "--json", wait_for=b"value: win; best moves",
                                                 signum=signal.SIGTERM)
-    assert code == 143 and elapsed < 1.5, (code, elapsed, err)
+    assert code == 143 and elapsed < STOPS_WITHIN, (code, elapsed, err)
     data = json.loads(out)
     assert data["value"] == "win" and data["best_moves_complete"] is False and "reason" not in data
 
 
 def test_sigterm_before_the_value_is_proven_prints_what_is_proven():
     code, out, err, elapsed = interrupt_mid_run("solve", HARD_20, "--value-only", signum=signal.SIGTERM)
-    assert code == 143 and elapsed < 1.5, (code, elapsed, err)
+    assert code == 143 and elapsed < STOPS_WITHIN, (code, elapsed, err)
     assert "Player 0 to move: unknown (interrupted); proven:" in out and "Traceback" not in err
 
 
 def test_ctrl_c_stops_the_whole_trump_grid_at_once():
     code, out, err, elapsed = interrupt_mid_run("trumps", HARD_20, wait_for=b"cell 1/12")
-    assert code == 130 and elapsed < 1.5, (code, elapsed, err)
+    assert code == 130 and elapsed < STOPS_WITHIN, (code, elapsed, err)
     assert "stopped early: interrupted" in out and out.count("?") >= 10
 
 
@@ -117,7 +121,7 @@ def test_ctrl_c_stops_the_whole_trump_grid_at_once():
 ])
 def test_ctrl_c_stops_reversi_commands(args, expected):
     code, out, err, elapsed = interrupt_mid_run(*args)
-    assert code == 130 and elapsed < 1.5, (code, elapsed, err)
+    assert code == 130 and elapsed < STOPS_WITHIN, (code, elapsed, err)
     assert expected in out + err and "Traceback" not in err and "SystemError" not in err
 
 

@@ -89,8 +89,9 @@ def arena(ctx, agents, players, deals, deck, seconds, nodes, memory, seed, turn_
     for one agent against a field of the other (`pimc greedy --players 4`:
     pimc and three greedy). With two players the agents see every card
     (RULES.md); with three or four each sees only what its seat knows.
-    Agents: random, greedy, mcts, pimc, ismcts (see docs/agents.md), or a
-    strength level, level1 to level8, each at its own agent and budget
+    Agents: random, greedy, mcts, pimc, ismcts (see docs/agents.md),
+    OpenSpiel's openspiel-mcts and openspiel-ismcts (with kozyri[openspiel]:
+    docs/openspiel.md), or a strength level, level1 to level8, each at its own agent and budget
     (--time and --nodes are then for the other agents).
 
     Prints per agent: with two players wins, draws and losses, the score

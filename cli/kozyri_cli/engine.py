@@ -9,6 +9,7 @@ import click
 
 from kozyri import __version__
 from kozyri_cli import main
+from kozyri_cli.common import OutputFailed
 
 ENGINE_EPILOG = """
 \b
@@ -38,17 +39,19 @@ def engine(jsonl, level):
     With three or four players the engine uses only what its own seat may
     know. See docs/engine-protocol.md.
     """
+    from kozyri.owntrumps.table_store import TableStore
     from kozyri.protocols.analysis import Strength
     from kozyri.protocols.engine import Engine, serve, serve_jsonl
     from kozyri.protocols.messages import JsonRequests
-
-    from kozyri.owntrumps.table_store import TableStore
 
     strength = Strength() if level is None else Strength(level=level)
     tables = TableStore()  # stored retrograde tables answer small decks exactly
     sys.stdout.flush()
     source, sink = sys.stdin.buffer, sys.stdout.buffer
-    if jsonl:
-        serve_jsonl(JsonRequests(strength, version=__version__, tables=tables), source, sink)
-    else:
-        serve(Engine(strength, version=__version__, tables=tables), source, sink)
+    try:
+        if jsonl:
+            serve_jsonl(JsonRequests(strength, version=__version__, tables=tables), source, sink)
+        else:
+            serve(Engine(strength, version=__version__, tables=tables), source, sink)
+    except OSError as exc:  # a reply could not be written: 141 when the reader went away, else one line
+        raise OutputFailed(exc) from None

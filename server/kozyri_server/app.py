@@ -21,7 +21,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from kozyri import __version__
@@ -46,6 +46,27 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 class BodyTooLarge(Exception):
     """A request body over the limit."""
+
+
+class PageFiles:
+    """The web page's files (:data:`STATIC_DIR`), mounted at ``/`` after
+    the API: a path under ``/api`` that no route took still gets the API's
+    JSON error (405 when a route has that path, else 404), never a file."""
+
+    def __init__(self, api_routes: list):
+        self.api_routes = api_routes
+        self.files = StaticFiles(directory=STATIC_DIR, html=True)
+
+    async def __call__(self, scope, receive, send) -> None:
+        path, root = scope.get("path", ""), scope.get("root_path", "")
+        if root and path.startswith(root):
+            path = path[len(root):]
+        if scope["type"] == "http" and (path == "/api" or path.startswith("/api/")):
+            known = any(route.matches(scope)[0] == Match.PARTIAL for route in self.api_routes)
+            reply = _error(405, "Method Not Allowed") if known else _error(404, "Not Found")
+            await reply(scope, receive, send)
+            return
+        await self.files(scope, receive, send)
 
 
 def _error(status: int, message, headers: dict | None = None) -> JSONResponse:
@@ -242,9 +263,9 @@ def create_app(db: str | Path = DEFAULT_DB, workers: int = 1, limits: Limits | N
         Route("/api/tables/{table_id}/record", h(api.record), methods=["GET"]),
         Route("/api/tables/{table_id}/review", h(api.review), methods=["GET"]),
         WebSocketRoute("/api/ws", websocket),
-        # the web page (docs/server.md, "The web page"): plain files, after every /api route
-        Mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="page"),
     ]
+    # the web page (docs/server.md, "The web page"): plain files, after every /api route
+    routes.append(Mount("/", PageFiles(list(routes)), name="page"))
     async def http_error(request: Request, exc):
         return _error(exc.status_code, exc.detail)
 

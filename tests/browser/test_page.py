@@ -149,7 +149,6 @@ class Player:
         def received(payload):
             self.frames.append(json.loads(payload if isinstance(payload, str) else payload.decode()))
         ws.on("framereceived", received)
-        ws.on("framesent", lambda payload: self.frames.append({"SENT": payload}))
 
     def open(self, hash_: str = "#/") -> None:
         self.page.goto(self.base + "/" + QUERY + hash_)
@@ -208,15 +207,15 @@ def check_table_shows(player: Player, message: dict) -> None:
     page, view, st = player.page, message["state"]["view"], message["state"]
     assert not player.console_errors, player.console_errors
     shown = page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")
-    assert sorted(shown) == sorted(view["hand"]), (shown, view["hand"], message["ply"], [(f.get("SENT") or (f.get("type"), f.get("ply"), f.get("state", {}).get("view", {}).get("hand"))) for f in player.frames[-8:]])
+    assert sorted(shown) == sorted(view["hand"]), (shown, view["hand"])
     trump = view["trumps"][player.seat()]
     order = [suit for suit in "SHDC" if suit != trump] + [trump]
     suits = [order.index(card[-1]) for card in shown]
     assert suits == sorted(suits)  # grouped by suit, the seat's trump last
     if view["pile"]:
         assert page.get_attribute("#pile .card.big", "data-card") == view["pile"][-1]
-        under = len(view["pile"]) - 1
-        assert (f"{under} card" in page.inner_text("#pile")) if under else ("nothing under it" in page.inner_text("#pile"))
+        under, shown_pile = len(view["pile"]) - 1, page.inner_text("#pile")
+        assert (f"{under} card" in shown_pile) if under else ("nothing under it" in shown_pile)
     else:
         assert "the pile is empty" in page.inner_text("#pile")
     for seat, count in enumerate(view["counts"]):
@@ -224,7 +223,7 @@ def check_table_shows(player: Player, message: dict) -> None:
         assert (f"{count} card" in text) if count else ("out" in text), text
         assert "\u2660\u2665\u2666\u2663"["SHDC".index(view["trumps"][seat])] in text
     if st["ending"] is None:
-        assert page.locator(f"#seat-{st['to_move']} .turn").count() == 1, (page.inner_html("#seats"), st["to_move"], message["ply"], page.evaluate("window.kozyriTable.state.ply"))
+        assert page.locator(f"#seat-{st['to_move']} .turn").count() == 1, page.inner_html("#seats")
     if st["ending"] is None and st["to_move"] == player.seat():
         starts = {m.split("+")[0] for m in st["legal_moves"] if not m.startswith("take")}
         marked = set(page.eval_on_selector_all("#hand .card.legal", "cs => cs.map(c => c.dataset.card)"))
@@ -261,12 +260,18 @@ def play_owntrumps_move(player: Player, message: dict, probes: dict) -> None:
         page.click("#take")
     elif "+" in move:
         beat, follow = move.split("+")
-        page.click(f'#hand .card[data-card="{beat}"]')
+        keyboard = not probes.get("keyboard")
+        if keyboard:  # the keyboard: a card is a button; Enter chooses it, and it keeps the focus
+            page.focus(f'#hand .card[data-card="{beat}"]')
+            page.keyboard.press("Enter")
+            assert page.evaluate("document.activeElement.dataset.card") == beat
+        else:
+            page.click(f'#hand .card[data-card="{beat}"]')
         assert page.locator(f'#hand .card.selected[data-card="{beat}"]').count() == 1
         assert "Now choose the card" in player.message()
         assert page.locator(f'#hand .card.legal[data-card="{follow}"]').count() == 1
-        if not probes.get("keyboard"):
-            page.focus(f'#hand .card[data-card="{follow}"]')  # the keyboard: a card's button, Enter plays it
+        if keyboard:
+            page.focus(f'#hand .card[data-card="{follow}"]')
             page.keyboard.press("Enter")
             probes["keyboard"] = move
         else:
@@ -276,10 +281,12 @@ def play_owntrumps_move(player: Player, message: dict, probes: dict) -> None:
 
 
 def play_owntrumps_to_end(players: list[Player], shots: Path | None = None, shot_at: int = 4,
-                          name: str = "", disturb=None) -> dict:
-    """Play until the end: each page plays its own seat; the computer seats move by themselves."""
-    probes: dict = {}
-    moves_played = 0
+                          name: str = "", disturb=None, probes: dict | None = None) -> dict:
+    """Play until the end: each page plays its own seat; the computer seats move by themselves.
+    ``probes`` collects what the page said to the probes (an illegal click, a forbidden take, a hint, a
+    keyboard move)."""
+    probes = {} if probes is None else probes
+    moves_played, shot = 0, False
     while True:
         states = [p.state() for p in players]
         latest = max(states, key=lambda s: (s["phase"] == "play", s["ply"]))
@@ -303,9 +310,11 @@ def play_owntrumps_to_end(players: list[Player], shots: Path | None = None, shot
                 assert player.page.locator(".suit-choice").count() == len(mine["state"]["free"])
                 player.page.click(f'.suit-choice[data-suit="{suit}"]')
             else:
-                if shots is not None and moves_played == shot_at:
-                    player.screenshot(shots, name)
+                beats = any("+" in m for m in mine["state"]["legal_moves"])
+                if shots is not None and not shot and moves_played >= shot_at and beats:
+                    player.screenshot(shots, name)  # a turn with cards to beat with, marked
                     player.fits()
+                    shot = True
                 play_owntrumps_move(player, mine, probes)
                 moves_played += 1
                 if disturb is not None:
@@ -377,8 +386,12 @@ def test_owntrumps_against_the_computer_two_players_phone(server, browser, shots
     assert player.page.locator(".suit-choice").count() == 4  # seat 0 chooses first
     player.screenshot(shots, "owntrumps-phone-trump-choice")
     player.fits()
-    last = play_owntrumps_to_end([player], shots, 3, "owntrumps-phone-play")
+    probes: dict = {}
+    last = play_owntrumps_to_end([player], shots, 3, "owntrumps-phone-play", probes=probes)
     assert last["status"] == "finished"
+    # a game of 12 cards a hand meets each probe in practice: a card that does not beat, a take refused, a beat
+    assert set(probes) == {"illegal", "take", "hint", "keyboard"}, probes
+    assert probes["hint"].startswith("Hint: ") and ("estimate" in probes["hint"] or "proven" in probes["hint"])
     finish_owntrumps(player, shots, "owntrumps-phone-review")
     table_id = last["table"]
     assert check_no_hidden_card(player, server, table_id) > 5
@@ -410,6 +423,8 @@ def test_owntrumps_between_two_browsers_at_one_online_table(server, browser, sho
     guest = Player(browser, PHONE, server)
     guest.open()
     guest.page.wait_for_selector(f'#open-tables a[href="#/t/{table_id}"]')
+    guest.screenshot(shots, "lobby-phone")
+    guest.fits()
     guest.page.goto(link.replace("/#", "/" + QUERY + "#"))
     guest.page.wait_for_selector("#join-form:not([hidden])")
     guest.page.fill("#join-name", "Guest")

@@ -105,6 +105,16 @@ def test_a_full_standard_output_is_one_line_and_exit_2(args):
     assert "cannot write to standard output" in run.stderr
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+@pytest.mark.parametrize("args,line", [(["engine"], b"name\n"), (["engine", "--jsonl"], b'{"type": "engine"}\n')])
+def test_the_engine_on_a_full_standard_output_is_one_line_and_exit_2(args, line):
+    # A full disk is not a reader that went away: the engine says so (not 141, quietly).
+    with open("/dev/full", "w") as full:
+        run = run_with_stdout(args, full, stdin=line)
+    assert_refused(run, 2)
+    assert "cannot write to standard output" in run.stderr
+
+
 def test_the_door_turns_a_memory_error_into_exit_3(capsys):
     """An allocation the machine refuses (a table or tree of a size the
     bounds allow but this machine has not) is one line and exit 3."""

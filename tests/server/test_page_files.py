@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from tests.server.helpers import client
+from tests.server.helpers import authenticate, client, join, new_table
 
 from kozyri_server.app import STATIC_DIR  # noqa: E402
 
@@ -60,3 +60,29 @@ def test_every_script_parses(script):
     result = subprocess.run(["node", "--check", str(STATIC_DIR / "js" / script)], capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == 0, result.stderr
+
+
+def test_api_paths_never_reach_the_page(tmp_path):
+    """Under /api only the routes answer, in JSON: an unknown path 404, a known path with another method 405."""
+    with client(tmp_path / "p.db") as c:
+        for method, path, status in (("post", "/api/nowhere", 404), ("get", "/api/nowhere/index.html", 404),
+                                     ("get", "/api/owntrumps/bestmove", 405), ("post", "/", 405)):
+            reply = getattr(c, method)(path)
+            assert reply.status_code == status, (method, path)
+            assert reply.json()["ok"] is False
+
+
+def test_a_hint_from_the_view_the_page_holds(tmp_path):
+    """The page's hint: the seat's own ``view`` from its last state, sent to the public best-move route,
+    gives one of that seat's legal moves (the engine sees no more than the seat)."""
+    with client(tmp_path / "h.db") as c:
+        table_id = new_table(c, deck="4x3", players=3, seed=3, trumps="SHD", leader=0,
+                             seats=[None, {"level": 2}, {"level": 2}])
+        token = join(c, table_id, 0)
+        with c.websocket_connect("/api/ws") as ws:
+            seat = authenticate(ws, table_id, token, 0)
+            state = seat.state["state"]
+            assert state["to_move"] == 0
+            reply = c.post("/api/owntrumps/bestmove", json={"game": state["view"], "level": 3})
+            assert reply.status_code == 200, reply.text
+            assert reply.json()["move"] in state["legal_moves"]

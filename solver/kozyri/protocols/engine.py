@@ -98,12 +98,15 @@ def _short(text: str, most: int = 40) -> str:
 # --- output ------------------------------------------------------------------------
 class Output:
     """Where replies go: a binary stream, written in UTF-8 and flushed line
-    by line, from any thread. Once the stream is closed (the GUI went away)
-    writes are dropped and :attr:`closed` is set."""
+    by line, from any thread. Once a write fails (the GUI went away, a full
+    disk) writes are dropped, :attr:`closed` is set and :attr:`error` is
+    the failure."""
 
     def __init__(self, sink):
         self.sink = sink
         self.closed = False
+        #: Why the output closed: the failed write's error (BrokenPipeError when the reader went away).
+        self.error: OSError | None = None
         self._lock = threading.Lock()
 
     def write(self, text: str) -> None:
@@ -114,8 +117,9 @@ class Output:
             try:
                 self.sink.write(data)
                 self.sink.flush()
-            except (OSError, ValueError):  # a closed pipe or file
+            except (OSError, ValueError) as exc:  # a closed pipe or file, a full disk
                 self.closed = True
+                self.error = exc if isinstance(exc, OSError) else BrokenPipeError("the output is closed")
 
 
 @dataclass
@@ -594,7 +598,8 @@ class Session:
     and ``stop`` cancels the searches asked for before it the moment it is
     read; ``quit`` and the end of the input stop an analysis without a
     budget (nothing else could). :meth:`run` returns at ``quit`` or the end
-    of the input, raises :class:`BrokenPipeError` when the output is closed and
+    of the input, raises the :class:`OSError` of a failed write
+    (:class:`BrokenPipeError` when the output was closed) and
     :class:`KeyboardInterrupt` on Ctrl-C (after stopping the search)."""
 
     def __init__(self, engine: Engine, source, sink):
@@ -624,7 +629,7 @@ class Session:
             worker.join(timeout=5)  # the search stops at its next poll of the stop flag
             raise
         if self.output.closed:
-            raise BrokenPipeError("the output is closed")
+            raise self.output.error
 
     def _cancel(self, which: Callable[[int, Context], bool]) -> None:
         with self._lock:
@@ -679,8 +684,8 @@ def serve(engine: Engine, source, sink) -> None:
 
 def serve_jsonl(requests: JsonRequests, source, sink) -> None:
     """Answer JSON Lines requests from ``source`` on ``sink``, one reply a
-    line, in order, until the end of the input. Raises
-    :class:`BrokenPipeError` when the output is closed, and
+    line, in order, until the end of the input. Raises the :class:`OSError`
+    of a failed write (:class:`BrokenPipeError` when the output was closed), and
     :class:`KeyboardInterrupt` on Ctrl-C (after the reply of the request it
     stopped)."""
     output = Output(sink)
@@ -690,7 +695,7 @@ def serve_jsonl(requests: JsonRequests, source, sink) -> None:
         if reply is not None:
             output.write(json.dumps(reply) + "\n")  # ASCII: any text a request echoes is written exactly
         if output.closed:
-            raise BrokenPipeError("the output is closed")
+            raise output.error
         if control.interrupted:
             raise KeyboardInterrupt
 

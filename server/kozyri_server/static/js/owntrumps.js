@@ -121,8 +121,10 @@
     }
     board.append(pile);
 
-    // your hand, sorted by suit (your trump last), the legal cards marked
+    // your hand, sorted by suit (your trump last), the legal cards marked; the focused card keeps the focus
     const hand = ctl.els.hand;
+    const active = document.activeElement;
+    const focused = active && hand.contains(active) ? active.dataset.card : null;
     hand.replaceChildren();
     let lastSuit = null;
     for (const card of Cards.sortHand(view.hand, ranks, mine)) {
@@ -148,6 +150,7 @@
       if (extra) button.setAttribute("aria-label", button.getAttribute("aria-label") + ", " + extra);
       button.addEventListener("click", () => clickCard(ctl, message, card));
       hand.append(button);
+      if (card === focused) button.focus();
     }
 
     // the controls: take (saying how many), hint, cancel
@@ -303,7 +306,7 @@
     else drawPlay(ctl, message);
   }
 
-  /** Keyboard shortcuts: T takes, H asks for a hint, Escape cancels the chosen card. */
+  /** Keyboard shortcuts: T takes, H asks for a hint, Escape cancels the chosen card, arrows move along the hand. */
   function key(ctl, event) {
     const message = ctl.state;
     if (!message || message.phase !== "play") return false;
@@ -311,6 +314,12 @@
     if (k === "t") { clickTake(ctl, message); return true; }
     if (k === "h") { askHint(ctl, message); return true; }
     if (k === "escape" && ctl.selected) { ctl.selected = null; ctl.render(); return true; }
+    if ((k === "arrowleft" || k === "arrowright") && ctl.els.hand.contains(event.target)) {
+      const cards = Array.from(ctl.els.hand.querySelectorAll(".card"));
+      const at = cards.indexOf(event.target) + (k === "arrowright" ? 1 : -1);
+      if (cards[at]) cards[at].focus();
+      return true;
+    }
     return false;
   }
 
