@@ -219,7 +219,7 @@ class WholeNumber(click.ParamType):
             number = value
         else:
             text = str(value).strip()
-            if not text.lstrip("+-").isdigit() or len(text) > 30:
+            if not (text.lstrip("+-").isascii() and text.lstrip("+-").isdigit()) or len(text) > 30:
                 self.fail(f"{value!r} is not a whole number{self._bounds()}", param, ctx)
             number = int(text)
         if not self.least <= number <= self.most:

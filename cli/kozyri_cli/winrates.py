@@ -12,8 +12,7 @@ from kozyri.core import MOST_SECONDS
 from kozyri.owntrumps.table_store import TableStore
 from kozyri.play import DEFAULT_TURN_CAP
 from kozyri.runs import BACKENDS
-from kozyri.runs.files import holds_a_run, nothing_to_resume
-from kozyri.runs.files import check_writable
+from kozyri.runs.files import check_writable, holds_a_run, nothing_to_resume
 from kozyri.studies.plots import check_available
 from kozyri.studies.render import summary_text
 from kozyri.studies.winrates import (

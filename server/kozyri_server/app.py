@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import json
 import logging
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from starlette.routing import Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from kozyri import __version__
-from kozyri.core import GameOver, InvalidInput, KozyriError
+from kozyri.core import GameOver, InvalidInput, KozyriError, load_json
 from kozyri.protocols.messages import JsonRequests
 from kozyri_server.jobs import budget_seconds
 from kozyri_server.limits import Limits
@@ -73,10 +72,6 @@ def _error(status: int, message, headers: dict | None = None) -> JSONResponse:
     return JSONResponse({"ok": False, "error": " ".join(str(message).split())[:500]}, status, headers=headers)
 
 
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not a JSON number")
-
-
 async def read_body(request: Request, limits: Limits) -> dict:
     """The request's JSON object (an empty body is ``{}``), bounded in size."""
     declared = request.headers.get("content-length")
@@ -91,12 +86,7 @@ async def read_body(request: Request, limits: Limits) -> dict:
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
-    try:
-        body = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
-    except RecursionError:
-        raise InvalidInput("malformed JSON: nested too deeply") from None
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise InvalidInput(f"malformed JSON: {str(exc).splitlines()[0][:120]}") from None
+    body = load_json(raw, constants=False)  # the one bounded reader: size, depth, digits
     if not isinstance(body, dict):
         raise InvalidInput("the body must be a JSON object")
     return body

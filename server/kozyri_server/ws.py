@@ -27,9 +27,9 @@ from __future__ import annotations
 import asyncio
 import json
 
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from kozyri.core import KozyriError
+from kozyri.core import InvalidInput, KozyriError, load_json
 from kozyri_server.limits import AddressCounter, Limits, MessageRate
 from kozyri_server.tables import NotFound, Tables, TableRoom
 
@@ -92,11 +92,9 @@ async def _receive_text(websocket: WebSocket, limits: Limits) -> str | None:
 
 def _decode(text: str) -> dict:
     try:
-        message = json.loads(text, parse_constant=lambda name: (_ for _ in ()).throw(ValueError(name)))
-    except RecursionError:
-        raise ValueError("malformed JSON: nested too deeply") from None
-    except ValueError as exc:
-        raise ValueError(f"malformed JSON: {str(exc).splitlines()[0][:120]}") from None
+        message = load_json(text, constants=False)  # the one bounded reader: size, depth, digits
+    except InvalidInput as exc:
+        raise ValueError(str(exc)) from None
     if not isinstance(message, dict):
         raise ValueError('a message is a JSON object like {"type": "move", "ply": 3, "move": "QS"}')
     return message

@@ -16,7 +16,7 @@ run in a subprocess.
 The first part reproduces each case of issue 25 (input side); the second
 generates malformed, mutated and oversized inputs with hypothesis. By
 default only a few examples are generated, to keep this file near a minute;
-the long form generates a hundred per test (about twenty minutes)::
+the long form generates a hundred per test (500 commands, about half an hour)::
 
     KOZYRI_HOSTILE_LONG=1 python -m pytest -q tests/hostile/test_inputs.py
 """
@@ -452,8 +452,9 @@ def test_an_empty_table_directory_is_refused(space):
 @pytest.mark.parametrize("args", [["deal", "--deck", "2x3"], ["bestmove", "--example", "--nodes", "10"],
                                   ["arena", "greedy", "random", "--deck", "2x3", "--deals", "1"],
                                   ["winrates", "--deck", "2x3", "--deals", "1"]])
-def test_a_negative_seed_is_refused_everywhere(space, args):
-    run = space.run([*args, "--seed", "-1"])
+@pytest.mark.parametrize("seed", ["-1", "\u00b3", "18446744073709551616"])
+def test_a_negative_seed_is_refused_everywhere(space, args, seed):
+    run = space.run([*args, "--seed", seed])
     assert_refused(run)
     assert "'--seed'" in error_line(run)
 
