@@ -409,7 +409,7 @@ def test_seat_records_round_trip_and_refuse_tampering(record, data):
     ({"start": [], "moves": []}, '"start" must be a JSON observation'),
     ({"start": GOOD, "moves": "QC"}, '"moves" must be a list of move texts'),
     ({"start": {**GOOD, "counts": [4, 4, 5]}}, "start: the counts add up to 13"),
-    ({"start": {**GOOD, "counts": [4, 4, 4, 0]}, "moves": []}, "start: 3 trump suits for 4 players"),
+    ({"start": {**GOOD, "counts": [4, 4, 4, 0]}, "moves": []}, "start: \"counts\" has 4 numbers and \"trumps\" 3 suits"),
     ({"start": {**GOOD, "to_move": 0}, "moves": ["KC"]}, "move 1: illegal move 'KC' (legal: QS KS AS QH)"),
     ({"start": GOOD, "moves": ["QD"]}, "move 1: illegal move 'QD' of player 1: it is known not to hold QD"),
 ])
