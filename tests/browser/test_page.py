@@ -30,7 +30,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -50,6 +49,7 @@ pytest.importorskip("uvicorn")
 
 from kozyri.owntrumps import GameRecord  # noqa: E402
 from tests.server.helpers import cards_in  # noqa: E402
+from tests.server.live import free_port  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -66,12 +66,6 @@ README_IMAGES = {"owntrumps-online-table": "page-owntrumps.png", "reversi-phone"
 DOCS_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _get(url: str) -> dict:
     with urllib.request.urlopen(url, timeout=30) as reply:
         return json.loads(reply.read())
@@ -81,7 +75,7 @@ def _get(url: str) -> dict:
 def server():
     """A real ``kozyri serve`` on 127.0.0.1 (one worker, a temporary SQLite file): its base URL."""
     workdir = Path(tempfile.mkdtemp(prefix="kozyri-browser-"))
-    port = _free_port()
+    port = free_port()
     command = [sys.executable, "-m", "kozyri_cli", "serve", "--port", str(port), "--db", str(workdir / "page.db"),
                "--workers", "1"]
     if shutil.which("kozyri"):

@@ -40,7 +40,22 @@ def join(c: TestClient, table_id: str, seat: int) -> str:
     return reply.json()["token"]
 
 
-class Seat:
+class StateReader:
+    """A seat's connection that reads messages (:meth:`receive`) and can wait for the next state."""
+
+    def receive(self) -> dict:
+        raise NotImplementedError
+
+    def next_state(self) -> dict:
+        """The next state message (an error message on the way fails the test)."""
+        while True:
+            message = self.receive()
+            assert message["type"] != "error", message
+            if message["type"] == "state":
+                return message
+
+
+class Seat(StateReader):
     """One person's connection: every message is kept (``messages``), its
     sequence numbers checked, and the latest state remembered."""
 
@@ -57,13 +72,6 @@ class Seat:
             assert message["seat"] == self.seat
             self.state = message
         return message
-
-    def next_state(self) -> dict:
-        while True:
-            message = self.receive()
-            assert message["type"] != "error", message
-            if message["type"] == "state":
-                return message
 
 
 def authenticate(ws, table_id: str, token: str, seat: int) -> Seat:

@@ -17,6 +17,8 @@ import time
 import httpx
 from websockets.sync.client import connect
 
+from tests.server.helpers import StateReader
+
 #: Seconds a server may take to start (a shared machine: generous).
 START_SECONDS = 90
 #: Seconds any one message may take to come.
@@ -84,7 +86,7 @@ class LiveServer:
             self.log.close()
 
 
-class LiveSeat:
+class LiveSeat(StateReader):
     """One seat's WebSocket: authenticated at once; ``state`` is the latest state received."""
 
     def __init__(self, url: str, table_id: str, token: str):
@@ -103,13 +105,6 @@ class LiveSeat:
         if message["type"] == "state":
             self.state = message
         return message
-
-    def next_state(self) -> dict:
-        while True:
-            message = self.receive()
-            assert message["type"] != "error", message
-            if message["type"] == "state":
-                return message
 
     def send(self, message: dict) -> None:
         """Send ``message``, no sooner than :data:`SEND_INTERVAL` after the last one."""

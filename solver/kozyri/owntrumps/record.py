@@ -87,6 +87,14 @@ def _checked_start(start) -> Position:
     return pos
 
 
+def _at(items: list, index, what: str):
+    """``items[index]`` for a whole-number ``index`` in range (negative from the end), else one clear line."""
+    n = len(items)
+    if isinstance(index, bool) or not isinstance(index, int) or not -n <= index < n:
+        raise InvalidInput(f"no {what} {index!r}: the record has {what}s 0..{n - 1} (or -{n}..-1 from the end)")
+    return items[index]
+
+
 def _replay(start: Position, moves, lines=None, first: int = 1) -> tuple[list[Move], list[Position]]:
     """The moves (Move objects or texts) checked and played from ``start``:
     ``(moves, positions)``. ``lines`` gives each move's line for messages,
@@ -175,11 +183,7 @@ class GameRecord:
 
     def position_at(self, index: int) -> Position:
         """The position after ``index`` moves (0 the start; negative counts from the end)."""
-        n = len(self._positions)
-        if isinstance(index, bool) or not isinstance(index, int) or not -n <= index < n:
-            raise InvalidInput(f"no position {index!r}: the record has positions 0..{n - 1} "
-                               f"(or -{n}..-1 from the end)")
-        return self._positions[index]
+        return _at(self._positions, index, "position")
 
     @property
     def final(self) -> Position:
@@ -373,10 +377,7 @@ class SeatRecord:
 
     def view_at(self, index: int) -> Observation:
         """The view after ``index`` moves (0 the start; negative counts from the end)."""
-        n = len(self._views)
-        if isinstance(index, bool) or not isinstance(index, int) or not -n <= index < n:
-            raise InvalidInput(f"no view {index!r}: the record has views 0..{n - 1} (or -{n}..-1 from the end)")
-        return self._views[index]
+        return _at(self._views, index, "view")
 
     @property
     def final(self) -> Observation:
