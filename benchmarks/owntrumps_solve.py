@@ -31,8 +31,9 @@ import click
 
 from kozyri.core import Limit
 from kozyri.owntrumps import Position, Rules, solve
+from kozyri.owntrumps.prover import ProofCache
 
-SHAPES = {8: "4x2", 10: "2x5", 12: "4x3", 14: "2x7", 16: "4x4", 20: "4x5", 24: "4x6"}
+SHAPES = {8: "4x2", 10: "2x5", 12: "4x3", 14: "2x7", 16: "4x4", 20: "4x5", 24: "4x6", 28: "4x7", 32: "4x8"}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -95,9 +96,14 @@ def read_rows(path: Path) -> list[dict]:
 @click.option("--memory", default=2048, show_default=True, help="TT memory per deal, MB.")
 @click.option("--rules", "rule_set", type=click.Choice(["both", "on", "off"]), default="both", show_default=True,
               help="must_beat values to run.")
+@click.option("--kept-proofs", is_flag=True,
+              help="Keep the proofs of earlier deals for the later ones (one ProofCache for the run, as a study "
+                   "keeps them; a resumed run starts it empty). Without it every deal starts from fresh tables, "
+                   "as `kozyri solve` does.")
 @click.option("--baseline", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Results of another solver on the same deals: print both side by side.")
-def main(out: Path, sizes: str, deals: int, cap: float, memory: int, rule_set: str, baseline: Path | None):
+def main(out: Path, sizes: str, deals: int, cap: float, memory: int, rule_set: str, kept_proofs: bool,
+         baseline: Path | None):
     """Solve seeded random deals of several sizes and print the summary."""
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {}
@@ -105,6 +111,7 @@ def main(out: Path, sizes: str, deals: int, cap: float, memory: int, rule_set: s
         for r in read_rows(out):
             done[(r["cards"], r["must_beat"], r["seed"], r["cap"])] = r
     settings = {"both": (True, False), "on": (True,), "off": (False,)}[rule_set]
+    proofs = ProofCache() if kept_proofs else None
     jobs = [(int(n), mb, seed) for n in sizes.split(",") for mb in settings for seed in range(deals)]
     with out.open("a") as sink, click.progressbar(jobs, label="deals", file=sys.stderr) as bar:
         for cards, must_beat, seed in bar:
@@ -112,7 +119,7 @@ def main(out: Path, sizes: str, deals: int, cap: float, memory: int, rule_set: s
                 continue
             pos = Position.deal(SHAPES[cards], trumps="SH", seed=seed, rules=Rules(must_beat=must_beat))
             t0 = time.perf_counter()
-            result = solve(pos, Limit(time=cap, memory=memory), value_only=True)
+            result = solve(pos, Limit(time=cap, memory=memory), value_only=True, proofs=proofs)
             row = {"cards": cards, "must_beat": must_beat, "seed": seed, "cap": cap, "value": result.value.name,
                    "proven": result.value.proven, "nodes": result.nodes,
                    "seconds": round(time.perf_counter() - t0, 3)}

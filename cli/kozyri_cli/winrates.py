@@ -33,7 +33,7 @@ from kozyri_cli.common import NODES, SECONDS, SEED, CountProgress, emit_json, ex
 
 #: The options that decide a study's results (the settings line of its file).
 STUDY_OPTIONS = ("deck", "players", "must_beat", "pass_sixes", "deals", "all_deals", "seed", "hand", "seat",
-                 "solve_time", "selfplay", "agent", "seconds", "nodes", "turn_cap")
+                 "trumps", "solve_time", "selfplay", "agent", "seconds", "nodes", "turn_cap")
 
 WINRATES_EPILOG = """\b
 The results file (--out), one JSON object a line: the settings, then a deal
@@ -56,6 +56,10 @@ recomputes every figure from it. Formulas and format: docs/winrates.md."""
               "the report adds that seat's results by its own trump.")
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
               help="The seat of --hand (0 leads).")
+@click.option("--trumps", metavar="SUITS", callback=lambda ctx, param, value: value and value.upper(),
+              help="One trump assignment only, in turn order from the leader (SH: the leader's spades, the other's "
+                   "hearts). Where every suit is dealt, each assignment stands for all up to renaming the suits: "
+                   "the leader's figures at a twelfth of the cost, without the choice analysis and the policies.")
 @click.option("--solve-time", type=click.FloatRange(min=0, max=MOST_SECONDS), metavar="SECONDS",
               help="Exact solving per cell before self-play (two players, decks over 12 cards; 0: none) "
                    f"[default: {DEFAULT_SOLVE_TIME:g} up to {DEFAULT_SOLVE_CARDS} cards, 0 above].")
@@ -86,7 +90,7 @@ recomputes every figure from it. Formulas and format: docs/winrates.md."""
               help="Draw the trump-pair grid and the policies (pip install 'kozyri[plot]').")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.pass_context
-def winrates(ctx, deck, players, deals, all_deals, seed, hand, seat, solve_time, selfplay, agent, seconds, nodes,
+def winrates(ctx, deck, players, deals, all_deals, seed, hand, seat, trumps, solve_time, selfplay, agent, seconds, nodes,
              turn_cap, must_beat, pass_sixes, out, resume, workers, backend, scheduler, plot, as_json):
     """How good each trump choice is, over many deals.
 
@@ -116,6 +120,7 @@ def winrates(ctx, deck, players, deals, all_deals, seed, hand, seat, solve_time,
       kozyri winrates --players 4 --deals 50 --nodes 2000 --workers 2
       kozyri winrates --hand "AS KS QS JS 10S 9S 8S 7S 6S AH KH QH JH 10H 9H 8H 7H 6H"
       kozyri winrates --deals 20 --backend dask --scheduler tcp://head:8786
+      kozyri winrates --deck 4x4 --deals 1000 --trumps SH --exact-only --solve-time 60 --out w16.jsonl
 
     Ctrl-C stops the study and prints the figures of the deals done (they
     stay in --out; --resume continues).
@@ -139,7 +144,8 @@ def winrates(ctx, deck, players, deals, all_deals, seed, hand, seat, solve_time,
         # The file's settings, with the options given that differ (only --deals may).
         found = RESULTS.read_settings(out).to_json()
         options = {"deck": deck, "players": players, "must_beat": must_beat, "pass_sixes": pass_sixes, "deals": deals,
-                   "all_deals": all_deals, "seed": seed, "hand": hand, "seat": seat, "solve_time": solve_time,
+                   "all_deals": all_deals, "seed": seed, "hand": hand, "seat": seat, "trumps": trumps,
+                   "solve_time": solve_time,
                    "selfplay": selfplay, "agent": agent, "seconds": seconds, "nodes": nodes, "turn_cap": turn_cap}
         typed = {name: options[name] for name in given}
         if "seconds" in typed or "nodes" in typed:
@@ -152,7 +158,7 @@ def winrates(ctx, deck, players, deals, all_deals, seed, hand, seat, solve_time,
             fail(nothing_to_resume(out))
         settings = StudySettings(deck=deck, players=players, must_beat=must_beat, pass_sixes=pass_sixes,
                                  deals=deals, all_deals=all_deals, seed=seed, hand=hand, seat=seat,
-                                 solve_time=solve_time, selfplay=selfplay, agent=agent,
+                                 trumps=trumps, solve_time=solve_time, selfplay=selfplay, agent=agent,
                                  time=None if nodes is not None else seconds, nodes=nodes, turn_cap=turn_cap)
     if plot is not None:
         check_available()

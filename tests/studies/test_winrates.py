@@ -6,6 +6,7 @@ refused in one line with exit code 2."""
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
 import math
@@ -32,6 +33,7 @@ from kozyri.studies.winrates import (
     deal_hands,
     load_study,
     run_study,
+    same_trumps,
     start_position,
     study_deal,
 )
@@ -169,6 +171,54 @@ def test_selfplay_cells_are_games_of_the_named_agent():
 
 def deal_lines_of(study) -> list:
     return [[(c["how"], c["loser"]) for c in r["cells"]] for r in study.records]
+
+
+def test_renaming_the_suits_to_one_trump_pair_keeps_every_cells_value():
+    for must_beat, pass_sixes in ((True, False), (False, True)):
+        settings = StudySettings(deck="4x2", all_deals=True, must_beat=must_beat, pass_sixes=pass_sixes)
+        for deal in random.Random(3).sample(range(settings.n_deals), 5):
+            hands = deal_hands(settings, deal)
+            for trumps in PAIRS:
+                position = start_position(settings, hands, trumps)
+                renamed = same_trumps(position)
+                assert renamed.trumps == ("S", "H") and renamed.rules == position.rules
+                assert sorted(map(int.bit_count, renamed.hands)) == sorted(map(int.bit_count, position.hands))
+                assert reference_value(renamed) == reference_value(position), (deal, trumps)
+    # A deck without every suit keeps its position (a renamed one would not be of the deck).
+    two_suits = start_position(StudySettings(deck="2x4"), deal_hands(StudySettings(deck="2x4"), 0), ("D", "S"))
+    assert same_trumps(two_suits) is two_suits
+
+
+def test_exact_cells_share_their_proofs_and_stay_exact():
+    # Every 8-card deal under every trump pair, solved (not looked up) with one
+    # kept proof cache per process, as a study of a 16-card deck is: each
+    # value is the brute force's, and later cells reuse earlier proofs.
+    from kozyri.studies.winrates import kept_proofs
+
+    settings = StudySettings(deck="4x2", all_deals=True, must_beat=False)
+    nodes = []
+    for deal in range(settings.n_deals):
+        hands = deal_hands(settings, deal)
+        for trumps in PAIRS[:3]:
+            position = start_position(settings, hands, trumps)
+            result = solve(same_trumps(position), value_only=True, proofs=kept_proofs())
+            assert result.value == reference_value(position), (deal, trumps)
+            nodes.append(result.nodes)
+    fresh = [solve(same_trumps(start_position(settings, deal_hands(settings, d), t)), value_only=True).nodes
+             for d in range(settings.n_deals) for t in PAIRS[:3]]
+    assert sum(nodes) < sum(fresh)
+
+
+def test_a_study_of_one_trump_pair_is_that_pair_of_the_whole_study():
+    whole = run_study(StudySettings(deck="4x2", all_deals=True), workers=1).summary()
+    one = run_study(StudySettings(deck="4x2", all_deals=True, trumps="DS"), workers=1).summary()
+    assert list(one.assignments) == [("D", "S")] and one.how["table"] == 70
+    assert one.assignments[("D", "S")][0] == whole.assignments[("D", "S")][0] == one.overall
+    assert one.choice is None and one.policies == {}
+    text = summary_text(one)
+    assert "one trump assignment only: D S" in text and "Trump-choice policies" not in text
+    data = one.to_json()
+    assert data["choice"] is None and data["policies"] == {} and data["settings"]["trumps"] == "DS"
 
 
 def test_a_capped_game_is_counted_as_capped():
@@ -414,6 +464,18 @@ def test_cli_exact_study_text_json_and_report(cli, tmp_path):
     assert no_must_beat["settings"]["must_beat"] is False and no_must_beat["cells"] == 840
 
 
+def test_cli_one_trump_pair_resumes_and_plots(cli, tmp_path):
+    out, png = tmp_path / "one.jsonl", tmp_path / "one.png"
+    first = cli("winrates", "--deck", "4x2", "--all-deals", "--trumps", "hs", "--out", str(out), "--json")
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.stdout)
+    assert data["settings"]["trumps"] == "HS" and data["cells"] == 70 and data["choice"] is None
+    again = cli("winrates", "--out", str(out), "--resume", "--json")
+    assert json.loads(again.stdout)["overall"] == data["overall"]
+    if importlib.util.find_spec("matplotlib") is not None:
+        assert cli("winrates", "report", str(out), "--plot", str(png)).exit_code == 0 and png.stat().st_size > 0
+
+
 def test_cli_selfplay_study_resume_and_plot(cli, tmp_path):
     pytest.importorskip("matplotlib", reason="the plot extra is part of the test extra")
     out, png = tmp_path / "s.jsonl", tmp_path / "grid.png"
@@ -438,6 +500,8 @@ BAD = [
     (("winrates", "--backend", "dask", "--scheduler", "nowhere"), ["cannot reach the Dask scheduler at nowhere"]),
     (("winrates", "--resume"), ["--out"]),
     (("winrates", "--solve-time", "-1"), ["--solve-time"]),
+    (("winrates", "--trumps", "SS"), ["2 distinct suits", "'SS'"]),
+    (("winrates", "--players", "3", "--trumps", "SH"), ["3 distinct suits"]),
     (("winrates", "--deck", "4x3", "report", "x.jsonl"), ["after 'report'"]),
     (("winrates", "report", "/nonexistent/s.jsonl"), ["cannot read"]),
 ]

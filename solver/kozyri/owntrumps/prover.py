@@ -260,6 +260,36 @@ class ProofSearch:
         return Answer(False if code == 1 else None), code == 3
 
 
+class ProofCache:
+    """Proofs kept across solves: the last :class:`ProofSearch` (its
+    transposition table, within its memory bound) of a deck, rule set,
+    trump assignment and number of players, given to every solve of the
+    same (:func:`~kozyri.owntrumps.solver.solve`'s ``proofs``).
+
+    What a TT holds is true of its position whatever the root: a win within
+    d plies, a proof-number search's proof or disproof that rests on no
+    repetition (those that do are kept only while their path lasts). So a
+    study's later deals of the same trumps start from what its earlier ones
+    proved: different deals of a deck meet in the same positions once cards
+    have moved through the pile. Measured on 16-card deals, see
+    ``benchmarks/RESULTS.md``. A search of another deck, trumps, rules,
+    players, seat (three or four players) or memory bound replaces it.
+    """
+
+    def __init__(self):
+        self._key = None
+        self._search: ProofSearch | None = None
+
+    def search(self, position: Position, memory_mb: float) -> ProofSearch:
+        """The kept search for ``position``'s game, made anew when it has none of it."""
+        n = position.n_players
+        key = (position.deck, position.rules, position.trumps, n, position.to_move if n > 2 else None, memory_mb)
+        if key != self._key:
+            self._search, self._key = None, None  # let the old tables go before the new ones are made
+            self._search, self._key = ProofSearch(position, memory_mb), key
+        return self._search
+
+
 def suit_symmetry(position: Position) -> tuple[np.ndarray, np.ndarray]:
     """``(sym, swap)``: with exactly two suits of the deck that are nobody's
     trump, they are interchangeable; ``sym`` holds their card masks and the

@@ -32,7 +32,7 @@ from kozyri.core import (
 )
 from kozyri.owntrumps import proof_kernels as K
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.prover import ProofSearch
+from kozyri.owntrumps.prover import ProofCache, ProofSearch
 from kozyri.owntrumps.rules import Move
 from kozyri.owntrumps.table_store import TableStore
 from kozyri.owntrumps.tables import DeckTables, tables_for
@@ -122,7 +122,7 @@ def paranoid_question(position: Position) -> str | None:
 def solve(position: Position, limit: Limit | None = None, *, tables: TableStore | DeckTables | None = None,
           value_only: bool = False, best_moves: str = "all", line: bool = True,
           on_value: Callable[[SolveResult], None] | None = None,
-          control: SearchControl | None = None) -> SolveResult:
+          control: SearchControl | None = None, proofs: ProofCache | None = None) -> SolveResult:
     """Solve a position exactly: value, best moves, main line.
 
     With two players the value is the game's value for the player to move.
@@ -156,6 +156,10 @@ def solve(position: Position, limit: Limit | None = None, *, tables: TableStore 
     takes its value, best moves and main line from them at once (``source``
     is then ``"table"``: they know the plies to the end under best play);
     tables are never built here.
+
+    ``proofs``: a :class:`~kozyri.owntrumps.prover.ProofCache` whose
+    proofs this solve uses and adds to (a study's deals of the same deck
+    and trumps; ``nodes`` counts this solve's alone). None: fresh tables.
     """
     if position.is_over:
         raise GameOver("the game is already over")
@@ -166,13 +170,16 @@ def solve(position: Position, limit: Limit | None = None, *, tables: TableStore 
     load_kernels()  # before the clock starts: loading compiled code cannot be interrupted
     tables = tables_for(position, tables)
     with controlled(limit, control) as ctrl:
-        search = ProofSearch(position, ctrl.limit.memory or DEFAULT_MEMORY_MB)
+        memory = ctrl.limit.memory or DEFAULT_MEMORY_MB
+        search = ProofSearch(position, memory) if proofs is None else proofs.search(position, memory)
+        nodes_before = search.nodes
         value = tables.lookup(position) if tables is not None else None
         source = "search" if value is None else "table"
         if value is None:
             value = decide(search, position, ctrl)
         result = SolveResult(value=value, position=position, question=paranoid_question(position), source=source,
-                             all_best_moves=wanted_moves != "one", nodes=search.nodes, seconds=ctrl.elapsed,
+                             all_best_moves=wanted_moves != "one", nodes=search.nodes - nodes_before,
+                             seconds=ctrl.elapsed,
                              value_seconds=ctrl.elapsed, stopped=ctrl.reason)
         if on_value is not None:
             on_value(result)
@@ -185,7 +192,7 @@ def solve(position: Position, limit: Limit | None = None, *, tables: TableStore 
         else:
             _answer(result, partial(_principal_variation, search, position, value, ctrl),
                     partial(_best_moves, search, position, value, ctrl), wanted_moves, wanted_line, ctrl)
-        result.nodes = search.nodes
+        result.nodes = search.nodes - nodes_before
         result.seconds = ctrl.elapsed
         result.stopped = ctrl.reason
     return result

@@ -67,8 +67,9 @@ def _grid(fig, ax, summary: Summary) -> None:
     rates = np.full((4, 4), np.nan)
     for i, a in enumerate(SUITS):
         for j, b in enumerate(SUITS):
-            if a != b:
-                tally = summary.assignments[(a, b)][0].to_json()
+            tallies = summary.assignments.get((a, b))
+            if tallies is not None:
+                tally = tallies[0].to_json()
                 if tally["win_rate"] is not None:
                     rates[i, j] = tally["win_rate"]
                     lo, hi = tally["win_interval"]
@@ -110,6 +111,10 @@ def _assignments(ax, summary: Summary) -> None:
 def _policies(ax, summary: Summary) -> None:
     two = summary.settings.players == 2
     names = list(summary.policies)
+    if not names:  # a study of one assignment
+        ax.axis("off")
+        ax.text(0.5, 0.5, "one trump assignment only:\nno trump-choice policies", ha="center", va="center")
+        return
     width = 0.8 / len(names)
     for k, other in enumerate(names):
         values = []

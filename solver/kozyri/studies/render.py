@@ -67,6 +67,9 @@ def header(summary: Summary) -> list[str]:
         lines.append("; ".join(ways))
     if s.hand is not None:
         lines.append(f"seat {s.seat} holds {s.hand}")
+    if s.trumps is not None:
+        lines.append(f"one trump assignment only: {' '.join(s.trumps)} (where every suit is dealt, each stands for "
+                     "all up to renaming the suits; no choice analysis, no policies)")
     if summary.stopped:
         lines.append(f"stopped early ({summary.stopped}): the figures are of the deals done")
     return lines
@@ -82,12 +85,13 @@ def summary_text(summary: Summary) -> str:
         out += ["", "By trump pair (the leader's trump, then the other's), the leader's results:"]
         for trumps, tallies in summary.assignments.items():
             out.append(f"  {' '.join(trumps)}   " + _wdl(tallies[0]))
-        out += ["", "The leader's win rate (rows: the leader's trump; columns: the other's):",
-                "        " + "".join(f"{suit:>8}" for suit in SUITS)]
-        for a in SUITS:
-            row = "".join(f"{'-' if a == b else _pct(summary.assignments[(a, b)][0].to_json()['win_rate']):>8}"
-                          for b in SUITS)
-            out.append(f"  {a}     {row}")
+        if s.trumps is None:
+            out += ["", "The leader's win rate (rows: the leader's trump; columns: the other's):",
+                    "        " + "".join(f"{suit:>8}" for suit in SUITS)]
+            for a in SUITS:
+                row = "".join(f"{'-' if a == b else _pct(summary.assignments[(a, b)][0].to_json()['win_rate']):>8}"
+                              for b in SUITS)
+                out.append(f"  {a}     {row}")
     else:
         out.append("How often each seat is the loser (an equal player: 1 game in "
                    f"{s.players}), with 95% intervals:")
@@ -114,10 +118,11 @@ def summary_text(summary: Summary) -> str:
             js = c.to_json()
             out.append(f"  a pure equilibrium of the simultaneous choice: {c.equilibrium:,} deals "
                        f"({_pct(js['equilibrium_rate'])}, {_interval(js['equilibrium_interval'])})")
-    out += ["", "Trump-choice policies (rows: the leader's; columns: the others'; in turn order, the leader "
-            "first), " + ("the leader's score:" if two else "the leader's loser rate:")]
     names = list(summary.policies)
-    out.append("  " + " " * 10 + "".join(f"{q:>11}" for q in names))
+    if names:
+        out += ["", "Trump-choice policies (rows: the leader's; columns: the others'; in turn order, the leader "
+                "first), " + ("the leader's score:" if two else "the leader's loser rate:")]
+        out.append("  " + " " * 10 + "".join(f"{q:>11}" for q in names))
     for p in names:
         cells = []
         for q in names:

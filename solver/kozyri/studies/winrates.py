@@ -88,6 +88,11 @@ class StudySettings:
     #: The cards of seat ``seat`` in every deal (the rest dealt at random), or None.
     hand: str | None = None
     seat: int = 0
+    #: One assignment only (the trumps in turn order from the leader, e.g. ``"SH"``), or None: every one.
+    #: Where every suit of the deck is dealt, the assignments are alike up to renaming the suits, so
+    #: one of them gives the leader's figures of all at a twelfth (24th) of the cost; the choice
+    #: analysis and the policies need every assignment of a deal and are left out.
+    trumps: str | None = None
     #: Seconds of exact solving per cell (two players, decks over 12 cards); 0: none;
     #: None: :data:`DEFAULT_SOLVE_TIME` up to :data:`DEFAULT_SOLVE_CARDS` cards, else none.
     solve_time: float | None = None
@@ -124,6 +129,11 @@ class StudySettings:
                                    f"{MAX_ALL_DEALS:,}: study random deals instead")
         if self.hand is not None:
             self.hand_mask  # noqa: B018 - checks the hand
+        if self.trumps is not None and (not isinstance(self.trumps, str) or len(self.trumps) != self.players
+                                        or not set(self.trumps) <= set(SUITS)
+                                        or len(set(self.trumps)) != self.players):
+            raise InvalidInput(f"the trumps are {self.players} distinct suits of {''.join(SUITS)} in turn order "
+                               f"from the leader (e.g. {''.join(SUITS[:self.players])}), not {self.trumps!r}")
         if self.solve_time is not None and (not isinstance(self.solve_time, (int, float))
                                             or isinstance(self.solve_time, bool) or not 0 <= self.solve_time < math.inf):
             raise InvalidInput(f"the solve time must be 0 or more seconds, not {self.solve_time!r}")
@@ -193,7 +203,10 @@ class StudySettings:
 
     @property
     def assignments(self) -> tuple[tuple[str, ...], ...]:
-        """Every assignment of distinct trumps, in turn order from the leader."""
+        """Every assignment of distinct trumps, in turn order from the leader
+        (the one of ``trumps`` when it is given)."""
+        if self.trumps is not None:
+            return (tuple(self.trumps),)
         if self.players == 2:
             return PAIRS
         return tuple(itertools.permutations(SUITS, self.players))
@@ -268,6 +281,33 @@ def deck_tables(deck: Deck, rules: Rules, store: TableStore | None) -> DeckTable
     return DeckTables(deck, rules, store=store)
 
 
+@functools.lru_cache(maxsize=1)
+def kept_proofs():
+    """This process's :class:`~kozyri.owntrumps.prover.ProofCache`: the
+    exact solves of a study's cells use what its earlier cells proved
+    (with :func:`same_trumps`, every cell of a four-suit deck shares one)."""
+    from kozyri.owntrumps.prover import ProofCache
+
+    return ProofCache()
+
+
+def same_trumps(position: Position) -> Position:
+    """``position`` with its suits renamed so that the trumps are the deck's
+    first suits in seat order (S H with two players), the others following
+    in their order: the same game with the same loser. Only where the deck
+    has all four suits (else it is returned as it is), so that every cell
+    of such a deck is a position of one trump assignment."""
+    deck = position.deck
+    if len(deck.suits) != len(SUITS) or position.pile:
+        return position
+    trumps = [deck.suit_index(t) for t in position.trumps]
+    order = trumps + [i for i in range(len(deck.suits)) if i not in trumps]  # new suit k is old suit order[k]
+    r = deck.n_ranks
+    rename = {order[k] * r + rank: k * r + rank for k in range(len(order)) for rank in range(r)}
+    hands = [[rename[c] for c in deck.cards_of(h)] for h in position.hands]
+    return Position.build(deck, hands, [], deck.suits[:len(trumps)], position.to_move, position.rules)
+
+
 def _seed(settings: StudySettings, *parts) -> int:
     return random.Random(" ".join(map(str, ("kozyri winrates", settings.seed, *parts)))).getrandbits(62)
 
@@ -291,7 +331,8 @@ def evaluate_cell(settings: StudySettings, position: Position, deal: int, index:
     elif settings.solve_seconds > 0:
         from kozyri.owntrumps.solver import solve
 
-        result = solve(position, Limit(time=settings.solve_seconds), value_only=True)
+        result = solve(same_trumps(position), Limit(time=settings.solve_seconds), value_only=True,
+                       proofs=kept_proofs())
         if result.value.known:
             out = {"how": EXACT, "loser": _from_value(result.value, position.to_move)}
     if not out and settings.selfplay:
@@ -612,7 +653,7 @@ class Summary:
 
 def deal_analysis(settings: StudySettings, record: dict) -> ChoiceAnalysis | None:
     """The choice analysis of a two-player deal whose cells all have an outcome."""
-    if settings.players != 2:
+    if settings.players != 2 or settings.trumps is not None:
         return None
     cells = {}
     for cell in record["cells"]:
@@ -651,11 +692,12 @@ def summarize(settings: StudySettings, records: Iterable[dict], stopped: str | N
     """The study's figures from its deal records."""
     n, deck = settings.players, settings.deck_obj
     assignments = {a: [Tally() for _ in range(n)] for a in settings.assignments}
-    policies = POLICIES if n == 2 else HAND_POLICIES
+    # The policies choose among every assignment: a study of one has none of them.
+    policies = () if settings.trumps is not None else POLICIES if n == 2 else HAND_POLICIES
     table = {p: {q: Tally() for q in policies} for p in policies}
     how = dict.fromkeys(HOWS, 0)
     overall, by_seat = Tally(), [Tally() for _ in range(n)]
-    choice = ChoiceStats() if n == 2 else None
+    choice = ChoiceStats() if n == 2 and settings.trumps is None else None
     own = {s: Tally() for s in SUITS} if settings.hand is not None else None
     deals = 0
     for record in records:
