@@ -25,6 +25,7 @@ from kozyri.owntrumps.cards import SUITS
 from kozyri.owntrumps.choice import PAIRS, ChoiceAnalysis, analyse
 from kozyri.owntrumps.inputs import check_deal
 from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.prover import ProofCache
 from kozyri.owntrumps.solver import SolveResult, solve
 from kozyri.owntrumps.table_store import TableStore
 from kozyri.owntrumps.tables import DeckTables, tables_for
@@ -139,6 +140,24 @@ def cell_position(deal: Position, a: str, b: str) -> Position:
     return pos
 
 
+def same_trumps(position: Position) -> Position:
+    """``position`` with its suits renamed so that the trumps are the deck's
+    first suits in seat order (S H with two players), the others following
+    in their order: the same game with the same loser. Only where the deck
+    has all four suits (else it is returned as it is), so that every cell
+    of such a deck is a position of one trump assignment (the proofs of
+    one cell then serve the others: :class:`~kozyri.owntrumps.prover.ProofCache`)."""
+    deck = position.deck
+    if len(deck.suits) != len(SUITS) or position.pile:
+        return position
+    trumps = [deck.suit_index(t) for t in position.trumps]
+    order = trumps + [i for i in range(len(deck.suits)) if i not in trumps]  # new suit k is old suit order[k]
+    r = deck.n_ranks
+    rename = {order[k] * r + rank: k * r + rank for k in range(len(order)) for rank in range(r)}
+    hands = [[rename[c] for c in deck.cards_of(h)] for h in position.hands]
+    return Position.build(deck, hands, [], deck.suits[:len(trumps)], position.to_move, position.rules)
+
+
 def trump_grid(deal: Position, limit: Limit | None = None, *, tables: TableStore | DeckTables | None = None,
                control: SearchControl | None = None,
                progress: Callable[[int, int, Cell], None] | None = None) -> TrumpGrid:
@@ -154,13 +173,16 @@ def trump_grid(deal: Position, limit: Limit | None = None, *, tables: TableStore
     after each cell. Assignments that differ only in suits the deck lacks
     are the same game and solved once. ``tables`` answer the cells they
     hold before any search, as in :func:`~kozyri.owntrumps.solver.solve`
-    (None: the search alone).
+    (None: the search alone). The cells share their proofs: each is
+    solved with its suits renamed to one trump pair (:func:`same_trumps`)
+    and one :class:`~kozyri.owntrumps.prover.ProofCache`.
     """
     check_deal(deal)
     limit = limit or Limit()
     tables = tables_for(deal, tables)  # a store is read once for the 12 cells
     cells: dict[tuple[str, str], Cell] = {}
     solved: dict[tuple, tuple[str, str]] = {}
+    proofs = ProofCache()
     with controlled(None, control) as ctrl:
         for i, (a, b) in enumerate(PAIRS):
             pos = cell_position(deal, a, b)
@@ -173,7 +195,8 @@ def trump_grid(deal: Position, limit: Limit | None = None, *, tables: TableStore
                 if ctrl.stopped:
                     result = SolveResult(value=Value.unknown(ctrl.reason), position=pos, stopped=ctrl.reason)
                 else:
-                    result = solve(pos, limit, tables=tables, value_only=True, control=ctrl)
+                    result = solve(same_trumps(pos), limit, tables=tables, value_only=True, control=ctrl,
+                                   proofs=proofs)
                 # The solver's value is for the player to move; the grid's for player 0.
                 value = result.value if pos.to_move == 0 else result.value.flipped()
                 cell = Cell((a, b), value, pos, result)

@@ -43,6 +43,7 @@ from kozyri.agents import agent_names, default_agent, make_agent
 from kozyri.core import InvalidInput, Limit, Value
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.choice import PAIRS, ChoiceAnalysis, analyse
+from kozyri.owntrumps.grid import same_trumps
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.rules import Rules
 from kozyri.owntrumps.table_store import TableStore
@@ -289,23 +290,6 @@ def kept_proofs():
     from kozyri.owntrumps.prover import ProofCache
 
     return ProofCache()
-
-
-def same_trumps(position: Position) -> Position:
-    """``position`` with its suits renamed so that the trumps are the deck's
-    first suits in seat order (S H with two players), the others following
-    in their order: the same game with the same loser. Only where the deck
-    has all four suits (else it is returned as it is), so that every cell
-    of such a deck is a position of one trump assignment."""
-    deck = position.deck
-    if len(deck.suits) != len(SUITS) or position.pile:
-        return position
-    trumps = [deck.suit_index(t) for t in position.trumps]
-    order = trumps + [i for i in range(len(deck.suits)) if i not in trumps]  # new suit k is old suit order[k]
-    r = deck.n_ranks
-    rename = {order[k] * r + rank: k * r + rank for k in range(len(order)) for rank in range(r)}
-    hands = [[rename[c] for c in deck.cards_of(h)] for h in position.hands]
-    return Position.build(deck, hands, [], deck.suits[:len(trumps)], position.to_move, position.rules)
 
 
 def _seed(settings: StudySettings, *parts) -> int:
