@@ -32,6 +32,7 @@ import click
 from kozyri.core import Limit
 from kozyri.owntrumps import Position, Rules, solve
 from kozyri.owntrumps.prover import ProofCache
+from kozyri.search.control import interrupts_end_run
 
 SHAPES = {8: "4x2", 10: "2x5", 12: "4x3", 14: "2x7", 16: "4x4", 20: "4x5", 24: "4x6", 28: "4x7", 32: "4x8"}
 
@@ -113,19 +114,24 @@ def main(out: Path, sizes: str, deals: int, cap: float, memory: int, rule_set: s
     settings = {"both": (True, False), "on": (True,), "off": (False,)}[rule_set]
     proofs = ProofCache() if kept_proofs else None
     jobs = [(int(n), mb, seed) for n in sizes.split(",") for mb in settings for seed in range(deals)]
-    with out.open("a") as sink, click.progressbar(jobs, label="deals", file=sys.stderr) as bar:
-        for cards, must_beat, seed in bar:
-            if (cards, must_beat, seed, cap) in done:
-                continue
-            pos = Position.deal(SHAPES[cards], trumps="SH", seed=seed, rules=Rules(must_beat=must_beat))
-            t0 = time.perf_counter()
-            result = solve(pos, Limit(time=cap, memory=memory), value_only=True, proofs=proofs)
-            row = {"cards": cards, "must_beat": must_beat, "seed": seed, "cap": cap, "value": result.value.name,
-                   "proven": result.value.proven, "nodes": result.nodes,
-                   "seconds": round(time.perf_counter() - t0, 3)}
-            sink.write(json.dumps(row) + "\n")
-            sink.flush()
-            done[(cards, must_beat, seed, cap)] = row
+    try:
+        # Ctrl-C or SIGTERM ends the run; the deal it cut is not written (its row would not be a capped solve).
+        with out.open("a") as sink, click.progressbar(jobs, label="deals", file=sys.stderr) as bar, \
+                interrupts_end_run():
+            for cards, must_beat, seed in bar:
+                if (cards, must_beat, seed, cap) in done:
+                    continue
+                pos = Position.deal(SHAPES[cards], trumps="SH", seed=seed, rules=Rules(must_beat=must_beat))
+                t0 = time.perf_counter()
+                result = solve(pos, Limit(time=cap, memory=memory), value_only=True, proofs=proofs)
+                row = {"cards": cards, "must_beat": must_beat, "seed": seed, "cap": cap, "value": result.value.name,
+                       "proven": result.value.proven, "nodes": result.nodes,
+                       "seconds": round(time.perf_counter() - t0, 3)}
+                sink.write(json.dumps(row) + "\n")
+                sink.flush()
+                done[(cards, must_beat, seed, cap)] = row
+    except KeyboardInterrupt:
+        sys.exit("stopped: the deals done are in " + str(out) + " (run the same command to go on)")
     wanted = {(c, mb, s, cap) for c, mb, s in jobs}
     rows = [r for k, r in done.items() if k in wanted]
     click.echo(summary(rows))
