@@ -500,10 +500,13 @@ def test_an_interrupted_grid_prints_what_it_has_and_exits_130(monkeypatch):
 
     real = grid_module.solve
 
-    def interrupted_at_the_third_cell(pos, limit=None, *, tables=None, control=None, value_only=False):
-        if pos.trumps == ("S", "C"):
-            control.root.stop("interrupted")  # as Ctrl-C does
-        return real(pos, limit, tables=tables, control=control, value_only=value_only)
+    calls = []
+
+    def interrupted_at_the_third_cell(pos, limit=None, **options):
+        calls.append(pos)
+        if len(calls) == 3:
+            options["control"].root.stop("interrupted")  # as Ctrl-C does
+        return real(pos, limit, **options)
 
     monkeypatch.setattr(grid_module, "solve", interrupted_at_the_third_cell)
     result = run_trumps("AS AH KD AC | KS KH AD KC")
