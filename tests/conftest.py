@@ -4,6 +4,7 @@ check that bad input gets one line and exit code 2."""
 from __future__ import annotations
 
 import functools
+import signal
 import tempfile
 
 import pytest
@@ -11,6 +12,15 @@ from click.testing import CliRunner
 
 from kozyri.owntrumps.table_store import TABLES_ENV
 from kozyri_cli import main
+
+
+def pytest_configure(config):
+    """A run started in the background by a shell without job control
+    (``(pytest &)``, as CI scripts may) inherits Ctrl-C ignored, and so would
+    every command the tests start and send SIGINT to: take the signal back,
+    so that those tests check the commands, not how pytest was started."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @functools.cache
