@@ -93,7 +93,8 @@ def main(limits: str, signals: str):
     load_kernels()
     rows: dict[str, list[float]] = {}
     seen: dict[str, set] = {}
-    for name, deck, seed, must_beat, options in CASES:
+    for name, deck, seed, must_beat, case_options in CASES:
+        options = dict(case_options)  # the case's own stay as written
         position = Position.deal(deck, trumps="SH", seed=seed, rules=Rules(must_beat=must_beat))
         tried = list(map(float, limits.split(",")))
         if options.pop("inside", False):
