@@ -22,7 +22,8 @@ NAMESPACES = {"http://www.w3.org/2000/svg"}
 
 
 def _local_assets(html: str) -> list[str]:
-    return re.findall(r'(?:src|href)="([^"#][^"]*)"', html)
+    """What the page fetches (inline ``data:`` URIs fetch nothing)."""
+    return [url for url in re.findall(r'(?:src|href)="([^"#][^"]*)"', html) if not url.startswith("data:")]
 
 
 def test_the_page_and_its_assets_are_served(tmp_path):

@@ -224,8 +224,9 @@ def proven_moves(position: Position, limit: Limit | None = None, *, tables: Tabl
 
     A win: one winning move (the fastest where that is cheap to find, else
     the one with the shortest proof at hand: finding the fastest everywhere
-    cost an opening of 12 cards ten times the proof itself). A draw: the moves proven to keep the
-    draw (all of them unless a limit stopped the check). A loss: every move.
+    cost an opening of 12 cards ten times the proof itself). A draw: the
+    moves proven to keep the draw (all of them unless a limit stopped the
+    check). A loss: every move.
     Unknown: no moves. For playing agents: cheaper than :func:`solve`, which
     settles every move and a main line.
 

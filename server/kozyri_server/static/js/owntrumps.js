@@ -23,12 +23,7 @@
     return out;
   }
 
-  function el(tag, className, text) {
-    const e = document.createElement(tag);
-    if (className) e.className = className;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
+  const el = Dom.el;
 
   function trumpBadge(suit) {
     if (!suit) return el("span", "trump-badge none", "no trump yet");

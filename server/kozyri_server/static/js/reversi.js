@@ -9,12 +9,7 @@
   const COLOURS = ["X", "O"];
   const WORDS = { X: "Black (X)", O: "White (O)" };
 
-  function el(tag, className, text) {
-    const e = document.createElement(tag);
-    if (className) e.className = className;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
+  const el = Dom.el;
 
   /** The discs of a board text: {squares: 64 chars, x: count, o: count}. */
   function discs(board) {
