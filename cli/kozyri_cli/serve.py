@@ -54,7 +54,7 @@ def serve(host, port, db, workers, scheduler):
     _check_reachable(db if is_postgres_url(db) else None, scheduler)
     limits = Limits()
     app = create_app(db, workers=workers, limits=limits, scheduler=scheduler)
-    config = uvicorn.Config(app, host=host, port=port, ws="websockets-sansio", ws_max_size=limits.max_message_bytes,
+    config = uvicorn.Config(app, host=host, port=port, ws="websockets-sansio", ws_max_size=limits.max_frame_bytes,
                             lifespan="on", log_level="info", timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
     # uvicorn stops cleanly on SIGINT and SIGTERM, then raises the signal again with the handlers it

@@ -21,8 +21,11 @@ class Limits:
 
     #: Bytes of an HTTP request body.
     max_body_bytes: int = 256 * 1024
-    #: Bytes of one WebSocket message (uvicorn refuses larger frames too).
+    #: Bytes of one WebSocket message: a longer one gets an error reply.
     max_message_bytes: int = 16 * 1024
+    #: Bytes of a WebSocket frame ``kozyri serve`` lets uvicorn read at all: a
+    #: longer one closes the connection (code 1009) before the server sees it.
+    max_frame_bytes: int = 64 * 1024
     #: Tables not yet finished, all together.
     max_tables: int = 1000
     #: Open WebSocket connections from one address.

@@ -1,6 +1,7 @@
 """``kozyri serve`` for real: a subprocess on a free loopback port with one
 worker process, asked for its OpenAPI document and a best move, then
-stopped by SIGTERM (exit code 0), all bounded in time."""
+stopped by SIGTERM (exit code 0); and the two bounds on a WebSocket message
+(an error reply, then uvicorn's frame limit); all bounded in time."""
 
 from __future__ import annotations
 
@@ -73,3 +74,31 @@ def test_kozyri_serve_starts_answers_and_stops_on_sigterm(tmp_path):
     output = server.stdout.read()
     assert code == 0, output
     assert "Traceback" not in output
+
+
+def test_an_over_long_message_gets_an_error_reply_and_a_huge_frame_closes_only_its_socket(tmp_path):
+    from websockets.exceptions import ConnectionClosed
+
+    from kozyri_server.limits import Limits
+    from tests.server.live import LiveServer
+
+    limits = Limits()
+    server = LiveServer(tmp_path / "long.db", "--workers", "1")
+    try:
+        table = server.post("/api/tables", {"deck": "4x3", "players": 2, "trumps": "SH", "seats": [None, None]})
+        tokens = [server.post(f"/api/tables/{table['id']}/join", {"seat": s})["token"] for s in (0, 1)]
+        seat = server.seat(table["id"], tokens[0])
+        seat.send({"type": "move", "ply": 0, "move": "x" * (limits.max_message_bytes + 100)})
+        reply = seat.receive()
+        assert reply["type"] == "error" and "too long" in reply["error"], reply
+        seat.ws.send("x" * (limits.max_frame_bytes + 100))
+        with pytest.raises(ConnectionClosed) as closed:
+            seat.receive()
+        assert closed.value.rcvd.code == 1009
+        seat.close()
+        # The server goes on: the other seat connects and is shown the table.
+        other = server.seat(table["id"], tokens[1])
+        assert other.state["type"] == "state"
+        other.close()
+    finally:
+        assert server.stop() == 0
