@@ -71,6 +71,13 @@ def _no_constant(name: str):
     raise InvalidInput(f"malformed JSON: {name} is not a number JSON allows")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise InvalidInput(f"malformed JSON: the number {text[:40]} is too large")
+    return value
+
+
 def _check_depth(data) -> None:
     """Refuse containers nested deeper than :data:`MAX_JSON_DEPTH` (without recursion)."""
     stack = [(data, 1)]
@@ -89,7 +96,9 @@ def load_json(data, *, constants: bool = True):
     Hostile text fails with one :class:`InvalidInput` line: malformed JSON,
     more than :data:`MAX_JSON_CHARS` characters, nesting deeper than
     :data:`MAX_JSON_DEPTH`, an integer of more than :data:`MAX_JSON_DIGITS`
-    digits (or, without ``constants``, ``NaN`` and ``Infinity``). A leading
+    digits (or, without ``constants``, ``NaN``, ``Infinity`` and numbers
+    too large for a float, such as ``1e999``, which would be written back
+    as ``Infinity``). A leading
     byte-order mark is skipped.
 
     >>> load_json('{"seed": 7}')
@@ -110,7 +119,8 @@ def load_json(data, *, constants: bool = True):
         raise InvalidInput(f"JSON text of {len(data):,} characters (at most {MAX_JSON_CHARS:,})")
     data = data.removeprefix(_BYTE_ORDER_MARK)
     try:
-        parsed = json.loads(data, parse_int=_bounded_int, **({} if constants else {"parse_constant": _no_constant}))
+        strict = {} if constants else {"parse_constant": _no_constant, "parse_float": _finite_float}
+        parsed = json.loads(data, parse_int=_bounded_int, **strict)
     except RecursionError:
         raise InvalidInput(f"malformed JSON: nested more than {MAX_JSON_DEPTH} deep") from None
     except InvalidInput:

@@ -171,6 +171,15 @@ def test_the_reader_bounds_depth_digits_and_size():
     assert load_json("\ufeff[1]") == [1]
 
 
+def test_the_strict_reader_refuses_what_it_could_not_write_back_as_json():
+    # NaN and Infinity are not JSON, nor is a number that overflows to infinity (it came back as Infinity).
+    for text in ('{"id": NaN}', '{"id": -Infinity}', '{"id": 1e999}', '[-1E400]'):
+        with pytest.raises(InvalidInput, match="malformed JSON"):
+            load_json(text, constants=False)
+    assert load_json('[1e300, 1e-400]', constants=False) == [1e300, 0.0]
+    assert load_json('[1e999]') == [float("inf")]  # the lenient reader (files kozyri wrote) keeps it
+
+
 @pytest.mark.parametrize("command", [["replay", "-"], ["bestmove", "-", "--nodes", "10"], ["solve", "-"],
                                      ["trumps", "-"], ["analyze", "-"]])
 def test_deep_nesting_on_standard_input(space, command):

@@ -35,6 +35,20 @@ def test_a_bot_plays_a_legal_move_reproducibly(name, players):
     assert make_agent(name, seed=3).choose(view, Limit(nodes=25)).move == move
 
 
+@pytest.mark.parametrize("name", ["openspiel-mcts", "openspiel-ismcts"])
+def test_a_bot_counts_its_simulations_in_the_control_so_an_analysis_ends_at_its_node_budget(name):
+    # The analysis deepens while its control's node budget lasts: simulations
+    # the control never counted made a bounded analysis run until stopped.
+    from kozyri.protocols.analysis import deepen
+    from kozyri.search.control import SearchControl
+
+    view = Observation.of(Position.deal("4x3", "SHD", seed=5, n_players=3), 0)
+    control = SearchControl(Limit(nodes=30, time=60))  # (the time only bounds a regression)
+    results = list(deepen(view, make_agent(name), control, first=10))
+    assert results[-1].info.stopped == "node limit"
+    assert control.nodes == 30 and sum(r.info.nodes for r in results) == 30
+
+
 def test_a_bot_keeps_to_a_time_limit():
     view = Observation.of(Position.deal(36, "SHDC", seed=2, n_players=4), 0)
     move, info = make_agent("openspiel-ismcts").choose(view, Limit(time=0.05))

@@ -35,7 +35,7 @@ from kozyri.agents.base import with_limit_defaults
 from kozyri.agents.owntrumps.base import OwnTrumpsAgent, perfect_information
 from kozyri.core import NODE_LIMIT, AgentInfo, InvalidInput, Limit, PlayResult
 from kozyri.owntrumps.observation import Observation
-from kozyri.search.control import controlled
+from kozyri.search.control import CTL_NODE_LIMIT, CTL_NODES, controlled
 
 #: The budget when a limit bounds neither time nor nodes (as kozyri's searching agents).
 DEFAULT_LIMIT = Limit(time=1.0)
@@ -65,17 +65,21 @@ class _Budget:
     """Counts simulations and says when to stop: the node limit, the
     deadline or a stop of the control (never before ``least`` simulations)."""
 
-    def __init__(self, ctrl, limit: Limit, least: int):
-        self.ctrl, self.most, self.least, self.done = ctrl, limit.nodes, least, 0
+    def __init__(self, ctrl, least: int):
+        self.ctrl, self.least, self.done = ctrl, least, 0
 
     def next(self) -> None:
-        """Called before each simulation: raise :class:`_Stop` when the budget is spent."""
+        """Called before each simulation: raise :class:`_Stop` when the budget is spent.
+        A simulation is these agents' node: the control counts them, so its node
+        budget (the limit's, or what is left of an enclosing one) bounds them."""
+        ctl = self.ctrl.ctl
         if self.done >= self.least:
-            if self.most is not None and self.done >= self.most:
+            if ctl[CTL_NODES] >= ctl[CTL_NODE_LIMIT]:
                 self.ctrl.stop(NODE_LIMIT)
             if self.ctrl.stopped:
                 raise _Stop
         self.done += 1
+        ctl[CTL_NODES] += 1
 
 
 class _OpenSpielAgent(OwnTrumpsAgent):
@@ -126,7 +130,7 @@ class OpenSpielMctsAgent(_OpenSpielAgent):
                                       solve=self.solve, random_state=random_state)
         with controlled(limit, control) as ctrl:
             # The first simulation evaluates the root, the second expands it: at least two.
-            bot.budget = _Budget(ctrl, limit, least=2)
+            bot.budget = _Budget(ctrl, least=2)
             root = bot.search_within_budget(state)
             best = root.best_child()
             info = AgentInfo(self.name, estimate=_estimate(best, view), nodes=bot.budget.done,
@@ -151,7 +155,7 @@ class OpenSpielIsmctsAgent(_OpenSpielAgent):
                                           random_state=random_state)
         bot.set_resampler(lambda s, player: s.resample_from_infostate(player, rng.random))
         with controlled(limit, control) as ctrl:
-            bot.budget = _Budget(ctrl, limit, least=2)
+            bot.budget = _Budget(ctrl, least=2)
             policy = bot.search_within_budget(state)
             best = max(policy, key=lambda entry: entry[1])[0]
             node = bot.root_node.child_info.get(best)
