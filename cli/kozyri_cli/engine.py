@@ -8,6 +8,7 @@ import sys
 import click
 
 from kozyri import __version__
+from kozyri.search.control import interrupts_end_run
 from kozyri_cli import main
 from kozyri_cli.common import OutputFailed
 
@@ -35,7 +36,8 @@ def engine(jsonl, level):
 
     Reads commands on standard input and answers on standard output until
     'quit' or the end of the input (exit code 0). Bad input of any kind gets
-    an error reply and the engine goes on; Ctrl-C ends it (exit code 130).
+    an error reply and the engine goes on; Ctrl-C ends it (exit code 130),
+    SIGTERM too (143), the search in progress answering first.
     With three or four players the engine uses only what its own seat may
     know. See docs/engine-protocol.md.
     """
@@ -52,6 +54,8 @@ def engine(jsonl, level):
         if jsonl:
             serve_jsonl(JsonRequests(strength, version=__version__, tables=tables), source, sink)
         else:
-            serve(Engine(strength, version=__version__, tables=tables), source, sink)
+            # SIGTERM as Ctrl-C: the search in progress stops and answers, then the engine ends (143).
+            with interrupts_end_run():
+                serve(Engine(strength, version=__version__, tables=tables), source, sink)
     except OSError as exc:  # a reply could not be written: 141 when the reader went away, else one line
         raise OutputFailed(exc) from None

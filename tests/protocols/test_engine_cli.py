@@ -1,6 +1,7 @@
 """``kozyri engine`` on real standard streams: the end of the input and
-``quit`` end it with exit code 0, Ctrl-C with 130 (even in a search), a
-closed standard output quietly; ``--jsonl`` and ``--level``."""
+``quit`` end it with exit code 0, Ctrl-C with 130 and SIGTERM with 143 (even
+in a search, whose move comes first), a closed standard output quietly;
+``--jsonl`` and ``--level``."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import signal
 import subprocess
 import sys
 import time
+
+import pytest
 
 from tests.conftest import run_cli
 from tests.protocols.drivers import WAIT
@@ -42,7 +45,8 @@ def test_jsonl_on_standard_streams():
     assert replies[2]["agent"] == "greedy" and replies[2]["ply"] == 0
 
 
-def test_ctrl_c_during_a_search_ends_it_with_code_130():
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_or_sigterm_during_a_search_answers_it_then_ends_with_its_code(signum, code):
     engine = start_engine()
     try:
         engine.stdin.write(b"1 newgame players=2 seed=1\n")
@@ -51,9 +55,12 @@ def test_ctrl_c_during_a_search_ends_it_with_code_130():
         engine.stdin.write(b"2 genmove time=600\n")
         engine.stdin.flush()
         time.sleep(1)  # (the search has most likely begun; it ends the same way if not)
-        engine.send_signal(signal.SIGINT)
-        assert engine.wait(WAIT) == 130
+        engine.send_signal(signum)
+        assert engine.wait(WAIT) == code
         assert engine.stderr.read().decode().strip() == "interrupted"
+        answer = engine.stdout.read().decode()
+        if answer.strip():  # the search had begun: its move, stopped by the signal
+            assert answer.strip().startswith("=2 ") and "stopped=interrupted" in answer, answer
     finally:
         engine.kill()
         engine.wait()

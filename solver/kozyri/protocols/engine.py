@@ -44,7 +44,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kozyri.core import GameOver, KozyriError, Limit, ProtocolError
+from kozyri.core import CANCELLED, INTERRUPTED, GameOver, KozyriError, Limit, ProtocolError
 from kozyri.owntrumps.cards import SUIT_SYMBOLS, SUITS, Deck
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position, parse_trumps
@@ -624,17 +624,19 @@ class Session:
                 pass
         except KeyboardInterrupt:
             self._interrupted = True  # no further command is answered
-            self._cancel(lambda number, context: True)
+            self._cancel(lambda number, context: True, INTERRUPTED)
             self._queue.put(None)
             worker.join(timeout=5)  # the search stops at its next poll of the stop flag
             raise
         if self.output.closed:
             raise self.output.error
 
-    def _cancel(self, which: Callable[[int, Context], bool]) -> None:
+    def _cancel(self, which: Callable[[int, Context], bool], reason: str = CANCELLED) -> None:
+        """Stop the command being answered if ``which`` says so: ``cancelled``
+        by a stop line, ``interrupted`` by Ctrl-C or SIGTERM."""
         with self._lock:
             if self._current is not None and which(*self._current):
-                self._current[1].control.cancel()
+                self._current[1].control.stop(reason)
 
     def _read_input(self) -> None:
         number = 0
