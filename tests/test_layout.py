@@ -24,11 +24,12 @@ SOURCE_ROOTS = (ROOT / "solver", ROOT / "cli", ROOT / "server")
 #: Which top-level parts each part may import (besides itself): the order of
 #: docs/architecture.md, cli -> protocols -> studies -> play -> agents -> games -> search, runs -> core.
 _GAMES = {"kozyri.owntrumps", "kozyri.reversi"}
-_BASE = {"kozyri.core", "kozyri.search"}
+_BASE = {"kozyri.core", "kozyri.checks", "kozyri.search"}
 ALLOWED = {
     "kozyri.core": set(),
+    "kozyri.checks": {"kozyri.core"},  # the validators every door shares, beside the vocabulary
     "kozyri.search": {"kozyri.core"},
-    "kozyri.runs": {"kozyri.core"},
+    "kozyri.runs": {"kozyri.core", "kozyri.checks"},
     "kozyri.owntrumps": _BASE | {"kozyri.runs"},
     "kozyri.reversi": set(_BASE),
     "kozyri.agents": _BASE | _GAMES,
@@ -173,7 +174,7 @@ def test_the_wheel_holds_every_package(tmp_path):
     assert in_wheel == set(packages())
     assert not any(n.startswith(("tests/", "benchmarks/")) for n in names)
     entry = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "kozyri = kozyri_cli:main" in zipfile.ZipFile(wheel).read(entry).decode()
+    assert "kozyri = kozyri_cli.start:run" in zipfile.ZipFile(wheel).read(entry).decode()
 
 
 def module_imports() -> dict[str, set[str]]:

@@ -1,42 +1,17 @@
 """The ``kozyri`` command line: thin doors over the :mod:`kozyri` API.
 
-Each game's commands live in their own module and register on :func:`main`;
-every error leaves through :class:`kozyri_cli.common.KozyriGroup`.
+The program starts in :mod:`kozyri_cli.start` (signals first), the group
+of commands is :data:`kozyri_cli.commands.main` (also ``kozyri_cli.main``)
+and each game's commands live in their own module, imported when one of
+them runs; every error leaves through :class:`kozyri_cli.common.KozyriGroup`.
+This package imports nothing itself: ``python -m kozyri_cli`` and the
+console script reach :mod:`kozyri_cli.start` before click or the solvers load.
 """
 
-from __future__ import annotations
 
-import click
+def __getattr__(name: str):
+    if name == "main":  # the click group, for `from kozyri_cli import main` (command modules, tests)
+        from kozyri_cli.commands import main
 
-from kozyri_cli.common import KozyriGroup
-
-
-@click.group(cls=KozyriGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="kozyri")
-def main():
-    """Exact analysis of Own Trumps (Svoi Kozyri) and Reversi.
-
-    \b
-    Own Trumps:
-      kozyri deal --deck 4x3 --seed 1    a random deal to look at
-      kozyri solve --example             solve a built-in deal exactly
-      kozyri trumps DEAL                 how the choice of trumps changes a deal
-      kozyri replay RECORD [--seat N]    a game move by move, as one player saw it
-      kozyri bestmove POSITION|RECORD    a strong move for the real game (2-4 players)
-      kozyri analyze RECORD              a game reviewed move by move: mistakes, turning points
-      kozyri arena mcts greedy           agents against each other, duplicate deals
-      kozyri winrates --deck 4x3 --all-deals   trump-choice win rates over many deals
-      kozyri tables build --deck 4x3     every 12-card position solved once, kept on disk
-      kozyri serve                       the engine over HTTP, online tables (kozyri[serve])
-    \b
-    Reversi:
-      kozyri reversi --help
-    \b
-    Ctrl-C stops a long computation and prints what it proved so far.
-    """
-
-
-from kozyri_cli import arena, bestmove, owntrumps, play, reversi, tables, trumps, winrates  # noqa: E402,F401  (register the commands)
-from kozyri_cli import analyze  # noqa: E402,F401  (register kozyri analyze)
-from kozyri_cli import engine  # noqa: E402,F401  (register kozyri engine)
-from kozyri_cli import serve  # noqa: E402,F401  (register kozyri serve)
+        return main
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

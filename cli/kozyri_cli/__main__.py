@@ -1,5 +1,5 @@
 """``python -m kozyri_cli``: the same as the ``kozyri`` command."""
 
-from kozyri_cli import main
+from kozyri_cli.start import run
 
-main(prog_name="kozyri")
+run()

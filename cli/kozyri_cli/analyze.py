@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,9 +15,6 @@ from kozyri.owntrumps.inputs import read_record
 from kozyri.owntrumps.table_store import TableStore
 from kozyri.runs.files import check_writable
 from kozyri.search.control import SearchControl
-from kozyri.studies.plots import check_available, plot_review
-from kozyri.studies.render import MARK_SIGNS, review_header, review_text
-from kozyri.studies.review import MoveReview, review_game, reviewed_moves, total_time_bound
 from kozyri_cli import main
 from kozyri_cli.common import (
     NODES,
@@ -30,6 +28,9 @@ from kozyri_cli.common import (
     one_budget,
 )
 from kozyri_cli.owntrumps import REPLAY_EPILOG
+
+if TYPE_CHECKING:
+    from kozyri.studies.review import MoveReview
 
 ANALYZE_EPILOG = REPLAY_EPILOG + """
 \b
@@ -71,6 +72,10 @@ def analyze(record_arg, seat, seconds, nodes, agent, seed, as_json, plot):
     summary per player and the turning points. Ctrl-C stops and prints the
     review of the moves done (exit code 130).
     """
+    from kozyri.studies.plots import check_available, plot_review
+    from kozyri.studies.render import review_header, review_text
+    from kozyri.studies.review import review_game, reviewed_moves, total_time_bound
+
     one_budget(click.get_current_context())
     content, source = argument_text(record_arg, "record")
     record = read_record(content, source=source)
@@ -103,9 +108,12 @@ class ReviewProgress(ProgressLine):
     error when it is a terminal; redrawn after each move and while one is searched."""
 
     def __init__(self, planned: int, bound: float | None, enabled: bool | None = None):
+        from kozyri.studies.render import MARK_SIGNS
+
         super().__init__(enabled)
         self.planned, self.bound = planned, bound
         self.done = 0
+        self.signs = MARK_SIGNS
         self.marks = dict.fromkeys(MARK_SIGNS, 0)
         self.started = time.monotonic()
 
@@ -123,7 +131,7 @@ class ReviewProgress(ProgressLine):
             return
         elapsed = duration(time.monotonic() - self.started)
         bound = f" of at most {duration(self.bound)}" if self.bound is not None else ""
-        marks = "  ".join(f"{MARK_SIGNS[mark]} {count}" for mark, count in self.marks.items())
+        marks = "  ".join(f"{self.signs[mark]} {count}" for mark, count in self.marks.items())
         text = f"  {self.done}/{self.planned} moves reviewed  {elapsed}{bound}  {marks}"
         width = shutil.get_terminal_size((100, 20)).columns - 1
         click.echo("\r" + text[:width] + "\x1b[K", err=True, nl=False)

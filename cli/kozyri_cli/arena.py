@@ -20,7 +20,6 @@ from kozyri.studies.arena import (
     load_match,
     run_match,
 )
-from kozyri.studies.render import match_text
 from kozyri_cli import main
 from kozyri_cli.common import (
     MEGABYTES,
@@ -156,6 +155,8 @@ def arena(ctx, agents, players, deals, deck, seconds, nodes, memory, seed, turn_
 
 
 def _print(match: Match, as_json: bool) -> None:
+    from kozyri.studies.render import match_text  # the renderers load the review's solvers
+
     if as_json:
         emit_json(match.to_json())
     else:

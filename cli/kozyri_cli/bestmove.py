@@ -53,7 +53,7 @@ auto: mcts when every card is visible, pimc when hands are hidden."""
 @click.option("--nodes", type=NODES, metavar="N",
               help="Iterations for the move instead of time: the same move on every machine.")
 @click.option("--level", metavar="N", help="A strength level instead of --agent and --time: 1 (beginner) to 8 "
-              "(strongest), or its name (see the README's table of levels).")
+              "(strongest), or its name (the table of levels: docs/agents.md).")
 @click.option("--seed", type=SEED, default=0, show_default=True, metavar="N", help="The agent's seed.")
 @click.option("--seat", type=click.IntRange(0, 3), metavar="N",
               help="The player choosing (must be the player to move; a check for scripts).")

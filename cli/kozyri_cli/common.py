@@ -15,6 +15,7 @@ that cannot be written.
 from __future__ import annotations
 
 import errno
+import io
 import json
 import math
 import os
@@ -29,6 +30,7 @@ import click
 from kozyri.core import (INTERRUPTED, MOST_MEMORY_MB, MOST_NODES, MOST_SECONDS, InvalidInput, KozyriError,
                          LimitReached)
 from kozyri.search.control import last_signal
+from kozyri_cli.start import received_signal
 
 EXIT_INTERNAL, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_INTERRUPTED, EXIT_CLOSED_PIPE = 1, 2, 3, 130, 141
 #: The exit code after SIGTERM stopped a command (128 + 15, as a shell reports a process it ended).
@@ -84,7 +86,7 @@ class KozyriGroup(click.Group):
         finally:
             if isinstance(sys.stdout, _GuardedOutput):
                 sys.stdout = real_stdout
-        if code == EXIT_INTERRUPTED and last_signal() == signal.SIGTERM:
+        if code == EXIT_INTERRUPTED and signal.SIGTERM in (last_signal(), received_signal()):
             code = EXIT_TERMINATED  # every command's interrupted exit, whichever way it ended
         if standalone_mode:
             sys.exit(code)
@@ -250,6 +252,39 @@ def one_budget(ctx: click.Context, time_param: str = "seconds", nodes_param: str
 
 
 # --- input ---------------------------------------------------------------------
+class _NoInput(io.BytesIO):
+    """What a server reads from a closed standard input: nothing, at once (the end of its input)."""
+
+    def isatty(self) -> bool:
+        return False
+
+
+def standard_input(*, binary: bool = False, closed_ends: bool = False):
+    """Standard input, for every command that reads it (``-`` for a
+    position or record, ``kozyri play``'s moves, the engines' protocols):
+    its text stream, or with ``binary`` the bytes under it.
+
+    A closed standard input (``<&-``: Python then has no ``sys.stdin``) is
+    one line and exit code 2, "standard input is closed", before anything
+    is read; with ``closed_ends`` (a server: ``kozyri engine``, ``kozyri
+    reversi gtp``) it is an input that ends at once instead, as ``<
+    /dev/null`` would be, and the server ends quietly (exit code 0)."""
+    stream = sys.stdin
+    if stream is None or not _is_open(stream):
+        if closed_ends:
+            return _NoInput() if binary else io.TextIOWrapper(_NoInput(), encoding="utf-8")
+        fail("standard input is closed: nothing can be read")
+    return getattr(stream, "buffer", stream) if binary else stream
+
+
+def standard_input_is_terminal() -> bool:
+    """Is a person typing on standard input (False when it is closed)?"""
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (OSError, ValueError):  # closed under us
+        return False
+
+
 #: The most bytes read from a POSITION/RECORD file or standard input (a record of 200,000 moves is 1.2 MB).
 MAX_INPUT_BYTES = 64 * 2**20
 
@@ -259,8 +294,7 @@ def read_input(arg: str, what: str = "position") -> tuple[str, str]:
     one-line error for a missing, unreadable, non-text or oversized
     (:data:`MAX_INPUT_BYTES`) file."""
     if arg == "-":
-        stream = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin
-        data, source = stream.read(MAX_INPUT_BYTES + 1), "standard input"
+        data, source = standard_input(binary=True).read(MAX_INPUT_BYTES + 1), "standard input"
     else:
         if not os.path.exists(arg):
             fail(f"no such file: {arg} ({what.upper()} is a deal like \"QS KH AS | KS QH AH\", a JSON file, "
@@ -361,7 +395,7 @@ def progress_line():
 
 def suggest_tables(position, seconds: float, searched: bool) -> None:
     """After a slow search of a small two-player deck: say that a stored table would answer at once."""
-    from kozyri.owntrumps.tables import MAX_CARDS
+    from kozyri.owntrumps.table_store import MAX_CARDS
 
     if searched and seconds > 2 and position.n_players == 2 and position.deck.size <= MAX_CARDS:
         rule = "" if position.rules.must_beat else " --no-must-beat"

@@ -10,7 +10,7 @@ import click
 from kozyri import __version__
 from kozyri.search.control import interrupts_end_run
 from kozyri_cli import main
-from kozyri_cli.common import OutputFailed
+from kozyri_cli.common import OutputFailed, standard_input
 
 ENGINE_EPILOG = """
 \b
@@ -43,13 +43,14 @@ def engine(jsonl, level):
     """
     from kozyri.owntrumps.table_store import TableStore
     from kozyri.protocols.analysis import Strength
-    from kozyri.protocols.engine import Engine, serve, serve_jsonl
+    from kozyri.protocols.engine import Engine
     from kozyri.protocols.messages import JsonRequests
+    from kozyri.protocols.transport import serve, serve_jsonl
 
     strength = Strength() if level is None else Strength(level=level)
     tables = TableStore()  # stored retrograde tables answer small decks exactly
     sys.stdout.flush()
-    source, sink = sys.stdin.buffer, sys.stdout.buffer
+    source, sink = standard_input(binary=True, closed_ends=True), sys.stdout.buffer  # closed: no request, exit 0
     try:
         if jsonl:
             serve_jsonl(JsonRequests(strength, version=__version__, tables=tables), source, sink)

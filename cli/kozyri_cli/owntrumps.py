@@ -8,13 +8,12 @@ import random
 import click
 
 from kozyri.core import Limit
-from kozyri.owntrumps import solver
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.examples import example_position
 from kozyri.owntrumps.inputs import read_position, read_record, with_rules
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.record import GameRecord
-from kozyri.owntrumps.render import position_text, record_json, render_record, render_result, value_lines
+from kozyri.owntrumps.record import GameRecord, record_json
+from kozyri.owntrumps.render import position_text, render_record, render_result, value_lines
 from kozyri.owntrumps.rules import Rules
 from kozyri.owntrumps.table_store import TableStore
 from kozyri.search.control import SearchControl
@@ -152,6 +151,8 @@ def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_l
     if value_only and best_moves is not None:
         fail("give --value-only or --best-moves, not both")
     pos = load_position(position, example, trumps, leader, deck, must_beat, pass_sixes)
+    from kozyri.owntrumps import solver  # the kernels load once the position is read (not for `deal`, `replay`)
+
     if not as_json:  # show the position while the solver works
         click.echo(position_text(pos) + "\n")
     if pos.deck.size > SOLVABLE_CARDS and time_limit is None:

@@ -1,7 +1,7 @@
 """``kozyri play``: a person against one to three computer seats in the
 terminal, over an :class:`~kozyri.play.OwnTrumpsTable` (the trumps chosen
 first on a :class:`~kozyri.play.TrumpChoice`). The person's screen is drawn
-from their seat's view only (:mod:`kozyri.owntrumps.render`) until the game
+from their seat's view only (:mod:`kozyri_cli.screen`) until the game
 is over."""
 
 from __future__ import annotations
@@ -20,7 +20,14 @@ from kozyri.owntrumps.cards import parse_suit
 from kozyri.owntrumps.inputs import read_record, with_rules
 from kozyri.owntrumps.position import parse_trumps
 from kozyri.owntrumps.record import SeatRecord
-from kozyri.owntrumps.render import (
+from kozyri.owntrumps.rules import Rules
+from kozyri.play import OwnTrumpsTable, Seat, TrumpChoice
+from kozyri.runs.files import check_writable
+from kozyri.search.control import SearchControl
+from kozyri_cli import main
+from kozyri_cli.common import (NODES, SECONDS, ProgressLine, emit_json, fail, one_budget, read_input,
+                               standard_input, standard_input_is_terminal)
+from kozyri_cli.screen import (
     end_lines,
     hint_text,
     numbered_lines,
@@ -30,16 +37,10 @@ from kozyri.owntrumps.render import (
     table_lines,
     trump_choice_lines,
 )
-from kozyri.owntrumps.rules import Rules
-from kozyri.play import OwnTrumpsTable, Seat, TrumpChoice
-from kozyri.runs.files import check_writable
-from kozyri.search.control import SearchControl
-from kozyri_cli import main
-from kozyri_cli.common import NODES, SECONDS, ProgressLine, emit_json, fail, one_budget, read_input
 
 #: The opponents' level when neither --level nor --agent is given.
 DEFAULT_LEVEL = 5
-#: The styles of the renderer's roles (kozyri.owntrumps.render.plain) on a terminal with colour.
+#: The styles of the screen's roles (kozyri_cli.screen.plain) on a terminal with colour.
 STYLES = {"red": {"fg": "red"}, "top": {"bold": True, "reverse": True}, "you": {"bold": True},
           "turn": {"fg": "yellow", "bold": True}, "dim": {"dim": True}}
 QUIT_WORDS = ("quit", "exit", "q")
@@ -84,7 +85,7 @@ class Screen:
     def ask(self, prompt: str) -> str:
         """A line of the person's input (stripped); :class:`_Quit` at end of input or on quit."""
         click.echo(prompt, nl=False, color=self.color)
-        line = sys.stdin.readline()
+        line = standard_input().readline()
         if not line:
             self.say()
             raise _Quit
@@ -271,7 +272,7 @@ class Game:
         saved = False
         if self.save_path is not None:
             saved = self.save(self.save_path)
-        elif sys.stdin.isatty():  # an offer to a person; a script gives --save
+        elif standard_input_is_terminal():  # an offer to a person; a script gives --save
             try:
                 word, argument = _command(screen.ask("save FILE keeps the record to review it (Enter ends): "))
             except _Quit:
@@ -353,6 +354,7 @@ def play(players, you, level, agent, seconds, nodes, deck, must_beat, pass_sixes
     End of input ends the game quietly; Ctrl-C exits with code 130.
     """
     one_budget(click.get_current_context())
+    standard_input()  # closed (<&-): one line and exit code 2 before the game starts
     if save_path is not None:
         check_writable(save_path)  # before the game, not after it
     seed = random.SystemRandom().randrange(2 ** 32) if seed is None else seed

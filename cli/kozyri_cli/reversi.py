@@ -1,32 +1,36 @@
-"""``kozyri reversi ...``: the Reversi commands."""
+"""``kozyri reversi ...``: the Reversi commands.
+
+The Reversi board loads NumPy and its Numba kernels: each command imports
+the game when it runs, so that ``kozyri reversi --help`` loads neither.
+"""
 
 from __future__ import annotations
 
 import sys
 import time
+from typing import TYPE_CHECKING
 
 import click
 
 from kozyri import __version__
 from kozyri.core import CANCELLED, INTERRUPTED, InvalidInput, Limit, LimitReached
-from kozyri.reversi import PASS, Board, best_move, solve as solve_board
-from kozyri.play import ReversiTable
-from kozyri.reversi.engine import result_json
-from kozyri.reversi import perft as count_leaves
-from kozyri.reversi.enumeration import MAX_DEPTH as MAX_PERFT_DEPTH
-from kozyri.reversi.enumeration import load_kernels as load_perft_kernels
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
 from kozyri_cli.common import (
     EXIT_INTERRUPTED,
     SECONDS,
     KozyriGroup,
+    OutputFailed,
     WholeNumber,
     emit_json,
     exit_interrupted_if,
     fail,
     progress_line,
+    standard_input,
 )
+
+if TYPE_CHECKING:
+    from kozyri.reversi import Board
 
 
 @main.group(cls=KozyriGroup)
@@ -47,6 +51,8 @@ POSITION_ARGUMENTS = {"ignore_unknown_options": True}
 
 
 def _board_from(position_words: tuple[str, ...], moves: str | None) -> Board:
+    from kozyri.reversi import Board
+
     position = " ".join(position_words) if position_words else None
     if moves is not None:
         return Board.from_moves(moves, position)
@@ -59,8 +65,22 @@ def _signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
+class PerftDepth(WholeNumber):
+    """0 to :data:`kozyri.reversi.enumeration.MAX_DEPTH`, the bound read
+    when a depth is given (not when ``--help`` is shown: it loads the kernels)."""
+
+    def __init__(self):
+        super().__init__(0, 0)
+
+    def convert(self, value, param, ctx):
+        from kozyri.reversi.enumeration import MAX_DEPTH
+
+        self.most = MAX_DEPTH
+        return super().convert(value, param, ctx)
+
+
 @reversi.command()
-@click.argument("depth", type=WholeNumber(0, MAX_PERFT_DEPTH))
+@click.argument("depth", type=PerftDepth())
 @click.option("--board", "position", metavar="POS", help="Start from this position instead of the initial one.")
 @click.option("--moves", metavar="LIST", help="Start after these moves from the initial position (e.g. f5d6).")
 @click.option("--json", "as_json", is_flag=True, help="One line of JSON.")
@@ -69,6 +89,10 @@ def perft(depth, position, moves, as_json):
 
     DEPTH is 0 to 60; from the start, depths past 12 take long (Ctrl-C stops).
     """
+    from kozyri.reversi import Board
+    from kozyri.reversi import perft as count_leaves
+    from kozyri.reversi.enumeration import load_kernels as load_perft_kernels
+
     if position is not None and moves is not None:
         fail("give --board or --moves, not both")
     board = Board.from_moves(moves) if moves is not None else Board(position)
@@ -107,6 +131,8 @@ def solve(position, moves, wld, window, time_limit, as_json):
 
     The score is for the side to move, with empty squares going to the winner.
     """
+    from kozyri.reversi import solve as solve_board
+
     if wld and window:
         fail("give --wld or --window, not both")
     board = _board_from(position, moves)
@@ -147,6 +173,9 @@ def bestmove(position, moves, think_time, as_json):
     Ctrl-C stops the thinking: the best move found so far is printed and
     the command exits with code 130.
     """
+    from kozyri.reversi import best_move
+    from kozyri.reversi.engine import result_json
+
     board = _board_from(position, moves)
     with progress_line() as line:
         move, info = best_move(board, Limit(time=think_time), control=SearchControl(progress=line))
@@ -179,6 +208,10 @@ def play(color, think_time, as_json):
 
     End of input quits too; Ctrl-C ends the game with exit code 130.
     """
+    from kozyri.play import ReversiTable
+    from kozyri.reversi import PASS
+
+    moves_typed = standard_input()  # closed: one line and exit code 2 before the game starts
     human = color.upper()
     seats = [None, "alphabeta"] if human == "X" else ["alphabeta", None]
     table = ReversiTable(seats=seats, limit=Limit(time=think_time))
@@ -195,7 +228,7 @@ def play(color, think_time, as_json):
             continue
         if board.turn == human:
             click.echo("your move: ", nl=False)
-            line = sys.stdin.readline()
+            line = moves_typed.readline()
             if not line:  # end of input
                 click.echo("")
             if not line or line.strip().lower() in ("quit", "exit", "q"):
@@ -232,5 +265,9 @@ def gtp(think_time, as_json):
     """
     from kozyri.protocols.gtp import GtpEngine
 
-    GtpEngine(move_time=think_time, version=__version__).run(sys.stdin, sys.stdout)
     sys.stdout.flush()
+    try:
+        GtpEngine(move_time=think_time, version=__version__).run(standard_input(binary=True, closed_ends=True),
+                                                                 sys.stdout.buffer)
+    except OSError as exc:  # a reply could not be written: 141 when the reader went away, else one line
+        raise OutputFailed(exc) from None

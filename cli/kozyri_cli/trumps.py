@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from kozyri.core import Limit
-from kozyri.owntrumps import grid as grids
 from kozyri.owntrumps.inputs import read_deal
 from kozyri.owntrumps.render import render_grid
 from kozyri.owntrumps.table_store import TableStore
@@ -88,6 +87,8 @@ def trumps(deal, deck, leader, must_beat, pass_sixes, time_limit, memory, as_jso
     content, source = argument_text(deal, "deal")
     position = read_deal(content, source=source, deck=deck, leader=leader, must_beat=must_beat,
                          pass_sixes=pass_sixes)
+    from kozyri.owntrumps import grid as grids  # the solver's kernels load once the deal is read
+
     if position.deck.size > SOLVABLE_CARDS and time_limit is None:
         click.echo(f"note: exact solving of a {position.deck.size}-card deck is far beyond reach today; the 12 "
                    "cells run until Ctrl-C (give --time-limit to bound each).", err=True)

@@ -13,8 +13,6 @@ from kozyri.owntrumps.table_store import TableStore
 from kozyri.play import DEFAULT_TURN_CAP
 from kozyri.runs import BACKENDS
 from kozyri.runs.files import check_writable, holds_a_run, nothing_to_resume
-from kozyri.studies.plots import check_available
-from kozyri.studies.render import summary_text
 from kozyri.studies.winrates import (
     DEFAULT_DEALS,
     DEFAULT_MOVE_TIME,
@@ -161,6 +159,8 @@ def winrates(ctx, deck, players, deals, all_deals, seed, hand, seat, trumps, sol
                                  trumps=trumps, solve_time=solve_time, selfplay=selfplay, agent=agent,
                                  time=None if nodes is not None else seconds, nodes=nodes, turn_cap=turn_cap)
     if plot is not None:
+        from kozyri.studies.plots import check_available
+
         check_available()
         check_writable(plot)
     progress = StudyProgress()
@@ -181,11 +181,15 @@ def winrates(ctx, deck, players, deals, all_deals, seed, hand, seat, trumps, sol
 def report(file, plot, as_json):
     """Recompute a study's figures from its results file alone."""
     if plot is not None:
+        from kozyri.studies.plots import check_available
+
         check_available()
     _print(load_study(file), as_json, plot)
 
 
 def _print(study: Study, as_json: bool, plot: Path | None) -> None:
+    from kozyri.studies.render import summary_text
+
     summary = summarize(study.settings, study.records, study.stopped)
     if plot is not None:
         from kozyri.studies.plots import plot_summary

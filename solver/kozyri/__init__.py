@@ -24,12 +24,21 @@ from kozyri.core import (
     Value,
 )
 
-try:  # one place for the version: pyproject.toml, read from the installed package
-    from importlib.metadata import PackageNotFoundError, version
 
-    __version__ = version("kozyri")
-except PackageNotFoundError:  # pragma: no cover - a source tree that is not installed
-    __version__ = "unknown"
+def __getattr__(name: str):
+    if name == "__version__":
+        # One place for the version: pyproject.toml, read from the installed package on first use
+        # (reading the package metadata costs more than the rest of `kozyri deal`'s start).
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value = version("kozyri")
+        except PackageNotFoundError:  # pragma: no cover - a source tree that is not installed
+            value = "unknown"
+        globals()["__version__"] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["DRAW", "LOSS", "WIN", "AgentInfo", "GameOver", "IllegalMove", "InvalidInput", "KozyriError", "Limit", "LimitReached",
            "PlayResult", "ProtocolError", "SearchResult", "Value", "__version__"]

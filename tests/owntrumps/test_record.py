@@ -15,7 +15,7 @@ from kozyri.core import GameOver, IllegalMove, InvalidInput, KozyriError
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import TAGS, GameRecord
-from kozyri.owntrumps.rules import Move, MoveKind, Outcome, Rules
+from kozyri.owntrumps.rules import REPETITION, Move, MoveKind, Outcome, Rules
 from tests.support.owntrumps import random_record
 
 EXAMPLE = """[Deck "2x3"]
@@ -250,7 +250,7 @@ class TestJson:
     @pytest.mark.parametrize("data,message", [
         ("{bad", "malformed JSON"),
         ("[1]", "a record must be a JSON object"),
-        ({**GOOD, "result": 1}, "unknown key 'result' in the record (known: start, moves)"),
+        ({**GOOD, "result": 1}, "unknown key 'result' in the record (known: start, moves, end)"),
         ({"moves": []}, 'the record has no "start"'),
         ({**GOOD, "start": "QS KH AS | KS QH AH"}, '"start" must be a JSON position'),
         ({**GOOD, "moves": "QS"}, '"moves" must be a list of move texts'),
@@ -310,7 +310,11 @@ def test_random_games(deck, players, seed, must_beat, pass_sixes, moves):
         pos = pos.play(texts[-1])
         assert record.position_at(i) == pos == record.positions()[i]
         assert record.position_at(i - len(record.moves) - 1) == pos
-    assert record.final == pos and record.is_over == pos.is_over and record.outcome == pos.outcome
+    assert record.final == pos
+    if record.outcome is not None and record.outcome.reason == REPETITION:  # a position occurred a third time
+        assert not pos.is_over and record.occurrences == 3
+    else:
+        assert record.is_over == pos.is_over and record.outcome == pos.outcome
     assert GameRecord(record.start, tuple(texts)) == record
     # A wrong move at a random place names its index.
     if record.moves:
@@ -325,7 +329,7 @@ def test_random_games(deck, players, seed, must_beat, pass_sixes, moves):
 
 
 def test_tags_are_the_documented_ones():
-    assert TAGS == ("Deck", "Trumps", "ToMove", "Rules", "Hands", "Pile")
+    assert TAGS == ("Deck", "Trumps", "ToMove", "Rules", "Hands", "Pile", "End")
 
 
 def test_three_and_four_player_records_with_players_out():

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from kozyri.owntrumps import GameRecord
-from kozyri.owntrumps.render import hand_label
+from kozyri_cli.screen import hand_label
 
 ROOT = Path(__file__).resolve().parents[2]
 KOZYRI = [sys.executable, "-m", "kozyri_cli"]

@@ -13,8 +13,9 @@ import time
 
 from kozyri.owntrumps import GameRecord
 from kozyri.protocols.analysis import Strength
-from kozyri.protocols.engine import Engine, serve
+from kozyri.protocols.engine import Engine
 from kozyri.protocols.messages import JsonRequests
+from kozyri.protocols.transport import serve
 
 #: Seconds a test waits for an answer at most: far beyond any budget a test
 #: sets, so that a slow or busy machine fails no test (they assert what is
@@ -49,7 +50,7 @@ def deal_text(record: GameRecord) -> str:
 
 
 class Driver:
-    """A :class:`~kozyri.protocols.engine.Session` on pipes, in a thread:
+    """A :class:`~kozyri.protocols.transport.Connection` on pipes, in a thread:
     :meth:`send` lines, read :meth:`line` or a whole :meth:`reply` (waiting
     :data:`WAIT` at most), :meth:`close` the input and wait for the end."""
 

@@ -15,7 +15,8 @@ import pytest
 
 from kozyri.owntrumps import GameRecord
 from kozyri.protocols.analysis import Strength
-from kozyri.protocols.engine import COMMANDS, Clock, Engine, TimeControl
+from kozyri.protocols.clock import Clock, TimeControl
+from kozyri.protocols.engine import COMMANDS, Engine
 from tests.protocols.drivers import (
     WAIT,
     Driver,

@@ -12,9 +12,10 @@ import json
 import random
 
 from kozyri.protocols.analysis import Strength
-from kozyri.protocols.engine import Engine, serve_jsonl
+from kozyri.protocols.engine import Engine
 from kozyri.protocols.lines import MAX_LINE_BYTES
 from kozyri.protocols.messages import JsonRequests
+from kozyri.protocols.transport import serve_jsonl
 from tests.protocols.drivers import WAIT, Driver, ask, words
 
 TEMPLATES = [

@@ -11,8 +11,8 @@ import pytest
 
 from kozyri.owntrumps import GameRecord
 from kozyri.protocols.analysis import Strength
-from kozyri.protocols.engine import serve_jsonl
 from kozyri.protocols.messages import REQUESTS, JsonRequests, text_fields
+from kozyri.protocols.transport import serve_jsonl
 
 SMALL = {"game": "QS KH AS | KS QH AH", "trumps": "SH"}
 

@@ -14,7 +14,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from kozyri.core import CANCELLED, INTERRUPTED, NODE_LIMIT, TIME_LIMIT, Limit
-from kozyri.search.control import CTL_FREE, CTL_NODES, SearchControl, controlled, stop_requested
+from kozyri.search.control import CTL_FREE, CTL_NODES, SearchControl, controlled
+from kozyri.search.control_kernels import stop_requested
 
 
 @intrinsic

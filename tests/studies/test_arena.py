@@ -330,7 +330,7 @@ def test_summary_counts_add_up(players):
     greedy, rand = stats["greedy"], stats["random"]
     assert greedy.seats == 8 * players and rand.seats == 8 * players * (players - 1)
     for st in stats.values():
-        assert st.wins + st.draws + st.losses + st.capped == st.seats
+        assert st.wins + st.draws + st.losses + st.repetition + st.capped == st.seats
         assert st.loser_interval[0] <= st.loser_rate <= st.loser_interval[1]
     decided = sum(g.loser is not None for g in match.games)
     assert greedy.losses + rand.losses == decided

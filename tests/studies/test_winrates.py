@@ -23,20 +23,14 @@ from kozyri.core import InvalidInput, Limit
 from kozyri.owntrumps import Rules
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.choice import PAIRS, analyse
+from kozyri.owntrumps.grid import same_trumps
 from kozyri.owntrumps.solver import solve
 from kozyri.studies.policies import POLICIES, check_policy, choose_trump, suit_score
 from kozyri.studies.render import summary_text
-from kozyri.studies.winrates import (
-    StudySettings,
-    Tally,
-    combination,
-    deal_hands,
-    load_study,
-    run_study,
-    same_trumps,
-    start_position,
-    study_deal,
-)
+from kozyri.studies.cells import kept_proofs, study_deal
+from kozyri.studies.study_settings import StudySettings, combination, deal_hands, start_position
+from kozyri.studies.summary import Tally
+from kozyri.studies.winrates import load_study, run_study
 from tests.support.owntrumps import reference_value
 
 #: Three players on 12 cards, greedy in every seat: a self-play deal in milliseconds.
@@ -193,8 +187,6 @@ def test_exact_cells_share_their_proofs_and_stay_exact():
     # Every 8-card deal under every trump pair, solved (not looked up) with one
     # kept proof cache per process, as a study of a 16-card deck is: each
     # value is the brute force's, and later cells reuse earlier proofs.
-    from kozyri.studies.winrates import kept_proofs
-
     settings = StudySettings(deck="4x2", all_deals=True, must_beat=False)
     nodes = []
     for deal in range(settings.n_deals):

@@ -13,14 +13,32 @@ Own Trumps levels name one agent for a view in which every card is known
 ``pimc``); levels 3 to 6 are budgets of search iterations (the same moves on
 every machine), 7 and 8 of time. Reversi's levels are the engine with a
 growing time a move. The Elo scale of the levels, measured in the arena
-(duplicate games, intervals), is in the README and benchmarks/RESULTS.md.
+(duplicate games, intervals), is in docs/agents.md and benchmarks/RESULTS.md.
+
+Which agent plays, at which budget, with which stored tables, is worked
+out in one place for every door (a table's seat, the engine protocol, the
+server, ``kozyri play``, the arena): :func:`resolve`, whose answer
+(:class:`Resolved`) makes the agent. :class:`Strength` is the engine
+protocols' set of strength options (a level, or an agent and a budget),
+resolved the same way.
+
+>>> resolve("owntrumps", level="club", view=3)
+Resolved(game='owntrumps', agent='pimc', limit=Limit(time=None, nodes=400, memory=None), level=4)
+>>> resolve("reversi", agent="alphabeta", time=0.5).uses_tables
+True
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
+from kozyri.agents import agent_names, make_agent
+from kozyri.checks import memory as memory_mb
+from kozyri.checks import nodes as node_budget
+from kozyri.checks import seconds as seconds_budget
+from kozyri.checks import seed as seed_number
+from kozyri.checks import whole_number
 from kozyri.core import InvalidInput, Limit
 
 
@@ -106,3 +124,141 @@ def level(number, game: str = "owntrumps") -> Level:
     if isinstance(number, bool) or not isinstance(number, int) or not LOWEST <= number <= HIGHEST:
         raise InvalidInput(f"a level is a whole number from {LOWEST} to {HIGHEST}, not {number!r}")
     return levels[number - 1]
+
+
+# --- which agent, at which budget, with which tables ------------------------------------
+#: :func:`level`, by a name that :func:`resolve`'s parameter ``level`` does not hide.
+find_level = level
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """The answer of :func:`resolve`: the ``agent`` (its name) of ``game``,
+    its ``limit`` a move, and ``level``: the level whose choice the agent
+    is, or None for an agent asked for by name. Stored retrograde tables
+    go to an agent asked for by name (when it uses them) and to a level's
+    agent only when that level uses them: a weak level stays weak on a
+    small deck."""
+
+    game: str
+    agent: str
+    limit: Limit
+    level: int | None = None
+
+    @property
+    def uses_tables(self) -> bool:
+        """Whether stored tables offered by a door go to the agent."""
+        return self.level is None or level(self.level, self.game).uses_tables
+
+    def make_agent(self, seed: int = 0, tables=None):
+        """The agent, seeded; ``tables`` (a table store) where :attr:`uses_tables`."""
+        return make_agent(self.agent, seed=seed, game=self.game, tables=tables if self.uses_tables else None)
+
+
+def resolve(game: str = "owntrumps", level=None, agent: str | None = None, *, time=None, nodes=None, memory=None,
+            view=2) -> Resolved:
+    """Which agent plays at which budget: the one rule of every door.
+
+    ``level`` (1-8 or a level's name, :func:`level`) chooses the agent for
+    what ``view`` hides (a seat's view, or in Own Trumps a number of
+    players: see :meth:`Level.for_view`) and its budget; ``agent`` (a name
+    of ``game``'s agents; None or ``"auto"``: the level's) overrides the
+    agent; ``time`` (seconds) and ``nodes`` override the budget (either
+    replaces the level's); ``memory`` (MB) bounds the agent's tables. With
+    neither a level nor an agent there is nothing to play: InvalidInput.
+    Python values, checked (a door reading text converts it first, with
+    :mod:`kozyri.checks`)."""
+    found = None if level is None else find_level(level, game)
+    known = agent_names(game)
+    if agent is not None and agent != "auto":
+        if not isinstance(agent, str) or agent not in known:
+            raise InvalidInput(f"unknown agent {agent!r} (known: {', '.join(known)})")
+        name, by_level = agent, None
+    elif found is not None:
+        name, by_level = found.for_view(view)[0], found.number
+    else:
+        raise InvalidInput(f"give a level (1 to 8) or an agent ({', '.join(known)})")
+    time = seconds_budget(time, "the time", none=True)
+    nodes = node_budget(nodes, "the nodes", none=True)
+    memory = None if memory is None else memory_mb(memory)
+    if time is None and nodes is None and found is not None:
+        time, nodes = found.limit.time, found.limit.nodes
+    return Resolved(game, name, Limit(time, nodes, memory), by_level)
+
+
+# --- the engine protocols' strength options ------------------------------------------------
+#: The level an engine plays at unless told otherwise (level 7: Monte Carlo search, half a second a move).
+DEFAULT_LEVEL = 7
+#: Megabytes for an agent's search tree unless told otherwise.
+DEFAULT_MEMORY_MB = 64
+#: The names :meth:`Strength.updated` knows (``hash`` is ``memory``, as chess GUIs call it).
+STRENGTH_OPTIONS = ("level", "agent", "time", "nodes", "memory", "hash", "threads", "seed")
+
+
+@dataclass(frozen=True)
+class Strength:
+    """How an Own Trumps engine plays: ``level`` (1-8 or a level's name)
+    gives the agent and its budget; ``agent`` (``"auto"``: the level's) and
+    ``time``/``nodes`` (None: the level's) override them; ``memory`` is the
+    search tree's megabytes, ``seed`` the agents' seed (the same view and
+    seed give the same move under a node budget), ``threads`` is accepted
+    for GUIs (the agents search on one thread). Values may be text (the
+    engine's options) or JSON; :meth:`resolved` is :func:`resolve`'s answer.
+
+    >>> Strength(level="club").agent_name(3), Strength(level=4).budget()
+    ('pimc', Limit(time=None, nodes=400, memory=64))
+    """
+
+    level: int | str = DEFAULT_LEVEL
+    agent: str = "auto"
+    time: float | None = None
+    nodes: int | None = None
+    memory: int = DEFAULT_MEMORY_MB
+    seed: int = 0
+    threads: int = 1
+
+    def __post_init__(self):
+        object.__setattr__(self, "level", level(self.level).number)
+        if self.agent != "auto" and self.agent not in agent_names():
+            raise InvalidInput(f"unknown agent {self.agent!r} (known: auto, {', '.join(agent_names())})")
+        object.__setattr__(self, "time", seconds_budget(self.time, "the time", text=True, none=True))
+        object.__setattr__(self, "nodes", node_budget(self.nodes, text=True, none=True))
+        object.__setattr__(self, "memory", memory_mb(self.memory, text=True))
+        object.__setattr__(self, "seed", seed_number(self.seed, text=True))
+        object.__setattr__(self, "threads", whole_number(self.threads, "the threads", 1, 1024, text=True))
+
+    def updated(self, options: dict) -> Strength:
+        """This strength with ``options`` (names of :data:`STRENGTH_OPTIONS`,
+        values as text or JSON) changed. A new level drops an agent, time or
+        nodes set before (they overrode the old level)."""
+        unknown = [name for name in options if name not in STRENGTH_OPTIONS]
+        if unknown:
+            raise InvalidInput(f"unknown option {unknown[0]!r} (known: {', '.join(STRENGTH_OPTIONS)})")
+        changes = {("memory" if name == "hash" else name): value for name, value in options.items()}
+        if "agent" in changes and isinstance(changes["agent"], str):
+            changes["agent"] = changes["agent"].strip().lower()
+        if "level" in changes:
+            changes = {"agent": "auto", "time": None, "nodes": None, **changes}
+        return replace(self, **changes)
+
+    def resolved(self, view=2) -> Resolved:
+        """:func:`resolve` of these options, for a seat's view (or a number of players)."""
+        return resolve("owntrumps", self.level, self.agent, time=self.time, nodes=self.nodes, memory=self.memory,
+                       view=view)
+
+    def agent_name(self, view) -> str:
+        """The agent for a seat's view (or a number of players): the one set,
+        else the level's for what is hidden."""
+        return self.resolved(view).agent
+
+    def make_agent(self, view, tables=None):
+        """The agent for ``view``; ``tables`` (a table store) for an agent set
+        by name, or a level that uses them."""
+        return self.resolved(view).make_agent(self.seed, tables)
+
+    def budget(self) -> Limit:
+        """What a move may spend: the time and nodes set, else the level's; the memory."""
+        return self.resolved().limit
+
+    def to_json(self) -> dict:
+        return {field.name: getattr(self, field.name) for field in fields(self)}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kozyri.checks import shown
 from kozyri.core import InvalidInput
 
 #: Suit letters in the order used everywhere (spades, hearts, diamonds, clubs).
@@ -103,6 +104,38 @@ class Deck:
             return cls(tuple(r for r in re.split(r"[,\s]+", ranks) if r), tuple(suit_items))
         raise InvalidInput(f"unknown deck {spec!r} (use 36, 52, 32, 24, SUITSxRANKS like 2x3, "
                           "or RANKS/SUITS like Q,K,A/S,H)")
+
+    @classmethod
+    def of(cls, value: "Deck | str | int") -> "Deck":
+        """The one coercion of every door: a Deck as it is, a deck's text
+        (:meth:`parse`: ``"36"``, ``"4x3"``, ``"Q,K,A/S,H"``) or a standard
+        deck's size (``36``; ``True`` is not a size).
+
+        >>> Deck.of("4x3") == Deck.of(Deck.top(4, 3)), Deck.of(24).spec()
+        (True, '24')
+        """
+        if isinstance(value, Deck):
+            return value
+        if isinstance(value, int) and not isinstance(value, bool):
+            return cls.standard(value)
+        if isinstance(value, str):
+            return cls.parse(value)
+        raise InvalidInput(f"the deck must be a deck like \"36\", \"4x3\" or \"Q,K,A/S,H\" (or a Deck, or "
+                           f"a standard deck's size), not {shown(value)}")
+
+    @classmethod
+    def from_json(cls, data) -> "Deck":
+        """The deck of a JSON form (a position, a view): absent (None: the
+        36-card deck), a deck's text like ``"2x3"``, or ``{"ranks": [...],
+        "suits": [...]}`` (:meth:`to_json`)."""
+        if data is None:
+            return DEFAULT_DECK
+        if isinstance(data, str):
+            return cls.parse(data)
+        if isinstance(data, dict) and set(data) == {"ranks", "suits"} and all(
+                isinstance(data[k], list) and all(isinstance(x, str) for x in data[k]) for k in data):
+            return cls(tuple(data["ranks"]), tuple(data["suits"]))
+        raise InvalidInput('"deck" must be {"ranks": [...], "suits": [...]} or a deck name like "36"')
 
     # --- properties ---------------------------------------------------------
     @property

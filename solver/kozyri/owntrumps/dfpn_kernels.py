@@ -80,7 +80,8 @@ from kozyri.owntrumps.proof_kernels import (
     tt_probe,
 )
 from kozyri.search import ttable
-from kozyri.search.control import CTL_NODES, stop_requested
+from kozyri.search.control import CTL_NODES
+from kozyri.search.control_kernels import stop_requested
 from kozyri.search.jit import search_kernel
 
 #: A result that is neither proven nor disproven (thresholds reached).

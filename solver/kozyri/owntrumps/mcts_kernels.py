@@ -30,7 +30,8 @@ from numba import njit
 
 from kozyri.owntrumps.kernels import BEAT, DRAWN, PLAYING, TAKE, game_status, gen_moves, make_move, next_holder
 from kozyri.search.bits import popcount
-from kozyri.search.control import CTL_FREE, CTL_NODES, stop_requested
+from kozyri.search.control import CTL_FREE, CTL_NODES
+from kozyri.search.control_kernels import stop_requested
 from kozyri.search.jit import search_kernel
 
 #: :func:`playout`'s result when the ply cap came first (scored as a draw).

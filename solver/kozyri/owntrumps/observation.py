@@ -123,7 +123,7 @@ from functools import cached_property, lru_cache
 
 from kozyri.core import GameOver, IllegalMove, InvalidInput, LimitReached, load_json
 from kozyri.owntrumps import rules as R
-from kozyri.owntrumps.cards import DEFAULT_DECK, Deck
+from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.position import MAX_PLAYERS, Position, parse_trumps
 from kozyri.owntrumps.rules import NO_CARD, Move, MoveKind, Outcome, Rules
 
@@ -197,7 +197,13 @@ def _cards(deck: Deck, cards, what: str) -> list[int]:
 
 
 def outcome_text(outcome: Outcome) -> str:
-    """``a draw`` or ``player 1 lost``."""
+    """How a game ended, in a few words: ``a draw`` or ``player 1 lost`` by
+    the rules, ``a draw by repetition``, ``player 1 resigned``, ``a draw by
+    agreement``."""
+    if outcome.reason == R.RESIGNATION:
+        return f"player {outcome.loser} resigned"
+    if outcome.reason != R.BY_RULES:
+        return f"a draw by {outcome.reason}"
     return "a draw" if outcome.is_draw else f"player {outcome.loser} lost"
 
 
@@ -415,12 +421,7 @@ class Observation:
         empty at a deal, known when the game starts from the middle). With
         ``pass_sixes`` and an empty pile the trump sixes are known to be with
         their owners; ``hand`` is the hand after the passing."""
-        if isinstance(deck, int) and not isinstance(deck, bool):
-            deck = Deck.standard(deck)
-        elif isinstance(deck, str):
-            deck = Deck.parse(deck)
-        elif not isinstance(deck, Deck):
-            raise InvalidInput(f"the deck must be a Deck, a deck name or a size, not {deck!r}")
+        deck = Deck.of(deck)
         trumps = parse_trumps(trumps)
         n = len(trumps)
         if not 2 <= n <= MAX_PLAYERS:
@@ -906,7 +907,7 @@ class Observation:
         for key in ("seat", "trumps", "hand", "counts"):
             if key not in data:
                 raise InvalidInput(f'the observation has no "{key}"')
-        deck = _parse_deck(data.get("deck"))
+        deck = Deck.from_json(data.get("deck"))
         counts = data["counts"]
         if not isinstance(counts, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in counts):
             raise InvalidInput('"counts" must be a list of whole numbers, one per player')
@@ -961,15 +962,3 @@ class Observation:
         return cls(data["seat"], deck, trumps, Rules.from_json(data.get("rules")), data.get("to_move", 0),
                    deck.mask(hand), tuple(pile), tuple(counts), tuple(known), tuple(known_not), tuple(moves),
                    outcome)
-
-
-def _parse_deck(d) -> Deck:
-    """The deck of a JSON form: absent (36 cards), a name like ``"2x3"`` or ``{"ranks": ..., "suits": ...}``."""
-    if d is None:
-        return DEFAULT_DECK
-    if isinstance(d, str):
-        return Deck.parse(d)
-    if isinstance(d, dict) and set(d) == {"ranks", "suits"} and all(
-            isinstance(d[k], list) and all(isinstance(x, str) for x in d[k]) for k in d):
-        return Deck(tuple(d["ranks"]), tuple(d["suits"]))
-    raise InvalidInput('"deck" must be {"ranks": [...], "suits": [...]} or a deck name like "36"')

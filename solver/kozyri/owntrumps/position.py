@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 
 from kozyri.core import GameOver, IllegalMove, InvalidInput, load_json
 from kozyri.owntrumps import rules as R
-from kozyri.owntrumps.cards import DEFAULT_DECK, RANKS, SUITS, Deck, parse_suit
+from kozyri.owntrumps.cards import RANKS, SUITS, Deck, parse_suit
 from kozyri.owntrumps.rules import Move, MoveKind, Outcome, Rules
 
 MAX_PLAYERS = 4
@@ -212,16 +212,7 @@ class Position:
         for key in ("hands", "trumps"):
             if key not in data:
                 raise InvalidInput(f'the position has no "{key}"')
-        deck = DEFAULT_DECK
-        if data.get("deck") is not None:
-            d = data["deck"]
-            if isinstance(d, str):
-                deck = Deck.parse(d)
-            elif isinstance(d, dict) and set(d) == {"ranks", "suits"} and all(
-                    isinstance(d[k], list) and all(isinstance(x, str) for x in d[k]) for k in d):
-                deck = Deck(tuple(d["ranks"]), tuple(d["suits"]))
-            else:
-                raise InvalidInput('"deck" must be {"ranks": [...], "suits": [...]} or a deck name like "36"')
+        deck = Deck.from_json(data.get("deck"))
         hands = data["hands"]
         if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
             raise InvalidInput('"hands" must be a list of lists of cards, e.g. [["AS","KH"], ["9S"]]')
@@ -274,10 +265,7 @@ class Position:
              rules: Rules | None = None, n_players: int = 2) -> "Position":
         """A random deal: the whole deck dealt evenly (the first seats get the
         extra cards when it does not divide)."""
-        if isinstance(deck, int):
-            deck = Deck.standard(deck)
-        elif isinstance(deck, str):
-            deck = Deck.parse(deck)
+        deck = Deck.of(deck)
         if deck.size < n_players:
             raise InvalidInput(f"a {deck.size}-card deck cannot be dealt to {n_players} players")
         cards = list(range(deck.size))

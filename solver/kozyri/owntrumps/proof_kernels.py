@@ -49,7 +49,8 @@ from kozyri.owntrumps.kernels import (
 )
 from kozyri.search import ttable
 from kozyri.search.bits import popcount
-from kozyri.search.control import CTL_FREE, CTL_NODES, stop_requested
+from kozyri.search.control import CTL_FREE, CTL_NODES
+from kozyri.search.control_kernels import stop_requested
 from kozyri.search.jit import search_kernel
 
 FAIL, WIN, ABORT = 0, 1, 2

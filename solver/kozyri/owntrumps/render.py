@@ -7,16 +7,19 @@ The command line prints these; a server or a notebook can too. Suit symbols
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from kozyri.core import INTERRUPTED, MEMORY_BOUND, NODE_LIMIT, TIME_LIMIT, IllegalMove, PlayResult, Value
 from kozyri.owntrumps.cards import SUIT_SYMBOLS, SUITS
 from kozyri.owntrumps.choice import PAIRS
-from kozyri.owntrumps.grid import TrumpGrid
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.record import GameRecord
-from kozyri.owntrumps.rules import NO_CARD, MoveKind
-from kozyri.owntrumps.solver import SolveResult
+from kozyri.owntrumps.record import GameRecord, describe_move
+from kozyri.owntrumps.rules import AGREEMENT, REPETITION, RESIGNATION, Outcome
+
+if TYPE_CHECKING:  # only named in annotations: a record or a position is rendered without loading the solvers
+    from kozyri.owntrumps.grid import TrumpGrid
+    from kozyri.owntrumps.solver import SolveResult
 
 
 # --- positions ------------------------------------------------------------------
@@ -38,28 +41,22 @@ def position_text(position: Position) -> str:
 _VALUE_WORDS = {"win": "WINS", "draw": "DRAWS", "loss": "LOSES"}
 
 
-def describe_move(move, pos: Position) -> str:
-    """A move in words, e.g. ``beats Q♠ with K♠, then plays J♠``."""
-    d = pos.deck
-    if move.kind == MoveKind.TAKE:
-        return f"takes {move.count}" + (" (the whole pile)" if move.count == len(pos.pile) else "")
-    card = d.card_text(move.card, True)
-    if move.kind == MoveKind.LEAD:
-        return f"leads {card}"
-    top = d.card_text(pos.pile[-1], True)
-    if move.follow == NO_CARD:
-        return f"beats {top} with {card}, the last card"
-    return f"beats {top} with {card}, then plays {d.card_text(move.follow, True)}"
-
-
 #: How an unknown value's stop reason reads.
 STOP_WORDS = {TIME_LIMIT: "time limit reached", INTERRUPTED: "interrupted",
               MEMORY_BOUND: "memory bound reached; try a larger --memory"}
 
 
-def end_text(position: Position) -> str:
-    """How a finished game ended, in words."""
+def end_text(position: Position, outcome: Outcome | None = None) -> str:
+    """How a finished game ended, in words: by the rules at ``position``,
+    or as ``outcome`` says (a game's end by repetition, resignation or
+    agreement, which a position does not know)."""
     d = position.deck
+    if outcome is not None and outcome.reason == RESIGNATION:
+        return f"game over: player {outcome.loser} resigns and LOSES"
+    if outcome is not None and outcome.reason == REPETITION:
+        return "game over: the position occurs for the third time: a DRAW by repetition"
+    if outcome is not None and outcome.reason == AGREEMENT:
+        return "game over: the players agree to a DRAW"
     if position.outcome.is_draw:
         last, top = (d.card_text(x, True) for x in (position.pile[-1], position.pile[-2]))
         return f"game over: player {position.to_move} plays the last card {last} on {top}: a DRAW"
@@ -293,50 +290,11 @@ def render_record(record: GameRecord, seat: int | None = None) -> str:
 
         lines.append(f"(hidden cards are what player {seat} cannot see: counted, not shown)")
     lines += move_lines(record.start, record.moves, after)
+    if record.is_over and not record.final.is_over:  # by repetition, a resignation or an agreement
+        lines.append("  " + end_text(record.final, record.outcome))
     if not record.is_over:
         lines.append(f"  ... player {record.final.to_move} to move")
     return "\n".join(lines)
-
-
-def record_json(record: GameRecord, seat: int | None = None) -> dict:
-    """The JSON of ``kozyri replay``: the start, each move with who made it
-    and in words, the outcome; with ``seat``, instead of the start (which
-    shows every hand), what that seat knew at the start and after each move
-    (``views``: the observation JSON with ``"ply"``, the number of moves
-    made, in place of its ``"moves"``, which are the first ``ply`` of the
-    top-level ``"moves"``): the size grows with the game's length, not its
-    square (docs/records.md)."""
-    deck = record.start.deck
-    positions = record.positions()
-    out = {
-        "start": record.start.to_json(),
-        "moves": [{"index": i, "player": before.to_move, "move": move.text(deck),
-                   "words": describe_move(move, before)}
-                  for i, (before, move) in enumerate(zip(positions, record.moves), 1)],
-        "over": record.is_over,
-        "outcome": None if not record.is_over else {"loser": record.outcome.loser},
-        "to_move": None if record.is_over else record.final.to_move,
-    }
-    if seat is not None:
-        del out["start"]  # the other hands are hidden from this seat
-        out["seat"] = seat
-        out["views"] = _views_json(record, seat)
-    return out
-
-
-def _views_json(record: GameRecord, seat: int) -> list[dict]:
-    """Each view of ``seat`` (at the start and after each move) in JSON,
-    without its move list: a view is advanced from one without moves, so
-    that neither the views nor their JSON copy the history (linear time)."""
-    view = replace(Observation.of(record.start, seat), moves=())
-    views = []
-    for ply in range(len(record.moves) + 1):
-        if ply:
-            view = replace(view.play(record.moves[ply - 1], checked=True), moves=())
-        data = view.to_json()
-        del data["moves"]
-        views.append({**data, "ply": ply})
-    return views
 
 
 def play_result_text(result: PlayResult, state: Observation) -> str:
@@ -363,242 +321,3 @@ def play_result_text(result: PlayResult, state: Observation) -> str:
     if info.stopped and info.stopped not in (TIME_LIMIT, NODE_LIMIT):
         lines.append(f"  stopped early: {info.stopped}")
     return "\n".join(lines)
-
-
-# --- the live game, for a person at the table ---------------------------------------
-#: The suits' names, for people.
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-#: The suits printed in red where the terminal has colour.
-RED_SUITS = ("H", "D")
-#: Cards shown under the top card of the pile (the rest are counted).
-PILE_SHOWN = 6
-#: Moves shown as "last moves" at most.
-LAST_MOVES = 8
-
-
-def plain(text: str, *roles: str) -> str:
-    """The default ``paint`` of the functions below: no styling. A front end
-    may pass its own ``paint(text, *roles)`` to colour by role: ``red`` (a
-    card of hearts or diamonds), ``top`` (the top card of the pile), ``you``
-    (the person's seat), ``turn`` (the seat to move), ``dim`` (asides)."""
-    return text
-
-
-def _visible_width(text: str) -> int:
-    """The width of ``text`` on screen (colour codes take none)."""
-    width, escape = 0, False
-    for ch in text:
-        if escape:
-            escape = ch != "m"
-        elif ch == "\x1b":
-            escape = True
-        else:
-            width += 1
-    return width
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - _visible_width(text))
-
-
-def card_label(deck, card: int, paint=plain, *roles: str) -> str:
-    """A card with its suit symbol, painted ``red`` for hearts and diamonds."""
-    red = ("red",) if deck.suits[deck.suit_of(card)] in RED_SUITS else ()
-    return paint(deck.card_text(card, True), *red, *roles)
-
-
-def seat_label(seat: int, you: int | None = None) -> str:
-    """``player 2``, or ``player 2 (you)`` for the person's seat."""
-    return f"player {seat}" + (" (you)" if seat == you else "")
-
-
-def _suit_groups(deck, mask: int, paint=plain) -> list[str]:
-    """A hand's cards by suit, one string per suit."""
-    groups: dict[int, list[str]] = {}
-    for card in deck.cards_of(mask):
-        groups.setdefault(deck.suit_of(card), []).append(card_label(deck, card, paint))
-    return [" ".join(cards) for cards in groups.values()]
-
-
-def hand_label(deck, mask: int, paint=plain) -> str:
-    """A hand sorted by suit, the suits apart: ``6♠ 9♠ Q♠  7♥ 10♥  A♣``."""
-    return "  ".join(_suit_groups(deck, mask, paint)) or "-"
-
-
-def hand_lines(head: str, deck, mask: int, paint=plain, width: int = 78) -> list[str]:
-    """``head`` and the hand (:func:`hand_label`), broken between suits
-    where the line would pass ``width``, the next lines under the first card."""
-    lines, line, empty = [], head, True
-    for group in _suit_groups(deck, mask, paint) or ["-"]:
-        if not empty and _visible_width(line) + 2 + _visible_width(group) > width:
-            lines.append(line)
-            line, empty = " " * _visible_width(head), True
-        line += ("" if empty else "  ") + group
-        empty = False
-    return lines + [line]
-
-
-def numbered_lines(options, width: int = 78, indent: str = "  ") -> list[str]:
-    """``options`` numbered from 1 in columns (what a person picks by number)."""
-    items = [f"{i:>{len(str(len(options)))}}) {option}" for i, option in enumerate(options, 1)]
-    if not items:
-        return []
-    cell = max(_visible_width(item) for item in items) + 3
-    per_row = max(1, (width - len(indent)) // cell)
-    rows = [items[i:i + per_row] for i in range(0, len(items), per_row)]
-    return [indent + "".join(_pad(item, cell) for item in row).rstrip() for row in rows]
-
-
-def _sure_cards(view: Observation, seat: int) -> int:
-    """The cards ``view`` places in hand ``seat`` for certain: taken from the
-    pile, or every card it may hold when they are as many as its count (two
-    players: every card the seat does not see)."""
-    possible = view.possible(seat)
-    return possible if possible.bit_count() == view.counts[seat] else view.known[seat]
-
-
-def seat_lines(view: Observation, paint=plain) -> list[str]:
-    """Every seat's trump and card count (``>`` the seat to move), with the
-    cards the viewer knows to be in it; nothing hidden."""
-    d = view.deck
-    lines = []
-    for seat in range(view.n_players):
-        suit = view.trumps[seat]
-        mover = seat == view.to_move and not view.is_over
-        name = _pad(paint(seat_label(seat, view.seat), *(("you",) if seat == view.seat else ())), 16)
-        trump = f"trump {SUIT_SYMBOLS[suit]}" + ("" if suit in d.suits else f" (no {SUIT_NAMES[suit]} here)")
-        count = view.counts[seat]
-        line = (paint(">", "turn") if mover else " ") + f" {name} {_pad(trump, 9)}  " + (
-            f"{count} card{'s' if count != 1 else ''}" if count else "out")
-        lines.append(line)
-        if seat != view.seat and count:
-            sure = _sure_cards(view, seat)
-            if sure == view.possible(seat):
-                lines += hand_lines(f"{' ' * 20}holds ", d, sure, paint)
-                if sure & ~view.known[seat]:
-                    lines[-1] += paint("  (you can tell: every card you cannot see)", "dim")
-            elif sure:
-                lines += hand_lines(f"{' ' * 20}holds ", d, sure, paint)
-                lines[-1] += f" and {count - sure.bit_count()} unknown" + paint("  (taken from the pile)", "dim")
-    return lines
-
-
-def pile_line(view: Observation, paint=plain) -> str:
-    """The pile: its top card first and prominent, a few cards under it, how many."""
-    d, pile = view.deck, view.pile
-    if not pile:
-        return "pile:  empty"
-    under = pile[:-1]
-    shown = " ".join(card_label(d, c, paint) for c in reversed(under[-PILE_SHOWN:]))
-    more = " ..." if len(under) > PILE_SHOWN else ""
-    line = "pile:  " + card_label(d, pile[-1], paint, "top")
-    if under:
-        line += f"  on {shown}{more}  " + paint(f"({len(under)} under it)", "dim")
-    return line
-
-
-def last_move_lines(seen, last: int | None = None, paint=plain) -> list[str]:
-    """The last moves of ``seen`` (a :class:`~kozyri.owntrumps.record.SeatRecord`:
-    the game as one seat saw it), numbered, who made them, in words. ``last``:
-    how many (default: those since the seat's previous move, at most
-    :data:`LAST_MOVES`)."""
-    views, moves = seen.views(), seen.moves
-    you = seen.seat
-    if last is None:
-        mine = [i for i in range(len(moves)) if views[i].to_move == you]
-        last = len(moves) - mine[-1] if mine else len(moves)
-    first = max(0, len(moves) - min(last, LAST_MOVES))
-    lines = []
-    for i in range(first, len(moves)):
-        before = views[i]
-        d = before.deck
-        words = describe_move(moves[i], before)
-        lines.append(f"  {i + 1:>3}. {_pad(seat_label(before.to_move, you), 16)} {_pad(moves[i].text(d, True), 8)} "
-                     + paint(words, "dim"))
-    return lines
-
-
-def table_lines(seen, paint=plain) -> list[str]:
-    """The table as one seat sees it, for a person: the pile, every seat's
-    trump and count, the seat's hand sorted by suit, the last moves and
-    whose turn it is. ``seen`` is the game as that seat saw it (a
-    :class:`~kozyri.owntrumps.record.SeatRecord`), so nothing hidden from the
-    seat is shown."""
-    view = seen.final
-    d = view.deck
-    rules = f"must_beat {'on' if view.rules.must_beat else 'off'}" + (", pass_sixes" if view.rules.pass_sixes else "")
-    when = "game over" if view.is_over else f"move {len(seen.moves) + 1}"
-    lines = [paint(f"--- {when} --- deck {d.spec()}, {view.n_players} players, {rules} ---", "dim"),
-             pile_line(view, paint), ""]
-    lines += seat_lines(view, paint)
-    lines += [""] + hand_lines("your hand: ", d, view.hand, paint)
-    recent = last_move_lines(seen, paint=paint)
-    if recent:
-        lines += ["last moves:"] + recent
-    if not view.is_over:
-        lines.append(paint("your move" if view.to_move == view.seat else f"player {view.to_move} to move", "turn"))
-    return lines
-
-
-def trump_choice_lines(deck, trumps, order, you: int | None = None, paint=plain) -> list[str]:
-    """The choice of trumps before the deal: each seat's suit or ``?``, in choosing order."""
-    missing = [s for s in SUITS if s not in deck.suits]
-    lines = [f"Trumps are chosen before the deal, in turn from player {order[0]}, all different "
-             f"(deck {deck.spec()}, {len(order)} players)."]
-    if missing:
-        lines.append(paint(f"This deck has no {' or '.join(SUIT_NAMES[s] for s in missing)}: "
-                           "that trump would give no trump cards.", "dim"))
-    for seat in order:
-        suit = trumps[seat]
-        shown = f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}" if suit is not None else "?"
-        lines.append(f"  {_pad(paint(seat_label(seat, you), *(('you',) if seat == you else ())), 16)} {shown}")
-    return lines
-
-
-def suit_option(suit: str, deck=None) -> str:
-    """A suit as a choice: ``♠ spades`` (``(not in the deck)`` when the deck lacks it)."""
-    missing = deck is not None and suit not in deck.suits
-    return f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}" + (" (not in the deck)" if missing else "")
-
-
-def hint_text(result: PlayResult, view: Observation) -> str:
-    """A suggested move for a person: the move in words, the estimate (from
-    -1, the person loses, to +1, another player loses), and what is proven
-    (two players: exact; three or four: the paranoid value)."""
-    info = result.info
-    d = view.deck
-    parts = [f"hint: {result.move.text(d, True)}: {describe_move(result.move, view)}"]
-    if info.forced:
-        parts.append("the only legal move")
-    if info.value is not None and info.value.known:
-        parts.append(f"proven {info.value.name}" + (" against all the others together" if view.n_players > 2 else ""))
-    if info.estimate is not None and not info.forced:
-        parts.append(f"estimate {info.estimate:+.2f}")
-    return "; ".join(parts) + f"  [{info.agent}, {info.seconds:.2f} s]"
-
-
-def end_lines(record: GameRecord, ending_text: str, loser: int | None, you: int | None = None,
-              paint=plain) -> list[str]:
-    """The end of a game, when nothing is hidden any more: who lost (and what
-    that means for the person at ``you``), every hand at the deal and the
-    cards left."""
-    if loser is None:
-        verdict = "a draw: nobody loses" if ending_text == "a draw" else f"{ending_text}: nobody loses"
-    elif you is None:
-        verdict = ending_text
-    else:
-        verdict = "you lost" if loser == you else f"you won: player {loser} lost"
-    start = record.start
-    d = start.deck
-    lines = [paint(f"game over after {len(record.moves)} moves: {verdict}", "turn"), "",
-             "the deal, every hand revealed:"]
-    for seat, hand in enumerate(start.hands):
-        lines += hand_lines(f"  {_pad(seat_label(seat, you), 16)} trump {SUIT_SYMBOLS[start.trumps[seat]]}  ", d, hand,
-                            paint)
-    if start.pile:
-        lines.append("  pile (bottom to top): " + " ".join(card_label(d, c, paint) for c in start.pile))
-    left = [(seat, hand) for seat, hand in enumerate(record.final.hands) if hand]
-    lines.append("cards left:" + ("" if left else " none"))
-    for seat, hand in left:
-        lines += hand_lines(f"  {_pad(seat_label(seat, you), 16)} ", d, hand, paint)
-    return lines

@@ -102,11 +102,31 @@ class Move:
         return cls(kind, low, NO_CARD if follow == 0xFF else follow)
 
 
+#: How a game ended (``Outcome.reason``): by the rules (the last holder
+#: loses, or the one-card draw), a draw by the third occurrence of a position,
+#: a player resigning (the loser), a draw agreed by the players (RULES.md,
+#: "End of the game").
+BY_RULES, REPETITION, RESIGNATION, AGREEMENT = "rules", "repetition", "resignation", "agreement"
+REASONS = (BY_RULES, REPETITION, RESIGNATION, AGREEMENT)
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """The end of a game: who lost, or a draw (``loser is None``)."""
+    """The end of a game: who lost, or a draw (``loser is None``), and why
+    (``reason``, one of :data:`REASONS`: a repetition or an agreement is a
+    draw, a resignation has the resigning seat as its loser)."""
 
     loser: int | None
+    reason: str = BY_RULES
+
+    def __post_init__(self):
+        if self.reason is BY_RULES:  # the rules' own ends, made in every finished game: no check
+            return
+        if self.reason not in REASONS:
+            raise InvalidInput(f"unknown end of a game {self.reason!r} (known: {', '.join(REASONS)})")
+        if self.reason != BY_RULES and (self.loser is None) != (self.reason != RESIGNATION):
+            raise InvalidInput("a resignation has a loser (the seat that resigned); a draw by repetition "
+                               "or by agreement has none")
 
     @property
     def is_draw(self) -> bool:

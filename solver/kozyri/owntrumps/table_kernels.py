@@ -23,7 +23,8 @@ from numba import njit
 from kozyri.owntrumps.kernels import PLAYING, game_status, gen_moves, make_move, state_arrays
 from kozyri.owntrumps.position import Position
 from kozyri.search.bits import lowest_bit as lowest_card
-from kozyri.search.control import CTL_NODES, stop_requested
+from kozyri.search.control import CTL_NODES
+from kozyri.search.control_kernels import stop_requested
 from kozyri.search.jit import search_kernel
 from kozyri.search.ttable import mix
 

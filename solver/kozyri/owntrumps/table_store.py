@@ -17,16 +17,25 @@ import os
 import pickle
 import re
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from kozyri.core import InvalidInput, Value
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.table_kernels import position_key, suit_maps
 from kozyri.runs.files import write_atomically
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# NumPy and the table kernels are imported where a table is read or written:
+# naming a store (every command's --tables default) loads neither.
 
 #: The environment variable that names the default directory of stored tables.
 TABLES_ENV = "KOZYRI_TABLES"
+#: The most cards a retrograde table is for (here, not in :mod:`kozyri.owntrumps.tables`: the doors
+#: that only ask whether a deck has tables load no NumPy).
+MAX_CARDS = 12
+#: States a stored table may hold by default: about 80 bytes each while building, 8 GB.
+DEFAULT_BUILD_STATES = 100_000_000
 
 
 def default_tables_dir() -> Path:
@@ -51,15 +60,18 @@ class SortedTable:
     memory-maps. ``maps``: the suit renamings its keys are canonical under."""
 
     def __init__(self, keys: np.ndarray, values: np.ndarray, depths: np.ndarray, maps: np.ndarray):
+        from kozyri.owntrumps.table_kernels import position_key
+
         self.keys, self.values, self.depths, self.maps = keys, values, depths, maps
+        self._position_key = position_key
 
     @property
     def n_states(self) -> int:
         return int(self.keys.shape[0])
 
     def _index(self, position: Position) -> int | None:
-        key = position_key(position, self.maps)
-        i = int(np.searchsorted(self.keys, key))
+        key = self._position_key(position, self.maps)
+        i = int(self.keys.searchsorted(key))
         return i if i < self.n_states and self.keys[i] == key else None
 
     def lookup(self, position: Position) -> Value | None:
@@ -83,7 +95,7 @@ class TableStore:
     mapping: opening costs nothing, a lookup reads a few pages."""
 
     #: The files of a table, the keys last: a table whose keys are there is whole.
-    PARTS = (("values", np.int8), ("depths", np.int16), ("keys", np.uint64))
+    PARTS = (("values", "int8"), ("depths", "int16"), ("keys", "uint64"))
     #: The format of the files (in their names).
     VERSION = "t2"
 
@@ -111,6 +123,8 @@ class TableStore:
 
     def save(self, deck, must_beat: bool, trumps: tuple[str, ...], index: int, table: SortedTable) -> Path:
         """Write ``table`` (each file atomically, the keys last: a crash leaves no table that looks whole)."""
+        import numpy as np
+
         paths = self.paths(self.stem(deck, must_beat, trumps, index))
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
@@ -129,6 +143,10 @@ class TableStore:
         command that builds it again, exit code 2; with ``repair`` (``kozyri
         tables build``) its files are deleted instead, and the tables from
         it on are built again."""
+        import numpy as np
+
+        from kozyri.owntrumps.table_kernels import suit_maps
+
         out = []
         for index in itertools.count():
             paths = self.paths(self.stem(deck, must_beat, trumps, index))
@@ -161,6 +179,8 @@ class TableStore:
         out = []
         if not self.directory.is_dir():
             return out
+        import numpy as np
+
         for keys_path in sorted(self.directory.glob("*.keys.npy")):
             stem = keys_path.name[:-len(".keys.npy")]
             parts = stem.split("-")

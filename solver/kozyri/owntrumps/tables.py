@@ -48,13 +48,8 @@ from kozyri.owntrumps.table_kernels import (
     rehash_index,
     suit_maps,
 )
-from kozyri.owntrumps.table_store import SortedTable, TableStore
+from kozyri.owntrumps.table_store import DEFAULT_BUILD_STATES, MAX_CARDS, SortedTable, TableStore
 from kozyri.search.control import SearchControl, controlled
-
-#: The most cards a retrograde table is for.
-MAX_CARDS = 12
-#: States a stored table may hold by default: about 80 bytes each while building, 8 GB.
-DEFAULT_BUILD_STATES = 100_000_000
 
 
 def _grown(array: np.ndarray, size: int, zero: bool = False) -> np.ndarray:

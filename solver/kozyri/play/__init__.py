@@ -10,23 +10,54 @@ server). See :mod:`kozyri.play.table`.
 
 Before the deal the seats choose their trumps (:class:`TrumpChoice`), then
 its ``table()`` deals.
+
+The session floor every door stands on: :class:`GameSettings` (a new game's
+settings, read from keyword arguments, JSON or text options and checked in
+one place, :mod:`kozyri.play.settings`), :class:`Session` (the whole life of
+one game: the trump choice, the deal, the play, resignations, draw offers,
+undo, an event log, each seat's view and a spectator's,
+:mod:`kozyri.play.session`) and one descriptor per game (:data:`GAMES`,
+:func:`game_kind`, :mod:`kozyri.play.games`), so that no door compares a
+game's name.
 """
 
 from kozyri.core import InvalidInput
+from kozyri.play.games import GAMES, GameKind, game_kind
 from kozyri.play.owntrumps import TRUMP_CHOICE, OwnTrumpsTable, TrumpChoice, computer_trump
-from kozyri.play.reversi import ReversiTable
+from kozyri.play.session import Event, Session, accepts_draw
+from kozyri.play.settings import GameSettings
 from kozyri.play.table import DEFAULT_TURN_CAP, Ending, Seat, Table
 
-#: Each game's table.
-TABLES = {"owntrumps": OwnTrumpsTable, "reversi": ReversiTable}
+# ReversiTable (and TABLES, which holds it) are loaded on first use: the
+# Reversi board loads NumPy and its Numba kernels, which an Own Trumps door
+# (``kozyri deal``, ``kozyri play``) does not need.
 
 
 def table_from_json(data) -> Table:
     """A table of either game from its whole JSON form (``"game"`` says which)."""
-    if not isinstance(data, dict) or data.get("game") not in TABLES:
-        raise InvalidInput(f'a table\'s JSON names its game: "game" is one of {", ".join(TABLES)}')
-    return TABLES[data["game"]].from_json(data)
+    if not isinstance(data, dict) or not isinstance(data.get("game"), str) or data["game"] not in GAMES:
+        raise InvalidInput(f'a table\'s JSON names its game: "game" is one of {", ".join(GAMES)}')
+    return game_kind(data["game"]).table_from_json(data)
 
 
-__all__ = ["DEFAULT_TURN_CAP", "TABLES", "TRUMP_CHOICE", "Ending", "OwnTrumpsTable", "ReversiTable", "Seat", "Table",
-           "TrumpChoice", "computer_trump", "table_from_json"]
+def __getattr__(name: str):
+    if name == "ReversiTable":
+        from kozyri.play.reversi import ReversiTable
+
+        globals()[name] = ReversiTable
+        return ReversiTable
+    if name == "TABLES":
+        #: Each game's table.
+        tables = {name: kind.table_class for name, kind in GAMES.items()}
+        globals()[name] = tables
+        return tables
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | {"ReversiTable", "TABLES"})
+
+
+__all__ = ["DEFAULT_TURN_CAP", "GAMES", "TABLES", "TRUMP_CHOICE", "Ending", "Event", "GameKind", "GameSettings",
+           "OwnTrumpsTable", "ReversiTable", "Seat", "Session", "Table", "TrumpChoice", "accepts_draw",
+           "computer_trump", "game_kind", "table_from_json"]

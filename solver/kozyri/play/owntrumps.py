@@ -17,10 +17,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+import kozyri.checks as checks
 from kozyri.agents.base import Agent
 from kozyri.core import IllegalMove, InvalidInput, Limit
 from kozyri.owntrumps.cards import SUITS, Deck, parse_suit
-from kozyri.owntrumps.observation import Observation
+from kozyri.owntrumps.observation import Observation, outcome_text
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord, SeatRecord
 from kozyri.owntrumps.rules import Move, Outcome, Rules
@@ -28,12 +29,14 @@ from kozyri.play.table import DEFAULT_TURN_CAP, Ending, Table, envelope_fields, 
 
 
 def ending_of(outcome: Outcome, n_players: int) -> Ending:
-    """The :class:`~kozyri.play.table.Ending` of an Own Trumps game that ended
-    by the rules: every seat but the loser wins; nobody does in a draw."""
+    """The :class:`~kozyri.play.table.Ending` of an Own Trumps game that
+    ended (by the rules, by repetition, by a resignation, by an agreement):
+    every seat but the loser wins; nobody does in a draw."""
+    text = outcome_text(outcome)
     if outcome.loser is None:
-        return Ending((0.5,) * n_players, None, False, "a draw")
+        return Ending((0.5,) * n_players, None, False, text, outcome.reason)
     return Ending(tuple(0.0 if s == outcome.loser else 1.0 for s in range(n_players)), outcome.loser, False,
-                  f"player {outcome.loser} lost")
+                  text, outcome.reason)
 
 
 class RecordTable(Table):
@@ -62,8 +65,30 @@ class RecordTable(Table):
         self.record = self.record.play(move)
 
     def _natural_ending(self) -> Ending | None:
-        outcome = self.record.outcome
+        outcome = self.record.outcome  # the rules, a repetition or the stored end
         return None if outcome is None else ending_of(outcome, self.n_players)
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves of the seat to move ([] when the game is over for any reason)."""
+        if self.is_over:
+            return []
+        return self._legal_moves()
+
+    def _legal_moves(self) -> list[Move]:
+        return self.record.final.legal_moves()
+
+    def _end(self, seat: int | None) -> None:
+        self.record = self.record.agree_draw() if seat is None else self.record.resign(seat)
+
+    def _take_back_end(self) -> bool:
+        if self.record.end is None:
+            return False
+        self.record = self.record.taken_back()
+        return True
+
+    def _holds_on(self, seat: int) -> bool:
+        final = self.record.final
+        return bool(final.hands[seat] if isinstance(final, Position) else final.counts[seat])
 
 
 class OwnTrumpsTable(RecordTable):
@@ -79,24 +104,15 @@ class OwnTrumpsTable(RecordTable):
                  limit: Limit | None = None, tables=None):
         record = start if isinstance(start, GameRecord) else GameRecord(start)
         super().__init__(record.start.n_players, seats, turn_cap, limit, tables)
-        if record.is_over and not record.moves:
-            raise InvalidInput("the game is over at its start")
-        self.record = GameRecord(record.start)
+        self.record = record
         # Each seat's view and the number of moves it has taken in (brought up to date when asked for).
         self._views: list[tuple[Observation, int]] = [(Observation.of(self.record.start, seat), 0)
                                                       for seat in range(self.n_players)]
-        for move in record.moves:
-            self._apply(move)
 
     @property
     def position(self) -> Position:
         """The position now (every hand: for the table's keeper, not for a seat)."""
         return self.record.final
-
-    def legal_moves(self) -> list[Move]:
-        if self.ply >= self.turn_cap:
-            return []
-        return self.record.final.legal_moves()
 
     def view(self, seat: int) -> Observation:
         """What ``seat`` knows now, from its own knowledge and the public moves."""
@@ -117,7 +133,7 @@ class OwnTrumpsTable(RecordTable):
         return self.record.final.parse_move(text)
 
     def _undo(self) -> None:
-        self.record = GameRecord(self.record.start, self.record.moves[:-1])
+        self.record = self.record.taken_back()
         start = self.record.start
         self._views = [(view, seen) if seen <= self.ply else (Observation.of(start, seat), 0)
                        for seat, (view, seen) in enumerate(self._views)]
@@ -164,16 +180,6 @@ def computer_trump(free, deck: Deck, seed: int, seat: int, chosen=()) -> str:
     return rng.choice(in_deck or free)
 
 
-def _deck_of(deck: Deck | str | int) -> Deck:
-    if isinstance(deck, Deck):
-        return deck
-    if isinstance(deck, int) and not isinstance(deck, bool):
-        return Deck.standard(deck)
-    if isinstance(deck, str):
-        return Deck.parse(deck)
-    raise InvalidInput(f"the deck must be a Deck, a deck name like \"36\" or \"4x3\", or a size, not {deck!r}")
-
-
 class TrumpChoice:
     """The moment before the deal (RULES.md: every player has their own trump
     suit, chosen before the deal, all distinct). The seats choose in turn
@@ -202,7 +208,7 @@ class TrumpChoice:
     def __init__(self, deck: Deck | str | int = 36, n_players: int = 2, seats=None, *, rules: Rules | None = None,
                  leader: int = 0, seed: int | None = None, chosen=(), turn_cap: int = DEFAULT_TURN_CAP,
                  limit: Limit | None = None, tables=None):
-        self.deck = _deck_of(deck)
+        self.deck = Deck.of(deck)
         if isinstance(n_players, bool) or not isinstance(n_players, int) or not 2 <= n_players <= len(SUITS):
             raise InvalidInput(f"Own Trumps is for 2 to {len(SUITS)} players, not {n_players!r}")
         if self.deck.size < n_players:
@@ -214,8 +220,7 @@ class TrumpChoice:
             raise InvalidInput(f"the leader must be a seat number 0..{n_players - 1}, not {leader!r}")
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 32)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidInput(f"the seed must be a whole number, not {seed!r}")
+        seed = checks.seed(seed)  # the one seed rule of every door
         if isinstance(turn_cap, bool) or not isinstance(turn_cap, int) or turn_cap < 1:
             raise InvalidInput(f"the turn cap must be a whole number >= 1, not {turn_cap!r}")
         self.seats = seats_of(seats, n_players, self.game, limit)

@@ -1,11 +1,13 @@
 """A Reversi game in progress: :class:`ReversiTable`. Seat 0 plays X (black,
 moves first), seat 1 plays O (white). Nothing is hidden, so every seat's view
-is the board. A seat with no legal move plays ``pass``."""
+is the board. A seat with no legal move plays ``pass``. A seat may resign
+(the other wins) and the players may agree to a draw; no position repeats
+in Reversi (every move adds a disc), so there is no repetition rule."""
 
 from __future__ import annotations
 
 from kozyri.core import IllegalMove, InvalidInput, Limit
-from kozyri.play.table import DEFAULT_TURN_CAP, Ending, Table, envelope_fields
+from kozyri.play.table import DEFAULT_TURN_CAP, Ending, Table, agreed, envelope_fields, resigned, stored_end_json
 from kozyri.reversi.board import BLACK, PASS, Board, is_pass_token, split_moves
 
 
@@ -27,9 +29,11 @@ class ReversiTable(Table):
         self.board = Board(start)
         for move in split_moves(moves) if isinstance(moves, str) else moves:
             self.board.push(move)
+        #: A resignation or an agreement, once there is one.
+        self._stored_end: Ending | None = None
 
     def legal_moves(self) -> list[str]:
-        if self.board.is_game_over() or self.ply >= self.turn_cap:
+        if self.is_over:
             return []
         return self.board.legal_moves() or [PASS]
 
@@ -67,7 +71,19 @@ class ReversiTable(Table):
     def _undo(self) -> None:
         self.board.pop()
 
+    def _end(self, seat: int | None) -> None:
+        if seat is None:
+            self._stored_end = agreed(2)
+        else:
+            self._stored_end = resigned(seat, 2, f"{'XO'[seat]} resigned, {'OX'[seat]} wins")
+
+    def _take_back_end(self) -> bool:
+        found, self._stored_end = self._stored_end, None
+        return found is not None
+
     def _natural_ending(self) -> Ending | None:
+        if self._stored_end is not None:
+            return self._stored_end
         if not self.board.is_game_over():
             return None
         black, white = self.board.disc_counts()
@@ -83,6 +99,8 @@ class ReversiTable(Table):
         hidden in Reversi, so every seat sees the same)."""
         out = self._envelope(None if seat is None else self.check_seat(seat))
         out.update(start=self._start, moves=self.moves, board=str(self.board))
+        if self._stored_end is not None:
+            out["end"] = stored_end_json(self._stored_end)
         return out
 
     @classmethod
@@ -96,4 +114,5 @@ class ReversiTable(Table):
             raise InvalidInput('"start" must be a position (64 squares and the side to move) or null')
         table = cls(start, moves, **fields)
         table._restore(data)
+        table._restore_end(data.get("end"))
         return table

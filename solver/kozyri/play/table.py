@@ -15,9 +15,13 @@ behind a few hooks (its moves, its views, how it ends). A move is the
 game's own object (an Own Trumps ``Move``, a Reversi square name);
 :meth:`Table.play` takes its text too.
 
-A game ends by its rules or, after ``turn_cap`` moves, **capped** (RULES.md:
-a game that never ends is a draw, and a simulator that caps must say so):
-:attr:`Table.ending` says which, with every seat's score.
+A game ends by its rules, by repetition (Own Trumps: the third occurrence
+of a position), by a player resigning (:meth:`Table.resign`), by a draw
+the players agree (:meth:`Table.agree_draw`) or, after ``turn_cap`` moves,
+**capped** (RULES.md: a game that never ends is a draw, and a simulator
+that caps must say so): :attr:`Table.ending` says which (its ``reason``),
+with every seat's score. :meth:`Table.undo` takes back a resignation or an
+agreement first, then the moves.
 """
 
 from __future__ import annotations
@@ -26,13 +30,19 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from kozyri.agents import agent_names, make_agent
+from kozyri.agents import agent_names
 from kozyri.agents.base import Agent
-from kozyri.agents.levels import level
-from kozyri.core import GameOver, InvalidInput, Limit, PlayResult
+from kozyri.agents.levels import Resolved, resolve
+from kozyri.core import GameOver, IllegalMove, InvalidInput, Limit, PlayResult
+from kozyri.owntrumps.rules import AGREEMENT, BY_RULES, REPETITION, RESIGNATION
 
 #: Moves after which a game is stopped and counted as capped.
 DEFAULT_TURN_CAP = 1000
+#: ``Ending.reason`` of a game stopped at the turn cap (the others are the
+#: rules' reasons: "rules", "repetition", "resignation", "agreement").
+TURN_CAP = "turn cap"
+#: Every ``Ending.reason``.
+ENDING_REASONS = (BY_RULES, REPETITION, RESIGNATION, AGREEMENT, TURN_CAP)
 
 
 @dataclass(frozen=True)
@@ -60,9 +70,15 @@ class Seat:
     @classmethod
     def at_level(cls, number, game: str, n_players: int, seed: int = 0, name: str | None = None) -> Seat:
         """A computer seat playing at strength level ``number`` (1 to 8, or a level's name)."""
-        found = level(number, game)
-        agent, limit = found.for_view(n_players)
-        return cls(agent, limit, seed, name, found.number)
+        found = resolve(game, level=number, view=n_players)
+        return cls(found.agent, found.limit, seed, name, found.level)
+
+    def resolved(self, game: str) -> Resolved:
+        """The seat's agent, limit and level as :func:`kozyri.agents.levels.resolve`
+        answers them (which says whether stored tables go to the agent)."""
+        if self.agent is None:
+            raise InvalidInput("this seat is played from outside, not by an agent")
+        return Resolved(game, self.agent, self.limit or Limit(), self.level)
 
     @property
     def is_agent(self) -> bool:
@@ -123,15 +139,37 @@ class Ending:
     or a capped game, 0 a loss; in Own Trumps every seat but the loser
     wins). ``loser``: the seat that lost (None for a draw or a capped game).
     ``text``: for people (``"player 2 lost"``, ``"a draw"``, ``"capped after
-    1000 moves"``, ``"X 40 - O 24"``)."""
+    1000 moves"``, ``"X 40 - O 24"``, ``"player 1 resigned"``). ``reason``:
+    why, one of :data:`ENDING_REASONS` (``"turn cap"`` exactly when ``capped``)."""
 
     scores: tuple[float, ...]
     loser: int | None
     capped: bool
     text: str
+    reason: str = BY_RULES
 
     def to_json(self) -> dict:
-        return {"loser": self.loser, "capped": self.capped, "scores": list(self.scores), "text": self.text}
+        return {"loser": self.loser, "capped": self.capped, "scores": list(self.scores), "text": self.text,
+                "reason": self.reason}
+
+
+def resigned(seat: int, n_players: int, text: str | None = None) -> Ending:
+    """The :class:`Ending` of a game ``seat`` resigned: it loses, every other seat wins."""
+    return Ending(tuple(0.0 if s == seat else 1.0 for s in range(n_players)), seat, False,
+                  text or f"player {seat} resigned", RESIGNATION)
+
+
+def agreed(n_players: int) -> Ending:
+    """The :class:`Ending` of a draw the players agreed."""
+    return Ending((0.5,) * n_players, None, False, "a draw by agreement", AGREEMENT)
+
+
+def stored_end_json(ending: Ending) -> dict:
+    """A resignation or an agreement in JSON, as a record stores it:
+    ``{"by": "resignation", "seat": 1}`` or ``{"by": "agreement"}``."""
+    if ending.reason == RESIGNATION:
+        return {"by": RESIGNATION, "seat": ending.loser}
+    return {"by": AGREEMENT}
 
 
 class Table:
@@ -192,7 +230,21 @@ class Table:
         raise NotImplementedError
 
     def _natural_ending(self) -> Ending | None:
+        """How the game ended before the turn cap (its rules, a repetition,
+        a resignation, an agreement), or None."""
         raise NotImplementedError
+
+    def _end(self, seat: int | None) -> None:
+        """Store the end: ``seat`` resigned, or (None) the players agreed to a draw."""
+        raise NotImplementedError
+
+    def _take_back_end(self) -> bool:
+        """Take back a stored end (a resignation, an agreement): whether there was one."""
+        raise NotImplementedError
+
+    def _holds_on(self, seat: int) -> bool:
+        """Whether ``seat`` is still in the game (may resign); every seat by default."""
+        return True
 
     @property
     def ply(self) -> int:
@@ -213,12 +265,12 @@ class Table:
             return natural
         if self.ply >= self.turn_cap:
             n = self.n_players
-            return Ending((0.5,) * n, None, True, f"capped after {self.ply} moves")
+            return Ending((0.5,) * n, None, True, f"capped after {self.ply} moves", TURN_CAP)
         return None
 
     @property
     def is_over(self) -> bool:
-        """Over by the rules or capped."""
+        """Over for any reason (see :attr:`ending`)."""
         return self.ending is not None
 
     @property
@@ -239,15 +291,36 @@ class Table:
         self._turn_started = now
 
     def undo(self) -> None:
-        """Take back the last move (the clocks keep the time spent)."""
-        if self.ply == 0:
-            raise InvalidInput("no move to take back")
-        self._undo()
+        """Take back a resignation or an agreement, else the last move (the
+        clocks keep the time spent)."""
+        if not self._take_back_end():
+            if self.ply == 0:
+                raise InvalidInput("no move to take back")
+            self._undo()
         self._turn_started = time.monotonic()
 
-    def _check_turn(self, seat: int | None) -> int:
+    def resign(self, seat: int) -> None:
+        """``seat`` resigns and loses, at its turn or not (RULES.md: a
+        player still holding cards may resign; with three or four players
+        the game ends there too)."""
+        seat = self.check_seat(seat)
+        self._check_not_over()
+        if not self._holds_on(seat):
+            raise IllegalMove(f"player {seat} cannot resign: they hold no cards (a player who is out cannot lose)")
+        self._end(seat)
+
+    def agree_draw(self) -> None:
+        """End the game as a draw agreed by the players (the table takes the
+        agreement as given: who offered and who accepted is the caller's)."""
+        self._check_not_over()
+        self._end(None)
+
+    def _check_not_over(self) -> None:
         if self.is_over:
             raise GameOver(f"the game is over ({self.ending.text})")
+
+    def _check_turn(self, seat: int | None) -> int:
+        self._check_not_over()
         mover = self._to_move()
         if seat is not None:
             if self.check_seat(seat) != mover:
@@ -262,8 +335,7 @@ class Table:
             spec = self.seats[seat]
             if spec.agent is None:
                 raise InvalidInput(f"seat {seat} is played from outside, not by an agent")
-            tables = self.tables if spec.level is None or level(spec.level, self.game).uses_tables else None
-            found = self._agents[seat] = make_agent(spec.agent, seed=spec.seed, game=self.game, tables=tables)
+            found = self._agents[seat] = spec.resolved(self.game).make_agent(spec.seed, self.tables)
         return found
 
     def genmove(self, seat: int | None = None, limit: Limit | None = None, *, agent: Agent | None = None,
@@ -321,6 +393,17 @@ class Table:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n_players:
             raise InvalidInput(f"no seat {seat!r}: the seats are 0..{self.n_players - 1}")
         return seat
+
+    def _restore_end(self, data) -> None:
+        """The stored end of a table's JSON (:func:`stored_end_json`; None: none)."""
+        if data is None:
+            return
+        if isinstance(data, dict) and data.get("by") == AGREEMENT and set(data) == {"by"}:
+            self.agree_draw()
+        elif isinstance(data, dict) and data.get("by") == RESIGNATION and set(data) == {"by", "seat"}:
+            self.resign(data["seat"])
+        else:
+            raise InvalidInput('"end" must be {"by": "resignation", "seat": SEAT} or {"by": "agreement"}')
 
     def _restore(self, data: dict) -> None:
         """The clocks of a table's JSON."""

@@ -47,11 +47,9 @@ class SeatTable(RecordTable):
         """The seat whose knowledge the table keeps."""
         return self.record.seat
 
-    def legal_moves(self) -> list[Move]:
-        """The seat's legal moves when it is to move ([] once the game is
-        over); another seat's are hidden (its hand is)."""
-        if self.is_over:
-            return []
+    def _legal_moves(self) -> list[Move]:
+        """The seat's legal moves when it is to move (:meth:`legal_moves`:
+        [] once the game is over); another seat's are hidden (its hand is)."""
         view = self.record.final
         if view.to_move != self.seat:
             raise InvalidInput(f"player {view.to_move}'s legal moves are hidden from player {self.seat} "
@@ -67,7 +65,7 @@ class SeatTable(RecordTable):
         return self.record.final.advance(text)[0]
 
     def _undo(self) -> None:
-        self.record = SeatRecord(self.record.start, self.record.moves[:-1])
+        self.record = self.record.taken_back()
 
     def to_json(self, seat: int | None = None) -> dict:
         """The table as its seat sees it (the only form it has): the

@@ -2,18 +2,29 @@
 
 Each command line gets ``= answer`` or ``? error`` followed by an empty line,
 with the command's numeric id echoed (``=7 F5``). Moves are vertices ``A1`` to
-``H8`` (column letter, row number as in Othello notation) or ``PASS``.
+``H8`` (column letter, row number as in Othello notation) or ``PASS``. The
+framing and the bounded line reading are the Own Trumps engine's
+(:mod:`kozyri.protocols.transport`): an over-long line, invalid UTF-8 or
+binary noise gets a ``?`` reply, and the session goes on.
+
+>>> engine = GtpEngine()
+>>> engine.handle("7 play black f5")
+'=7\\n\\n'
+>>> engine.handle("play white f5")
+'? illegal move\\n\\n'
+>>> engine.handle("2 frobnicate")
+'?2 unknown command\\n\\n'
 """
 
 from __future__ import annotations
 
 import math
-import re
-from typing import Callable, TextIO
+from typing import Callable
 
 from kozyri.agents import make_agent
 from kozyri.core import INTERRUPTED, MOST_SECONDS, KozyriError, Limit, ProtocolError
 from kozyri.play import ReversiTable
+from kozyri.protocols.transport import Call, LineProtocol, answer_lines
 from kozyri.reversi.board import BLACK, PASS, WHITE, Board
 
 NAME = "kozyri"
@@ -50,18 +61,23 @@ def _color(text: str) -> str:
     raise GtpError(f"invalid color {text!r}")
 
 
-class GtpEngine:
+def _without_call(handler: Callable[[list[str]], str]) -> Callable[[list[str], Call], str]:
+    """A GTP command's handler (it needs its arguments only) as the framing calls it."""
+    return lambda args, call: handler(args)
+
+
+class GtpEngine(LineProtocol):
     """Holds the game (a :class:`~kozyri.play.ReversiTable`, both seats
     played from outside: moves come from ``play``, and ``genmove`` asks the
     engine for either colour) and answers one GTP command at a time."""
 
     def __init__(self, move_time: float = 1.0, version: str = "unknown"):
+        super().__init__()
         self.table = ReversiTable()
         self.engine = make_agent("alphabeta", game="reversi")
         self.move_time = move_time
         self.version = version
-        self.finished = False
-        self._handlers: dict[str, Callable[[list[str]], str]] = {
+        handlers: dict[str, Callable[[list[str]], str]] = {
             "protocol_version": lambda args: PROTOCOL_VERSION,
             "name": lambda args: NAME,
             "version": lambda args: self.version,
@@ -77,42 +93,28 @@ class GtpEngine:
             "showboard": lambda args: "\n" + self.board.pretty(show_moves=False),
             "quit": self._quit,
         }
+        self._handlers = {name: _without_call(handler) for name, handler in handlers.items()}
 
     @property
     def board(self) -> Board:
         """The position (read it only: moves go through the table)."""
         return self.table.board
 
-    def handle(self, line: str) -> str | None:
-        """The full reply to one input line (``None`` for blank lines and comments)."""
-        line = line.split("#", 1)[0].replace("\t", " ").strip()
-        if not line:
-            return None
-        words = line.split()
-        command_id = ""
-        if re.fullmatch(r"\d+", words[0]):
-            command_id = words.pop(0)
-            if not words:
-                return f"?{command_id} missing command\n\n"
-        command, args = words[0].lower(), words[1:]
-        handler = self._handlers.get(command)
-        if handler is None:
-            return f"?{command_id} unknown command\n\n"
-        try:
-            answer = handler(args)
-        except KozyriError as exc:
-            return f"?{command_id} {exc}\n\n"
-        return f"={command_id} {answer}".rstrip(" ") + "\n\n"
+    def unknown_command(self, word: str) -> str:
+        return "unknown command"  # GTP's own words
 
-    def run(self, source: TextIO, sink: TextIO) -> None:
-        """Answer commands from ``source`` until ``quit`` or end of input."""
-        for line in source:
-            reply = self.handle(line)
-            if reply is not None:
-                sink.write(reply)
-                sink.flush()
-            if self.finished:
-                break
+    def handle(self, line: bytes | str) -> str | None:
+        """The full reply to one input line (``None`` for blank lines and comments)."""
+        return super().handle(line) or None
+
+    def run(self, source, sink) -> None:
+        """Answer commands from ``source`` until ``quit`` or end of input
+        (binary streams, or text streams over one: ``sys.stdin``). Raises
+        the :class:`OSError` of a failed write (:class:`BrokenPipeError`
+        when the output was closed)."""
+        if hasattr(sink, "buffer"):
+            sink.flush()
+        answer_lines(self, getattr(source, "buffer", source), getattr(sink, "buffer", sink))
 
     # -- commands -------------------------------------------------------------
 

@@ -21,7 +21,8 @@ from numba import njit, types
 from kozyri.search.bits import highest_bit as highest_square
 from kozyri.search.bits import lowest_bit as lowest_square
 from kozyri.search.bits import popcount
-from kozyri.search.control import CTL_NODES, stop_requested
+from kozyri.search.control import CTL_NODES
+from kozyri.search.control_kernels import stop_requested
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)

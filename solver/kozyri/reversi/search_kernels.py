@@ -43,7 +43,8 @@ from kozyri.reversi.kernels import (
     stable_discs,
 )
 from kozyri.search import ttable
-from kozyri.search.control import CTL_FREE, CTL_NODES, stop_requested
+from kozyri.search.control import CTL_FREE, CTL_NODES
+from kozyri.search.control_kernels import stop_requested
 from kozyri.search.jit import SEARCH_KERNEL
 
 #: Slots of the control array: the node counter, and the searches' own

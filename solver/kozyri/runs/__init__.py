@@ -5,9 +5,26 @@
 game."""
 
 from kozyri.runs.files import ResultsFile, write_atomically
-from kozyri.runs.pools import BACKENDS, check_workers, default_workers, run_tasks
-from kozyri.runs.run import RunFormat
 from kozyri.runs.stats import Z95, elo, mean_interval, wilson
+
+#: Names loaded on first use (the pools load ``concurrent.futures`` and ``multiprocessing``, which a
+#: command that only writes a file atomically does not need), and the module each comes from.
+_LAZY = {"BACKENDS": "kozyri.runs.pools", "check_workers": "kozyri.runs.pools",
+         "default_workers": "kozyri.runs.pools", "run_tasks": "kozyri.runs.pools", "RunFormat": "kozyri.runs.run"}
 
 __all__ = ["BACKENDS", "ResultsFile", "RunFormat", "Z95", "check_workers", "default_workers", "elo",
            "mean_interval", "run_tasks", "wilson", "write_atomically"]
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

@@ -12,21 +12,13 @@ kozyri.core.InvalidInput: "seconds" must be a number of seconds >= 0, not 'x'
 
 from __future__ import annotations
 
-import math
-
-from kozyri.core import InvalidInput
+import kozyri.checks as checks
 
 
 def whole_number(value, what: str, least: int = 0, most: int | None = None) -> int:
     """``value`` if it is a whole number from ``least`` to ``most`` (JSON ``true`` is not a number)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < least or (most is not None and value > most):
-        bound = f"from {least} to {most}" if most is not None else f">= {least}"
-        raise InvalidInput(f"{what} must be a whole number {bound}, not {value!r}")
-    return value
+    return checks.whole_number(value, what, least, most)
 
 
-def seconds_value(value, what: str) -> float:
-    """``value`` as seconds: a finite number >= 0."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-        raise InvalidInput(f"{what} must be a number of seconds >= 0, not {value!r}")
-    return float(value)
+#: ``value`` as seconds: a finite number >= 0 (:func:`kozyri.checks.seconds_spent`).
+seconds_value = checks.seconds_spent

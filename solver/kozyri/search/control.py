@@ -7,7 +7,9 @@ node budget, memory bound), a small int64 array that the Numba kernels share
 and a status line for progress reports.
 
 Kernels never read the clock: they count nodes in the array and poll the
-stop flag (:func:`stop_requested`); they run in the caller's thread and
+stop flag (:func:`~kozyri.search.control_kernels.stop_requested`, apart
+from this module so that importing the control loads neither Numba nor
+NumPy); they run in the caller's thread and
 release the GIL (``nogil=True``). One watcher thread for the whole process
 raises the flag of every running computation at its deadline, on Ctrl-C
 (SIGINT) or SIGTERM (what ``timeout``, schedulers and service managers
@@ -43,11 +45,6 @@ import weakref
 from contextlib import contextmanager
 from typing import Callable
 
-import numpy as np
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
-
 from kozyri.core import CANCELLED, INTERRUPTED, NODE_LIMIT, TIME_LIMIT, Limit
 
 #: Slots of the control array shared with the kernels.
@@ -55,7 +52,8 @@ CTL_STOP, CTL_NODES, CTL_NODE_LIMIT = 0, 1, 2
 #: The first slot a game's kernels may use for counters of their own.
 CTL_FREE = 8
 CTL_SIZE = 16
-NO_NODE_LIMIT = np.iinfo(np.int64).max
+#: The node budget of a control without one (the largest int64).
+NO_NODE_LIMIT = 2**63 - 1
 
 #: Seconds between two looks at the clock while a computation runs.
 WATCH_INTERVAL = 0.02
@@ -82,27 +80,6 @@ def part_of(seconds: float | None, fraction: float) -> float | None:
     return None if seconds is None else max(LEAST_PART_SECONDS, seconds * fraction)
 
 
-@intrinsic
-def _load_atomic(typingctx, array, index):
-    """``array[index]`` of an int64 array, read atomically: a loop polling a
-    flag that another thread sets cannot have the read hoisted out of it."""
-    sig = types.int64(array, index)
-
-    def codegen(context, builder, signature, args):
-        array_type = signature.args[0]
-        ary = context.make_array(array_type)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, array_type, ary, [args[1]])
-        return builder.load_atomic(ptr, "monotonic", 8)
-
-    return sig, codegen
-
-
-@njit(cache=True, inline="always")
-def stop_requested(ctl):
-    """Has the watcher raised the stop flag, or is the node budget spent?"""
-    return _load_atomic(ctl, CTL_STOP) != 0 or ctl[CTL_NODES] > ctl[CTL_NODE_LIMIT]
-
-
 class SearchControl:
     """Limits, stop flag, node count and progress of one computation."""
 
@@ -110,6 +87,8 @@ class SearchControl:
                  parent: SearchControl | None = None):
         self.limit = limit or Limit()
         self.parent = parent
+        import numpy as np  # here, not at the top: importing the control loads no NumPy
+
         self.ctl = np.zeros(CTL_SIZE, dtype=np.int64)
         node_limit = NO_NODE_LIMIT if self.limit.nodes is None else self.limit.nodes
         if parent is not None:
@@ -212,11 +191,12 @@ class SearchControl:
     # --- running -------------------------------------------------------------------
     def run(self, kernel: Callable, *args):
         """``kernel(*args)`` under this control: the kernel polls
-        :func:`stop_requested` on ``self.ctl`` and must release the GIL, so
+        :func:`~kozyri.search.control_kernels.stop_requested` on ``self.ctl`` and must release the GIL, so
         that the watcher can raise the flag at the deadline or on Ctrl-C.
         Returns what the kernel returns; the caller checks :attr:`stopped`
         to know whether it finished."""
         self.stopped  # noqa: B018 - raises the flag now if the deadline is past
+        _WATCHER.raise_if_pending()
         with _WATCHER.watching(self):
             result = kernel(*args)
         self.stopped  # noqa: B018 - records a node budget the kernel ran out of
@@ -263,6 +243,8 @@ class _Watcher:
         #: Roots of the computations that Ctrl-C stops (see :func:`controlled`).
         self.interruptible: list[SearchControl] = []
         self.presses = 0
+        #: A ``KeyboardInterrupt`` that a signal during an import left for the next computation.
+        self.raise_pending = False
         #: Blocks of :func:`interrupts_end_run` open: then the first signal raises too.
         self.ending_runs = 0
         #: The stop signal received last (None since the first interruptible computation began).
@@ -333,6 +315,17 @@ class _Watcher:
         self.presses += 1
         self.interrupt(signum)
         if self.presses > 1 or self.ending_runs:
+            if _in_import(frame):
+                # An exception raised inside an import leaves modules half made (or an extension
+                # turns it into another error): it is raised where the next computation starts.
+                self.raise_pending = True
+                return
+            raise KeyboardInterrupt
+
+    def raise_if_pending(self) -> None:
+        """Raise the ``KeyboardInterrupt`` a signal deferred because it came during an import."""
+        if self.raise_pending and threading.current_thread() is threading.main_thread():
+            self.raise_pending = False
             raise KeyboardInterrupt
 
     @contextmanager
@@ -348,6 +341,7 @@ class _Watcher:
         if first:
             self.presses = 0
             self.signal = None
+            self.raise_pending = False
             self._previous_handlers = {signum: signal.signal(signum, self.on_signal) for signum in STOP_SIGNALS}
             try:
                 self._previous_wakeup = signal.set_wakeup_fd(self._write_fd, warn_on_full_buffer=False)
@@ -373,6 +367,17 @@ class _Watcher:
                 pass
         except (BlockingIOError, OSError):
             pass
+
+
+def _in_import(frame) -> bool:
+    """Is the code ``frame`` runs part of an import in progress (a module
+    loading its kernels on first use)? (``kozyri_cli.start`` asks the same
+    before any of kozyri is imported.)"""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _descends(control: SearchControl, ancestor: SearchControl) -> bool:
@@ -410,6 +415,7 @@ def interrupts_end_run():
         _WATCHER.ending_runs += 1
         try:
             yield
+            _WATCHER.raise_if_pending()  # a signal that came during an import, after the last computation
         finally:
             _WATCHER.ending_runs -= 1
 
@@ -421,6 +427,7 @@ def controlled(limit: Limit | None, control: SearchControl | None):
     ``limit``. Within the block the watcher enforces the deadline and makes
     progress callbacks, and Ctrl-C or SIGTERM stops the whole computation.
     Every public entry point of a long computation uses it."""
+    _WATCHER.raise_if_pending()
     if control is None:
         own = SearchControl(limit)
         with _WATCHER.catching_interrupts(own), _WATCHER.watching(own):

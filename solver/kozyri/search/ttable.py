@@ -24,7 +24,8 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from kozyri.search.control import SearchControl, stop_requested
+from kozyri.search.control import SearchControl
+from kozyri.search.control_kernels import stop_requested
 
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)

@@ -22,9 +22,11 @@ against a field of the second.
 :class:`~kozyri.play.OwnTrumpsTable`: the agent to move gets its seat's
 :class:`Observation`, kept from public moves alone, and never a hidden card
 (with two players every card is known, RULES.md "Information", and the
-observation says so). A game that reaches ``turn_cap`` moves is stopped and reported
-as **capped** (RULES.md: a game that never ends is a draw, and a simulator
-that caps must say so): capped games score as draws and are counted apart.
+observation says so). A game ends at the third occurrence of a position as
+a draw **by repetition** (RULES.md), counted apart from the other draws. A
+game that reaches ``turn_cap`` moves is stopped and reported as **capped**
+(RULES.md: a game that never ends is a draw, and a simulator that caps must
+say so): capped games score as draws and are counted apart.
 
 **Reproducible.** The deal of deal ``d`` comes from the match seed and
 ``d``; the seed of the agent at seat ``s`` in rotation ``r`` of deal ``d``
@@ -36,8 +38,11 @@ of search depends on the machine).
 **The results file** (JSON Lines, :func:`run_match` ``out``): a header line
 ``{"arena": <settings>, "version": 1}``, then one line per finished game in
 the order games finished: ``deal``, ``rotation``, ``seats`` (the agent of
-each seat), ``outcome`` (``"loser N"``, ``"draw"`` or ``"capped"``),
-``loser``, ``capped``, ``moves``, ``seconds`` (each seat's time to choose)
+each seat), ``outcome`` (``"loser N"``, ``"draw"``, ``"repetition"`` or
+``"capped"``), ``loser``, ``capped``, ``repetition`` (a draw by repetition;
+files made before the rule lack it, and their settings lack
+``"repetition"``: their games are read with the rule off, and they cannot be
+played on), ``moves``, ``seconds`` (each seat's time to choose)
 and ``record`` (:meth:`GameRecord.to_json`, what ``kozyri replay`` reads);
 with ``details`` also ``info``, one object per move (the agent's
 :class:`~kozyri.core.AgentInfo`, ``seconds`` measured by the arena).
@@ -47,8 +52,8 @@ number of deals may change: games are seeded deal by deal, so a match can be
 extended). :func:`load_match` recomputes everything from the file alone.
 
 **Statistics** (:func:`summarize`, formulas in docs/arena.md): with two
-players wins, draws, losses and capped games, the score (win 1, draw or
-capped 1/2) with a 95% normal interval over deals (the duplicate pair of
+players wins, draws, losses, draws by repetition and capped games, the
+score (win 1, draw, repetition or capped 1/2) with a 95% normal interval over deals (the duplicate pair of
 games is the unit), and the Elo difference it implies; with any number of
 players how often each agent was the loser, with a Wilson 95% interval (an
 equal player loses 1 game in ``n_players``).
@@ -69,9 +74,10 @@ from kozyri.core import InvalidInput, Limit
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord
-from kozyri.owntrumps.rules import Rules
+from kozyri.owntrumps.rules import REPETITION, Rules
 from kozyri.play import DEFAULT_TURN_CAP, OwnTrumpsTable, Seat
 from kozyri.runs import RunFormat, elo, mean_interval, wilson
+from kozyri.runs.files import holds_a_run
 from kozyri.runs.checks import seconds_value, whole_number
 from kozyri.search.control import SearchControl, interrupts_end_run
 
@@ -80,7 +86,7 @@ DEFAULT_TIME = 0.1
 #: The version of the results file's format (the header's ``"version"``).
 FORMAT_VERSION = 1
 
-_OUTCOME_CAPPED, _OUTCOME_DRAW = "capped", "draw"
+_OUTCOME_CAPPED, _OUTCOME_DRAW, _OUTCOME_REPETITION = "capped", "draw", "repetition"
 
 
 # --- the match's settings ------------------------------------------------------
@@ -153,6 +159,10 @@ class MatchSettings:
     memory: float | None = None
     seed: int = 1
     turn_cap: int = DEFAULT_TURN_CAP
+    #: Whether the third occurrence of a position ends a game (RULES.md). A
+    #: results file made before the rule has no such setting: its games are
+    #: read with the rule off, and a match without it is not played on.
+    repetition: bool = True
 
     def __post_init__(self):
         names = self.lineup
@@ -172,7 +182,7 @@ class MatchSettings:
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise InvalidInput(f"{key.replace('_', ' ')} must be a whole number >= {least}, not {value!r}")
-        for key in ("must_beat", "pass_sixes"):
+        for key in ("must_beat", "pass_sixes", "repetition"):
             if not isinstance(getattr(self, key), bool):
                 raise InvalidInput(f"{key} must be true or false, not {getattr(self, key)!r}")
         deck = self.deck
@@ -287,14 +297,22 @@ class GameResult:
         return None if outcome is None else outcome.loser
 
     @property
+    def repetition(self) -> bool:
+        """Ended as a draw by repetition (the third occurrence of a position)."""
+        outcome = self.record.outcome
+        return outcome is not None and outcome.reason == REPETITION
+
+    @property
     def outcome(self) -> str:
-        """``"loser N"``, ``"draw"`` or ``"capped"``."""
+        """``"loser N"``, ``"draw"``, ``"repetition"`` or ``"capped"``."""
         if self.capped:
             return _OUTCOME_CAPPED
+        if self.repetition:
+            return _OUTCOME_REPETITION
         return _OUTCOME_DRAW if self.loser is None else f"loser {self.loser}"
 
     def score(self, seat: int) -> float:
-        """1 when another seat lost, 1/2 for a draw or a capped game, 0 when ``seat`` lost."""
+        """1 when another seat lost, 1/2 for a draw (by repetition too) or a capped game, 0 when ``seat`` lost."""
         loser = self.loser
         if loser is None:
             return 0.5
@@ -309,7 +327,8 @@ class GameResult:
 
     def to_json(self) -> dict:
         out = {"deal": self.deal, "rotation": self.rotation, "seats": list(self.seats), "outcome": self.outcome,
-               "loser": self.loser, "capped": self.capped, "moves": len(self.record.moves),
+               "loser": self.loser, "capped": self.capped, "repetition": self.repetition,
+               "moves": len(self.record.moves),
                "seconds": [round(s, 4) for s in self.seconds], "record": self.record.to_json()}
         if self.info is not None:
             out["info"] = self.info
@@ -319,7 +338,8 @@ class GameResult:
     def from_json(cls, data, settings: MatchSettings | None = None) -> GameResult:
         """A game from its JSON form (a line of a results file), checked
         against the record it holds and, given ``settings``, against the
-        match: the deal, the seats and the turn cap."""
+        match: the deal, the seats and the turn cap (and whether the
+        repetition rule applies: not in files made before it)."""
         if not isinstance(data, dict):
             raise InvalidInput("a game must be a JSON object")
         for key in ("seats", "record") + (("deal", "rotation") if settings is not None else ()):
@@ -331,7 +351,7 @@ class GameResult:
                 whole_number(value, key)
         if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
             raise InvalidInput('"seats" must be a list of agent names')
-        record = GameRecord.from_json(data["record"])
+        record = GameRecord.from_json(data["record"], repetition=settings is None or settings.repetition)
         n = record.start.n_players
         if len(seats) != n:
             raise InvalidInput(f"{len(seats)} seats for a game of {n} players")
@@ -345,7 +365,8 @@ class GameResult:
                                  or not all(isinstance(i, dict) for i in info)):
             raise InvalidInput('"info" must hold an object per move')
         game = cls(record, tuple(seats), not record.is_over, tuple(float(s) for s in seconds), deal, rotation, info)
-        actual = {"outcome": game.outcome, "loser": game.loser, "capped": game.capped, "moves": len(record.moves)}
+        actual = {"outcome": game.outcome, "loser": game.loser, "capped": game.capped, "repetition": game.repetition,
+                  "moves": len(record.moves)}
         for key, value in actual.items():
             if key in data and data[key] != value:
                 raise InvalidInput(f"the game says {key} {data[key]!r}, its record {value!r}")
@@ -414,7 +435,8 @@ class AgentStats:
 
     Counts are over the agent's seat-games (a game in which it holds two
     seats counts twice): ``wins`` (another player was the loser), ``draws``
-    (nobody was), ``losses`` (it was), ``capped`` (stopped at the turn cap).
+    (nobody was, by the rules), ``losses`` (it was), ``repetition`` (a draw
+    by repetition), ``capped`` (stopped at the turn cap).
     """
 
     agent: str
@@ -424,9 +446,10 @@ class AgentStats:
     draws: int = 0
     losses: int = 0
     capped: int = 0
+    repetition: int = 0
     #: Deals in which it played.
     deals: int = 0
-    #: Two players: the score (win 1, draw or capped 1/2, loss 0), a mean over
+    #: Two players: the score (win 1, draw, repetition or capped 1/2, loss 0), a mean over
     #: deals, its 95% interval and the Elo difference they imply (None with more players).
     score: float | None = None
     score_interval: tuple[float, float] | None = None
@@ -475,6 +498,8 @@ def summarize(settings: MatchSettings, games: Sequence[GameResult]) -> list[Agen
                 st.seconds += game.seconds[seat]
                 if game.capped:
                     st.capped += 1
+                elif game.repetition:
+                    st.repetition += 1
                 elif game.loser is None:
                     st.draws += 1
                 elif game.loser == seat:
@@ -519,8 +544,8 @@ class Match:
     def to_json(self) -> dict:
         games = self.games
         return {"settings": self.settings.to_json(), "planned": self.planned, "games": len(games),
-                "capped": sum(g.capped for g in games),
-                "draws": sum(not g.capped and g.loser is None for g in games),
+                "capped": sum(g.capped for g in games), "repetition": sum(g.repetition for g in games),
+                "draws": sum(not g.capped and not g.repetition and g.loser is None for g in games),
                 "mean_moves": round(sum(len(g.record.moves) for g in games) / len(games), 2) if games else None,
                 "stopped": self.stopped, "agents": [st.to_json() for st in self.stats()]}
 
@@ -530,8 +555,16 @@ def _game_line(settings: MatchSettings, data) -> GameResult:
     return GameResult.from_json(data, settings)
 
 
+def _file_settings(data) -> MatchSettings:
+    """The settings line of a results file: one without ``"repetition"``
+    was made before the rule, and its games are read with the rule off."""
+    if isinstance(data, dict) and "repetition" not in data:
+        data = {**data, "repetition": False}
+    return MatchSettings.from_json(data)
+
+
 #: The results file of a match: settings, then one game a line (see the module docstring).
-RESULTS = RunFormat("arena", FORMAT_VERSION, MatchSettings.from_json, _game_line,
+RESULTS = RunFormat("arena", FORMAT_VERSION, _file_settings, _game_line,
                     key=lambda game: (game.deal, game.rotation))
 
 
@@ -573,6 +606,11 @@ def run_match(settings: MatchSettings, out=None, *, resume: bool = False, worker
     dropped, and the result says ``stopped="interrupted"``."""
     if not isinstance(settings, MatchSettings):
         raise InvalidInput(f"a match needs MatchSettings, not {type(settings).__name__}")
+    if not settings.repetition or (resume and out is not None and holds_a_run(out)
+                                   and not read_settings(out).repetition):
+        where = f"{out} holds a match" if settings.repetition else "this match was"
+        raise InvalidInput(f"{where} played before the repetition rule (RULES.md): its games can be read "
+                           "(--summary) but not played on; start a new file")
     match = Match(settings)
 
     def finished(game: GameResult, games: list) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from kozyri.core import InvalidInput
 from kozyri.owntrumps.cards import SUITS
 from kozyri.studies.review import EXACT, FORCED, THRESHOLDS, Review
-from kozyri.studies.winrates import Summary
+from kozyri.studies.summary import Summary
 
 
 def _pyplot():

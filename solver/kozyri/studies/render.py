@@ -18,7 +18,8 @@ from kozyri.studies.review import (
     Review,
     total_time_bound,
 )
-from kozyri.studies.winrates import SELFPLAY, TABLE, Summary, Tally
+from kozyri.studies.study_settings import SELFPLAY, TABLE
+from kozyri.studies.summary import Summary, Tally
 
 SEAT_NAMES = ("leader", "2nd", "3rd", "4th")
 
@@ -149,37 +150,41 @@ def match_text(match: Match) -> str:
     if s.memory is not None:
         budget += f" ({s.memory:g} MB)"
     capped = sum(g.capped for g in games)
-    draws = sum(not g.capped and g.loser is None for g in games)
+    repetition = sum(g.repetition for g in games)
+    draws = sum(not g.capped and not g.repetition and g.loser is None for g in games)
     moves = sum(len(g.record.moves) for g in games)
     rules = f"must_beat {'on' if s.must_beat else 'off'}, pass_sixes {'on' if s.pass_sixes else 'off'}"
     deals = f"{s.deals} deal{'s' if s.deals != 1 else ''}"
     lines = [f"{len(games)} of {match.planned} games: {deals} x {s.n_players} seat rotations; deck {s.deck}, "
              f"{s.n_players} players, {rules}; {budget} a move; seed {s.seed}",
-             f"seats in rotation 0: {' '.join(s.lineup)}; draws {draws}, capped {capped} (stopped at {s.turn_cap} "
-             f"moves, scored as draws); {moves / len(games) if games else 0:.0f} moves a game on average",
+             f"seats in rotation 0: {' '.join(s.lineup)}; draws {draws}, by repetition {repetition}, capped "
+             f"{capped} (stopped at {s.turn_cap} moves, scored as draws); "
+             f"{moves / len(games) if games else 0:.0f} moves a game on average",
              ""]
     stats = match.stats()
     if s.n_players == 2:
-        lines.append(f"{'agent':<8} {'games':>6} {'W':>5} {'D':>5} {'L':>5} {'capped':>6} {'score':>6} "
+        lines.append(f"{'agent':<8} {'games':>6} {'W':>5} {'D':>5} {'L':>5} {'rep':>5} {'capped':>6} {'score':>6} "
                      f"{'95% interval':>13} {'Elo':>6} {'Elo 95%':>12} {'s/move':>7}")
         for st in stats:
             if st.score is None:
                 lines.append(f"{st.agent:<8} {0:>6}")
                 continue
             lo, hi = st.elo_interval
-            lines.append(f"{st.agent:<8} {st.games:>6} {st.wins:>5} {st.draws:>5} {st.losses:>5} {st.capped:>6} "
+            lines.append(f"{st.agent:<8} {st.games:>6} {st.wins:>5} {st.draws:>5} {st.losses:>5} {st.repetition:>5} "
+                         f"{st.capped:>6} "
                          f"{100 * st.score:>5.1f}% {_interval(st.score_interval):>13} {st.elo:>+6.0f} "
                          f"{f'{lo:+.0f}..{hi:+.0f}':>12} {st.seconds_per_move:>7.3f}")
-        lines.append("(score: win 1, draw or capped 1/2, over deals; interval: normal, deals as the unit; "
-                     "Elo = -400 log10(1/score - 1))")
+        lines.append("(rep: draws by repetition; score: win 1, draw, rep or capped 1/2, over deals; interval: "
+                     "normal, deals as the unit; Elo = -400 log10(1/score - 1))")
     else:
-        lines.append(f"{'agent':<8} {'seats':>6} {'loser':>6} {'draws':>6} {'capped':>6} {'loser rate':>10} "
+        lines.append(f"{'agent':<8} {'seats':>6} {'loser':>6} {'draws':>6} {'rep':>5} {'capped':>6} {'loser rate':>10} "
                      f"{'95% interval':>13} {'s/move':>7}")
         for st in stats:
-            lines.append(f"{st.agent:<8} {st.seats:>6} {st.losses:>6} {st.draws:>6} {st.capped:>6} "
+            lines.append(f"{st.agent:<8} {st.seats:>6} {st.losses:>6} {st.draws:>6} {st.repetition:>5} {st.capped:>6} "
                          f"{100 * st.loser_rate:>9.1f}% {_interval(st.loser_interval):>13} "
                          f"{st.seconds_per_move:>7.3f}")
-        lines.append(f"(seats: games x seats held; an equal player is the loser in 1 game of {s.n_players}: "
+        lines.append(f"(seats: games x seats held; rep: draws by repetition; an equal player is the loser in 1 "
+                     f"game of {s.n_players}: "
                      f"{100 / s.n_players:.0f}%; interval: Wilson)")
     if match.stopped:
         lines.append(f"stopped early ({match.stopped}): {len(games)} games finished; --resume continues")
@@ -246,7 +251,8 @@ def review_text(review: Review, with_header: bool = True) -> str:
         lines += [" " * len(line) + extra for extra in _details(found)]
     final = record.final
     if not review.stopped or last == len(record.moves):
-        lines.append("      " + (end_text(final) if final.is_over else f"... player {final.to_move} to move"))
+        lines.append("      " + (end_text(final, record.outcome) if record.is_over
+                                 else f"... player {final.to_move} to move"))
     if review.stopped:
         lines.append(f"(stopped early, {review.stopped}: {len(review.moves)} of {review.planned} moves reviewed)")
     lines += ["", "Summary (loss: the expected score lost a move; an exact step win -> draw -> loss is 1):",

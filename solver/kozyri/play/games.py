@@ -1,0 +1,230 @@
+"""One descriptor per game: what a door needs to know of a game without
+comparing its name (:data:`GAMES`, :func:`game_kind`). A new game is a new
+descriptor here, a table in ``kozyri.play.<game>`` and its agents and levels.
+
+>>> kind = game_kind("owntrumps")
+>>> kind.title, kind.players, kind.has_trump_choice, kind.levels[3].name
+('Own Trumps', (2, 4), True, 'club')
+>>> game_kind("chess")
+Traceback (most recent call last):
+...
+kozyri.core.InvalidInput: unknown game 'chess' (known: owntrumps, reversi)
+
+A descriptor makes a game's table from its settings (:meth:`GameKind.new_table`)
+or its JSON (:meth:`GameKind.table_from_json`), reads a move the way the seat
+to move sees the game (:meth:`GameKind.read_move`: an error never tells more
+than the seat knows), says who is still in the game (:meth:`GameKind.holders`:
+who may resign, who must agree to a draw), and writes what a spectator sees
+(:meth:`GameKind.public_json`) and the record of a finished game
+(:meth:`GameKind.record_json`). Reversi's table loads NumPy and Numba: it is
+imported on first use, so an Own Trumps door never pays for it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kozyri.agents import agent_names
+from kozyri.agents.levels import LEVELS, Level, level
+from kozyri.core import IllegalMove, InvalidInput
+
+if TYPE_CHECKING:  # pragma: no cover - a name for annotations only
+    from kozyri.play.table import Table
+
+#: The longest move text a door passes on (a move is a few characters: ``KH+10S``, ``take3``, ``d3``).
+MOST_MOVE_CHARS = 40
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """What every door knows of one game (see the module docstring)."""
+
+    #: The game's name in JSON, options and the agents' registry (``"owntrumps"``).
+    name: str
+    #: Its name for people (``"Own Trumps"``).
+    title: str
+    #: The least and the most players.
+    players: tuple[int, int]
+    #: Whether the seats choose their trumps before the deal.
+    has_trump_choice: bool
+    #: The settings only this game takes, besides ``game``, ``seats`` and ``turn_cap``.
+    setting_keys: tuple[str, ...]
+    #: Its table class, as ``module:Class`` (imported on first use).
+    table_path: str
+    #: How a move is written, for messages (``"AS, KH+9S or take3"``).
+    move_example: str
+
+    # --- what it is --------------------------------------------------------------------
+    @property
+    def table_class(self) -> type[Table]:
+        """The game's :class:`~kozyri.play.table.Table` subclass."""
+        module, cls = self.table_path.split(":")
+        return getattr(importlib.import_module(module), cls)
+
+    @property
+    def levels(self) -> tuple[Level, ...]:
+        """The game's strength levels, 1 to 8 (:data:`kozyri.agents.levels.LEVELS`)."""
+        return LEVELS[self.name]
+
+    def level(self, number) -> Level:
+        """Level ``number`` (1 to 8 or a level's name) of the game."""
+        return level(number, self.name)
+
+    def agent_names(self) -> list[str]:
+        """The names of the game's agents (:data:`kozyri.agents.AGENTS`)."""
+        return agent_names(self.name)
+
+    def to_json(self) -> dict:
+        """The game as a door lists it (a lobby, ``GET /api/games``)."""
+        return {"game": self.name, "title": self.title, "players": list(self.players),
+                "trump_choice": self.has_trump_choice, "agents": self.agent_names(),
+                "levels": [lv.to_json() for lv in self.levels]}
+
+    # --- tables ------------------------------------------------------------------------
+    def new_table(self, settings, tables=None, start=None) -> Table:
+        """The table of a new game of ``settings`` (a
+        :class:`~kozyri.play.settings.GameSettings`; its trumps fixed: a trump
+        choice is a :class:`~kozyri.play.session.Session`'s); ``tables``: stored
+        retrograde tables for the seats' agents; ``start``: a start dealt
+        elsewhere instead of the settings' deal."""
+        raise NotImplementedError
+
+    def table_from_json(self, data) -> Table:
+        """A table of this game from its whole JSON form (``Table.to_json()``)."""
+        return self.table_class.from_json(data)
+
+    def start_json(self, start):
+        """A start given from outside (:meth:`new_table`'s ``start``) as JSON."""
+        raise NotImplementedError
+
+    def start_from_json(self, data):
+        """A start from :meth:`start_json`'s form."""
+        raise NotImplementedError
+
+    # --- play --------------------------------------------------------------------------
+    def read_move(self, table: Table, seat: int, text):
+        """The move ``seat`` (the seat to move) sends as ``text``, read and
+        checked from that seat's own view: refused with words that tell no
+        more than the seat knows (InvalidInput, IllegalMove)."""
+        if not isinstance(text, str) or not text.strip() or len(text) > MOST_MOVE_CHARS:
+            raise InvalidInput(f"a move is text like {self.move_example}, not {_shown(text)}")
+        return self._read_move(table, seat, text)
+
+    def _read_move(self, table: Table, seat: int, text: str):
+        raise NotImplementedError
+
+    def holders(self, table: Table) -> tuple[int, ...]:
+        """The seats still in the game (in Own Trumps, holding cards): those
+        that may resign and must agree to a draw."""
+        return tuple(seat for seat in range(table.n_players) if table._holds_on(seat))
+
+    # --- JSON --------------------------------------------------------------------------
+    def public_json(self, table: Table) -> dict:
+        """The game as a spectator sees it: nothing that any seat keeps hidden."""
+        raise NotImplementedError
+
+    def record_json(self, table: Table) -> dict:
+        """The record of a finished game (InvalidInput before the end: it
+        would show what is still hidden)."""
+        if not table.is_over:
+            raise InvalidInput("the game is not over: its record would show hands that are still hidden")
+        return self._record_json(table)
+
+    def _record_json(self, table: Table) -> dict:
+        raise NotImplementedError
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= MOST_MOVE_CHARS else text[:MOST_MOVE_CHARS] + "..."
+
+
+class OwnTrumpsKind(GameKind):
+    """Own Trumps: 2 to 4 players, each with a trump suit chosen before the deal."""
+
+    def new_table(self, settings, tables=None, start=None):
+        from kozyri.play.owntrumps import OwnTrumpsTable
+
+        return OwnTrumpsTable(settings.deal() if start is None else start, list(settings.seats), settings.turn_cap,
+                              tables=tables)
+
+    def start_json(self, start):
+        return start.to_json()
+
+    def start_from_json(self, data):
+        from kozyri.owntrumps.position import Position
+
+        return Position.from_json(data)
+
+    def _read_move(self, table, seat, text):
+        read, _ = table.view(seat).advance(text)  # errors in the words of what this seat knows
+        if read not in table.legal_moves():  # cannot happen for the seat to move
+            raise IllegalMove(f"illegal move {_shown(text)}")
+        return read
+
+    def public_json(self, table):
+        record = table.record
+        start, final = record.start, record.final
+        deck, n = start.deck, table.n_players
+
+        def cards(mask: int) -> list[str]:
+            return [deck.card_text(c) for c in deck.cards_of(mask)]
+
+        # What everybody knows of a hand: the cards it took from the pile (or the trump sixes passed to
+        # it) and has not played since; another seat's view holds exactly that of it.
+        known = [cards(table.view((seat + 1) % n).known[seat]) for seat in range(n)]
+        data = table.to_json(0)
+        for private in ("seat", "legal_moves", "view"):
+            data.pop(private, None)
+        data.update(deck=deck.spec(), trumps=list(start.trumps), rules=start.rules.to_json(),
+                    counts=[bin(hand).count("1") for hand in final.hands],
+                    pile=[deck.card_text(c) for c in final.pile], known=known,
+                    moves=[table.move_text(m) for m in table.moves])
+        return data
+
+    def _record_json(self, table):
+        return table.record.to_json()
+
+
+class ReversiKind(GameKind):
+    """Reversi: two players, nothing hidden."""
+
+    def new_table(self, settings, tables=None, start=None):
+        return self.table_class(start, seats=list(settings.seats), turn_cap=settings.turn_cap)
+
+    def start_json(self, start):
+        return start
+
+    def start_from_json(self, data):
+        if not isinstance(data, str):
+            raise InvalidInput('a Reversi start is a position\'s text (64 squares and the side to move)')
+        return data
+
+    def _read_move(self, table, seat, text):
+        return table.parse_move(text)
+
+    def public_json(self, table):
+        return table.to_json()
+
+    def _record_json(self, table):
+        return table.to_json()
+
+
+#: Every game, by name.
+GAMES: dict[str, GameKind] = {
+    "owntrumps": OwnTrumpsKind("owntrumps", "Own Trumps", (2, 4), True,
+                               ("deck", "players", "rules", "trumps", "leader", "seed"),
+                               "kozyri.play.owntrumps:OwnTrumpsTable", "AS, KH+9S or take3"),
+    "reversi": ReversiKind("reversi", "Reversi", (2, 2), False, (), "kozyri.play.reversi:ReversiTable",
+                           "d3 or pass"),
+}
+
+
+def game_kind(name) -> GameKind:
+    """The descriptor of the game called ``name`` (InvalidInput naming the known games otherwise)."""
+    found = GAMES.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise InvalidInput(f"unknown game {_shown(name)} (known: {', '.join(GAMES)})")
+    return found
