@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
-from kozyri.agents import agent_names, best_move, default_agent, levels
-from kozyri.core import Limit
+from kozyri.agents import agent_names, default_agent
+from kozyri.agents.levels import resolve
 from kozyri.owntrumps.inputs import read_state
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
@@ -113,17 +113,17 @@ def bestmove(ctx, position, agent, seconds, nodes, level, seed, seat, open_hands
                  if ctx.get_parameter_source("seconds" if p == "time" else p) == ParameterSource.COMMANDLINE]
         if clash:
             fail(f"--level names the agent and its budget: give it or {', '.join(clash)}, not both")
-        name, level_limit = levels.level(level).for_view(state)
-        limit = Limit(level_limit.time, level_limit.nodes, memory)
+        chosen = resolve("owntrumps", level=level, memory=memory, view=state)
     else:
-        name = default_agent(state) if agent == "auto" else agent
-        limit = Limit(time=None if nodes is not None else seconds, nodes=nodes, memory=memory)
+        chosen = resolve("owntrumps", agent=default_agent(state) if agent == "auto" else agent,
+                         time=None if nodes is not None else seconds, nodes=nodes, memory=memory)
     if not as_json:
         click.echo(_state_text(state) + "\n")
     with progress_line() as line:
-        # Stored retrograde tables answer small decks exactly (as `kozyri solve` does).
-        result = best_move(state, limit, agent=name, seed=seed, control=SearchControl(progress=line),
-                           tables=TableStore())
+        # Stored retrograde tables answer small decks exactly (as `kozyri solve` does), for an agent named
+        # and for the levels that use them (a weak level stays weak).
+        agent = chosen.make_agent(seed, TableStore())
+        result = agent.choose(state, chosen.limit, control=SearchControl(progress=line))
     if as_json:
         emit_json({**result.to_json(result.move.text(state.deck)), "seat": state.to_move})
     else:

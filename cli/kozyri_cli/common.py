@@ -27,6 +27,7 @@ from contextlib import contextmanager
 
 import click
 
+from kozyri.checks import MOST_SEED
 from kozyri.core import (INTERRUPTED, MOST_MEMORY_MB, MOST_NODES, MOST_SECONDS, InvalidInput, KozyriError,
                          LimitReached)
 from kozyri.search.control import last_signal
@@ -236,8 +237,9 @@ class WholeNumber(click.ParamType):
 NODES = WholeNumber(1, MOST_NODES)
 #: Megabytes for a search's tables, within :data:`kozyri.core.MOST_MEMORY_MB`.
 MEGABYTES = WholeNumber(1, MOST_MEMORY_MB, "MB")
-#: A seed (deal, bestmove, arena, winrates): 0 to 2**64 - 1; a negative seed is refused everywhere.
-SEED = WholeNumber(0, 2**64 - 1)
+#: A seed (deal, bestmove, play, arena, winrates): the one seed rule of every door, 0 to
+#: :data:`kozyri.checks.MOST_SEED` (2**63 - 1); a negative seed is refused everywhere.
+SEED = WholeNumber(0, MOST_SEED)
 
 
 def one_budget(ctx: click.Context, time_param: str = "seconds", nodes_param: str = "nodes") -> None:

@@ -1,31 +1,34 @@
 """``kozyri play``: a person against one to three computer seats in the
-terminal, over an :class:`~kozyri.play.OwnTrumpsTable` (the trumps chosen
-first on a :class:`~kozyri.play.TrumpChoice`). The person's screen is drawn
-from their seat's view only (:mod:`kozyri_cli.screen`) until the game
-is over."""
+terminal. The game is a :class:`~kozyri.play.Session` of
+:class:`~kozyri.play.GameSettings` made from the options (the trump choice,
+the deal, the play, resignations, draw offers, the repetition rule); this
+module only talks to the person: the screen is drawn from their seat's view
+only (:mod:`kozyri_cli.screen`) until the game is over."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import sys
 
 import click
 
-from kozyri.agents import agent_names, make_agent
-from kozyri.owntrumps.table_store import TableStore
-from kozyri.agents.levels import level as find_level
-from kozyri.core import INTERRUPTED, InvalidInput, Limit
-from kozyri.owntrumps.cards import parse_suit
+from kozyri.agents import agent_names
+from kozyri.agents.levels import Resolved, resolve
+from kozyri.checks import MOST_SEED
+from kozyri.core import INTERRUPTED, InvalidInput, KozyriError, Limit
 from kozyri.owntrumps.inputs import read_record, with_rules
-from kozyri.owntrumps.position import parse_trumps
-from kozyri.owntrumps.record import SeatRecord
-from kozyri.owntrumps.rules import Rules
-from kozyri.play import OwnTrumpsTable, Seat, TrumpChoice
+from kozyri.owntrumps.record import GameRecord, SeatRecord
+from kozyri.owntrumps.rules import AGREEMENT, RESIGNATION, Rules
+from kozyri.owntrumps.table_store import TableStore
+from kozyri.play import GameSettings, OwnTrumpsTable, Session
+from kozyri.play.session import ACCEPT_DRAW, CHOICE, CHOOSE, DECLINE_DRAW, OVER, Event
+from kozyri.play.settings import DRAWN_SEEDS
 from kozyri.runs.files import check_writable
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
-from kozyri_cli.common import (NODES, SECONDS, ProgressLine, emit_json, fail, one_budget, read_input,
+from kozyri_cli.common import (NODES, SECONDS, SEED, ProgressLine, emit_json, fail, one_budget, read_input,
                                standard_input, standard_input_is_terminal)
 from kozyri_cli.screen import (
     end_lines,
@@ -40,10 +43,13 @@ from kozyri_cli.screen import (
 
 #: The opponents' level when neither --level nor --agent is given.
 DEFAULT_LEVEL = 5
+#: Seconds a move of an --agent given without --time or --nodes.
+DEFAULT_AGENT_SECONDS = 1.0
 #: The styles of the screen's roles (kozyri_cli.screen.plain) on a terminal with colour.
 STYLES = {"red": {"fg": "red"}, "top": {"bold": True, "reverse": True}, "you": {"bold": True},
           "turn": {"fg": "yellow", "bold": True}, "dim": {"dim": True}}
 QUIT_WORDS = ("quit", "exit", "q")
+YES_WORDS = ("y", "yes")
 
 HELP = """\
 Type the number of a listed move, or the move itself: a card to lead (9S),
@@ -52,6 +58,8 @@ Commands:
   hint        the engine's move for you (level 5 or stronger) and its estimate,
               from -1 (you lose) to +1 (another player loses)
   undo        take back your last move (and the computer moves after it)
+  draw        offer a draw: the game is drawn if every player still in it accepts
+  resign      give up the game: you lose (asks you to confirm)
   save FILE   save the game record so far (text form; kozyri analyze reads it)
   help        this text
   quit        end the game (end of input does too)"""
@@ -113,30 +121,55 @@ def _command(text: str) -> tuple[str, str]:
 
 # --- the game --------------------------------------------------------------------
 class Game:
-    """One game at the terminal for the person at seat ``you``: the trump
-    choice, the play, the end. ``hint_agent`` within ``hint_limit`` answers
-    ``hint``; ``save_path`` is where the record goes at the end (if any)."""
+    """One game at the terminal for the person at seat ``you`` of
+    ``session``: the trump choice, the play, the end. The ``hint`` agent
+    (seeded by ``seed``, with the stored ``tables``) answers ``hint``;
+    ``save_path`` is where the record goes at the end (if any)."""
 
-    def __init__(self, screen: Screen, you: int, hint_agent, hint_limit: Limit | None, save_path: str | None):
-        self.screen, self.you = screen, you
-        self.hint_agent, self.hint_limit = hint_agent, hint_limit
+    def __init__(self, screen: Screen, session: Session, you: int, hint: Resolved, seed: int, tables,
+                 save_path: str | None):
+        self.screen, self.session, self.you = screen, session, you
+        self.hint_agent, self.hint_limit = hint.make_agent(seed, tables), hint.limit
         self.save_path = save_path
-        self.table: OwnTrumpsTable | None = None
         self._seen: SeatRecord | None = None
 
+    @property
+    def table(self) -> OwnTrumpsTable:
+        """The game's table (once the cards are dealt)."""
+        return self.session.table
+
+    def _announce(self, event: Event) -> None:
+        """What the computer seats do that the person is told at once (their moves show on the next screen)."""
+        if event.kind == CHOOSE:
+            self.screen.say(f"{seat_label(event.seat)} chooses {suit_option(event.payload)}")
+        elif event.kind in (ACCEPT_DRAW, DECLINE_DRAW):
+            answer = "accepts" if event.kind == ACCEPT_DRAW else "declines"
+            self.screen.say(f"{seat_label(event.seat, self.you)} {answer} the draw")
+
+    def _computers(self) -> None:
+        """The computer seats choose, move and answer a draw offer until the
+        person is to act or the game is over (Ctrl-C: exit 130)."""
+        line = ProgressLine()
+        control = SearchControl(progress=line)
+        try:
+            self.session.computer_turns(control, on_event=self._announce)
+        finally:
+            line.clear()
+        if control.reason == INTERRUPTED:
+            raise click.Abort
+
     # --- before the deal -------------------------------------------------------------
-    def choose_trumps(self, choice: TrumpChoice) -> OwnTrumpsTable:
-        """The seats choose their trumps in turn, the person by number or suit; then the deal."""
-        say = self.screen.say
-
-        def announce(seat: int, suit: str) -> None:
-            say(f"{seat_label(seat)} chooses {suit_option(suit)}")
-
-        if not choice.is_done:
+    def choose_trumps(self) -> None:
+        """The seats choose their trumps in turn, the person by number or suit;
+        then the deal (fixed trumps: dealt at once)."""
+        session, say = self.session, self.screen.say
+        if session.phase == CHOICE:
+            choice = session.choice
             self.screen.lines(trump_choice_lines(choice.deck, choice.trumps, choice.order, self.you,
                                                  self.screen.paint))
-        choice.play_out(announce)
-        while not choice.is_done:
+            self._computers()
+        while session.phase == CHOICE:
+            choice = session.choice
             options = list(choice.free)
             self.screen.lines(["your trump:"] + numbered_lines([suit_option(s, choice.deck) for s in options]))
             text = self.screen.ask("your choice: ")
@@ -145,38 +178,37 @@ class Game:
                 say("Pick your trump suit by its number or its letter (S H D C).\n" + HELP)
             elif word == "hint":
                 say("Before the deal nothing tells one suit from another: any suit of the deck is as good.")
-            elif word in ("undo", "save"):
+            elif word in ("undo", "save", "draw", "resign"):
                 say(f"nothing to {word} yet: the cards are dealt once every trump is chosen")
             else:
                 try:
                     picked = _pick(text, options)
-                    choice.choose(self.you, picked if picked is not None else parse_suit(text))
+                    self._announce(session.act(self.you, picked if picked is not None else text))
                 except InvalidInput as exc:
                     say(str(exc))
                     continue
-                announce(self.you, choice.trumps[self.you])
-                choice.play_out(announce)
-        say("Trumps: " + ", ".join(f"{seat_label(s, self.you)} {suit_option(t)}"
-                                    for s, t in enumerate(choice.trumps)) + ". The cards are dealt.\n")
-        return choice.table()
+                self._computers()
+        trumps = self.table.record.start.trumps
+        say("Trumps: " + ", ".join(f"{seat_label(s, self.you)} {suit_option(t)}" for s, t in enumerate(trumps))
+            + ". The cards are dealt.\n")
 
     # --- the play ----------------------------------------------------------------------
-    def play(self, table: OwnTrumpsTable) -> None:
+    def play(self) -> None:
         """Computer seats move, the person is asked, until the game is over."""
-        self.table = table
+        session = self.session
         drawn = None
-        while not table.is_over:
-            if table.seats[table.to_move].is_agent:
-                self._computers_move()
+        while session.phase != OVER:
+            if session.to_act != self.you:
+                self._computers()
                 continue
-            if drawn != table.ply:
+            if drawn != session.ply:
                 self._draw()
-                drawn = table.ply
+                drawn = session.ply
             self._person_turn()
 
     def _draw(self) -> None:
         self.screen.say()
-        self.screen.lines(table_lines(self._seen_record(), self.screen.paint))
+        self.screen.lines(table_lines(self._seen_record(), self.screen.paint, over=self.session.phase == OVER))
 
     def _seen_record(self) -> SeatRecord:
         """The game as the person saw it, followed move by move (taken afresh from the table after an undo)."""
@@ -187,17 +219,6 @@ class Game:
             seen = seen.play(move)
         self._seen = seen
         return seen
-
-    def _computers_move(self) -> None:
-        """The computer seats play until the person is to move or the game is over (Ctrl-C: exit 130)."""
-        line = ProgressLine()
-        control = SearchControl(progress=line)
-        try:
-            self.table.play_out(control)
-        finally:
-            line.clear()
-        if control.reason == INTERRUPTED:
-            raise click.Abort
 
     def _person_turn(self) -> None:
         table = self.table
@@ -214,14 +235,16 @@ class Game:
             self._undo()
         elif word == "save":
             self.save(argument)
+        elif word == "resign":
+            self._resign()
+        elif word == "draw":
+            self._offer_draw()
         elif text:
             try:
                 picked = _pick(text, moves)
-                move = picked if picked is not None else table.parse_move(text)
+                self.session.act(self.you, picked if picked is not None else text)
             except InvalidInput as exc:
                 self.screen.say(f"{exc}\nlegal moves: " + " ".join(table.move_text(m) for m in moves))
-                return
-            table.play(move, seat=self.you)
 
     def _hint(self) -> None:
         line = ProgressLine()
@@ -243,8 +266,30 @@ class Game:
             return
         count = self.table.ply - mine[-1]
         for _ in range(count):
-            self.table.undo()
+            self.session.undo(self.you)
         self.screen.say(f"took back {count} move{'s' if count != 1 else ''}: your move {mine[-1] + 1} again")
+
+    def _resign(self) -> None:
+        """The person resigns, once they confirm: they lose, and the game ends."""
+        answer = self.screen.ask("resign: you lose this game. Are you sure? (y/n): ")
+        if answer.lower() not in YES_WORDS:
+            self.screen.say("you play on")
+            return
+        self.session.resign(self.you)
+
+    def _offer_draw(self) -> None:
+        """The person offers a draw; the computer players still in the game
+        answer it (each from its own last search: a game it judges drawn or
+        lost, it accepts)."""
+        try:
+            self.session.offer_draw(self.you)
+        except KozyriError as exc:
+            self.screen.say(str(exc))
+            return
+        self.screen.say("you offer a draw")
+        self._computers()
+        if self.session.phase != OVER:
+            self.screen.say("the draw is declined: play on")
 
     def save(self, path: str) -> bool:
         """The record so far into ``path`` (text form); remembered to save the whole game at the end."""
@@ -268,7 +313,7 @@ class Game:
         self._draw()
         ending = table.ending
         screen.say()
-        screen.lines(end_lines(table.record, ending.text, ending.loser, self.you, screen.paint))
+        screen.lines(end_lines(table.record, ending.text, ending.loser, self.you, screen.paint, ending.reason))
         saved = False
         if self.save_path is not None:
             saved = self.save(self.save_path)
@@ -286,29 +331,45 @@ class Game:
 
 
 # --- the command -----------------------------------------------------------------
-def _opponents(level, agent, seconds, nodes, n_players: int, seed: int, tables: TableStore):
-    """``(seat_for(seat), hint_agent, hint_limit)``: the computer seats, and
-    the engine behind ``hint`` (the --agent, or the level's agent at level
-    :data:`DEFAULT_LEVEL` or the opponents' level if higher: never a weak
-    hint; it answers from the stored ``tables`` where they cover the game)."""
+def seat_seed(seed: int, seat: int) -> int:
+    """The seed of the computer at ``seat``: ``seed + seat``, within the one
+    seed rule (0 to 2**63-1: past the largest seed it wraps to 0)."""
+    return (seed + seat) % (MOST_SEED + 1)
+
+
+def _strengths(level, agent, seconds, nodes, players: int) -> tuple[dict, Resolved]:
+    """``(computer, hint)``: a computer seat's strength as the settings take
+    it (a level, or an agent and its budget; :func:`~kozyri.agents.levels.resolve`
+    works it out), and the engine behind ``hint``: the --agent, or the agent
+    of the opponents' level or :data:`DEFAULT_LEVEL` if higher (never a weak
+    hint), which answers from the stored tables where they cover the game."""
     if agent is not None:
         if level is not None:
             fail("give --level or --agent, not both (a level names its agent and budget)")
-        limit = Limit(time=None if nodes is not None else (seconds or 1.0), nodes=nodes)
-
-        def seat_for(seat: int) -> Seat:
-            return Seat(agent, limit, seed + seat)
-
-        return seat_for, make_agent(agent, seed=seed, tables=tables), limit
+        budget = {"time": None if nodes is not None else (seconds or DEFAULT_AGENT_SECONDS), "nodes": nodes}
+        return {"agent": agent, **budget}, resolve("owntrumps", agent=agent, **budget)
     if seconds is not None or nodes is not None:
         fail("--time and --nodes go with --agent (a --level names its own budget)")
-    found = find_level(DEFAULT_LEVEL if level is None else level)
-    name, limit = find_level(max(found.number, DEFAULT_LEVEL)).for_view(n_players)
+    chosen = resolve("owntrumps", level=DEFAULT_LEVEL if level is None else level, view=players)
+    hint = resolve("owntrumps", level=max(chosen.level, DEFAULT_LEVEL), view=players)
+    # The hint is no opponent to keep weak: it answers from the stored tables at any level.
+    return {"level": chosen.level}, dataclasses.replace(hint, level=None)
 
-    def seat_for(seat: int) -> Seat:
-        return Seat.at_level(found.number, "owntrumps", n_players, seed=seed + seat)
 
-    return seat_for, make_agent(name, seed=seed, tables=tables), limit
+def _replayed(session: Session, record: GameRecord) -> Session:
+    """``session`` (started at ``record``'s start) after the record's moves and its stored end (a
+    resignation, an agreed draw), each as an event of the session."""
+    for move in record.moves:
+        session.act(session.to_act, move, 0.0)
+    end = record.end
+    if end is not None and end.reason == RESIGNATION:
+        session.resign(end.loser)
+    elif end is not None and end.reason == AGREEMENT:
+        first, *others = session.holders
+        session.offer_draw(first)
+        for seat in others:
+            session.accept_draw(seat)
+    return session
 
 
 @main.command()
@@ -326,7 +387,7 @@ def _opponents(level, agent, seconds, nodes, n_players: int, seed: int, tables: 
 @click.option("--pass-sixes/--no-pass-sixes", default=None, help="The sixes of the trump suits go to their owners.")
 @click.option("--leader", type=click.IntRange(0, 3), metavar="N", help="The player who chooses first and leads "
               "(default 0).")
-@click.option("--seed", type=int, metavar="N", help="The deal's and the computer players' seed (default: random).")
+@click.option("--seed", type=SEED, metavar="N", help="The deal's and the computer players' seed (default: random).")
 @click.option("--trumps", metavar="SUITS", help="Fixed trumps in seat order, e.g. SH; without it every player "
               "chooses one in turn before the deal, you too.")
 @click.option("--load", "load_path", metavar="FILE", help="Continue a saved game record (its moves are replayed).")
@@ -342,7 +403,10 @@ def play(players, you, level, agent, seconds, nodes, deck, must_beat, pass_sixes
     deal, you too. On your turn the screen shows the pile, every player's
     trump and number of cards, your hand and the last moves (never a card
     you cannot see); type a listed number or a move (9S, KH+9S, take3), or
-    hint, undo, save FILE, help, quit. At the end every hand is shown.
+    hint, undo, draw (offer a draw), resign, save FILE, help, quit. The game
+    ends by the rules, as a draw when a position occurs for the third time,
+    when you resign, or as a draw every player agreed to. At the end every
+    hand is shown.
 
     \b
     Examples:
@@ -357,8 +421,9 @@ def play(players, you, level, agent, seconds, nodes, deck, must_beat, pass_sixes
     standard_input()  # closed (<&-): one line and exit code 2 before the game starts
     if save_path is not None:
         check_writable(save_path)  # before the game, not after it
-    seed = random.SystemRandom().randrange(2 ** 32) if seed is None else seed
+    seed = random.SystemRandom().randrange(DRAWN_SEEDS) if seed is None else seed
     screen = Screen(sys.stdout.isatty() if color is None else color)
+    record = None
     if load_path is not None:
         given = [f"--{name}" for name, value in (("players", players), ("deck", deck), ("trumps", trumps),
                                                  ("leader", leader), ("must-beat", must_beat),
@@ -371,30 +436,32 @@ def play(players, you, level, agent, seconds, nodes, deck, must_beat, pass_sixes
     players = players or 2
     if you >= players:
         fail(f"--seat {you}: the seats of {players} players are 0..{players - 1}")
+    computer, hint = _strengths(level, agent, seconds, nodes, players)
+    seats = [None if s == you else {**computer, "seed": seat_seed(seed, s)} for s in range(players)]
+    if record is None:
+        settings = GameSettings.create(deck=deck, players=players, rules=with_rules(Rules(), must_beat, pass_sixes),
+                                       trumps=trumps, leader=leader or 0, seed=seed, seats=seats)
+    else:
+        start = record.start
+        settings = GameSettings.create(deck=start.deck, players=players, rules=start.rules, trumps=start.trumps,
+                                       leader=start.to_move, seed=seed, seats=seats)
     tables = TableStore()  # stored retrograde tables: perfect play on small decks, for the levels that use them
-    seat_for, hint_agent, hint_limit = _opponents(level, agent, seconds, nodes, players, seed, tables)
-    seats = [None if s == you else seat_for(s) for s in range(players)]
-    game = Game(screen, you, hint_agent, hint_limit, save_path)
+    session = Session(settings, tables, start=None if record is None else record.start)
+    game = Game(screen, session, you, hint, seed, tables, save_path)
     try:
-        if load_path is not None:
-            table = OwnTrumpsTable(record, seats, tables=tables)
-            screen.say(f"Loaded {load_path}: {table.ply} moves replayed.")
+        if record is not None:
+            _replayed(session, record)
+            screen.say(f"Loaded {load_path}: {session.ply} moves replayed.")
         else:
-            choice = TrumpChoice(deck or 36, players, seats, rules=with_rules(Rules(), must_beat, pass_sixes),
-                                 leader=leader or 0, seed=seed, tables=tables)
-            if trumps is not None:
-                fixed = parse_trumps(trumps, players)
-                for seat in choice.order:
-                    choice.choose(seat, fixed[seat])
-            table = game.choose_trumps(choice)
+            game.choose_trumps()
         screen.say("Type help for the commands.")
-        game.play(table)
+        game.play()
         game.finish()
     except _Quit:
         screen.say("bye")
         return
     if as_json:
-        ending = table.ending
+        table, ending = session.table, session.ending
         emit_json({"you": you, "result": ("draw" if ending.loser is None else
                                           "lost" if ending.loser == you else "won"),
                    "ending": ending.to_json(), "moves": table.ply, "seed": seed, "saved": game.save_path,

@@ -172,16 +172,18 @@ def last_move_lines(seen, last: int | None = None, paint=plain) -> list[str]:
     return lines
 
 
-def table_lines(seen, paint=plain) -> list[str]:
+def table_lines(seen, paint=plain, over: bool | None = None) -> list[str]:
     """The table as one seat sees it, for a person: the pile, every seat's
     trump and count, the seat's hand sorted by suit, the last moves and
     whose turn it is. ``seen`` is the game as that seat saw it (a
     :class:`~kozyri.owntrumps.record.SeatRecord`), so nothing hidden from the
-    seat is shown."""
+    seat is shown. ``over``: whether the game is over (default: by the
+    rules; a resignation, an agreement or a repetition ends it too)."""
     view = seen.final
     d = view.deck
+    over = view.is_over if over is None else over
     rules = f"must_beat {'on' if view.rules.must_beat else 'off'}" + (", pass_sixes" if view.rules.pass_sixes else "")
-    when = "game over" if view.is_over else f"move {len(seen.moves) + 1}"
+    when = "game over" if over else f"move {len(seen.moves) + 1}"
     lines = [paint(f"--- {when} --- deck {d.spec()}, {view.n_players} players, {rules} ---", "dim"),
              pile_line(view, paint), ""]
     lines += seat_lines(view, paint)
@@ -189,7 +191,7 @@ def table_lines(seen, paint=plain) -> list[str]:
     recent = last_move_lines(seen, paint=paint)
     if recent:
         lines += ["last moves:"] + recent
-    if not view.is_over:
+    if not over:
         lines.append(paint("your move" if view.to_move == view.seat else f"player {view.to_move} to move", "turn"))
     return lines
 
@@ -232,16 +234,20 @@ def hint_text(result: PlayResult, view: Observation) -> str:
 
 
 def end_lines(record: GameRecord, ending_text: str, loser: int | None, you: int | None = None,
-              paint=plain) -> list[str]:
-    """The end of a game, when nothing is hidden any more: who lost (and what
-    that means for the person at ``you``), every hand at the deal and the
-    cards left."""
+              paint=plain, reason: str = "rules") -> list[str]:
+    """The end of a game, when nothing is hidden any more: who lost and how
+    (``reason``: by the rules, a resignation; a draw by the rules, by
+    repetition, by agreement), what that means for the person at ``you``,
+    every hand at the deal and the cards left."""
+    resigned = reason == "resignation"
     if loser is None:
         verdict = "a draw: nobody loses" if ending_text == "a draw" else f"{ending_text}: nobody loses"
     elif you is None:
         verdict = ending_text
+    elif loser == you:
+        verdict = "you resigned: you lose" if resigned else "you lost"
     else:
-        verdict = "you lost" if loser == you else f"you won: player {loser} lost"
+        verdict = f"you won: player {loser} {'resigned' if resigned else 'lost'}"
     start = record.start
     d = start.deck
     lines = [paint(f"game over after {len(record.moves)} moves: {verdict}", "turn"), "",

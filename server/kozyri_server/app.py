@@ -25,14 +25,16 @@ from starlette.staticfiles import StaticFiles
 
 from kozyri import __version__
 from kozyri.core import GameOver, InvalidInput, KozyriError, load_json
+from kozyri.play.games import game_kind
 from kozyri.protocols.messages import JsonRequests
 from kozyri_server.jobs import budget_seconds
 from kozyri_server.limits import Limits
 from kozyri_server.openapi import openapi_document
 from kozyri_server.pool import EnginePool, JobTimeout, PoolFull
 from kozyri_server.postgres_store import PostgresStore, is_postgres_url
+from kozyri_server.room import Refused
 from kozyri_server.store import SqliteStore, Store
-from kozyri_server.tables import NotFound, Refused, Tables, TooMany
+from kozyri_server.tables import NotFound, Tables, TooMany
 from kozyri_server.ws import TableSockets
 
 log = logging.getLogger("kozyri.server")
@@ -41,6 +43,8 @@ log = logging.getLogger("kozyri.server")
 DEFAULT_DB = "kozyri.db"
 #: The web page's files (index.html, css, js), served at ``/``.
 STATIC_DIR = Path(__file__).resolve().parent / "static"
+#: The engine job that reviews a finished game, by game (a game without one is not reviewed).
+REVIEW_JOBS = {"owntrumps": "analyze"}
 
 
 class BodyTooLarge(Exception):
@@ -152,15 +156,16 @@ class Api:
         return JSONResponse(openapi_document(__version__))
 
     async def create_table(self, request: Request):
-        room = self.tables.create(await read_body(request, self.limits))
-        return JSONResponse({"ok": True, **room.summary()})
+        room = await self.tables.create(await read_body(request, self.limits))
+        return JSONResponse({"ok": True, **await self.tables.summary(room)})
 
     async def list_tables(self, request: Request):
         every = request.query_params.get("all", "") in ("1", "true", "yes")
-        return JSONResponse({"ok": True, "tables": self.tables.listing(every)})
+        return JSONResponse({"ok": True, "tables": await self.tables.listing(every)})
 
     async def table(self, request: Request):
-        return JSONResponse({"ok": True, **self.tables.get(request.path_params["table_id"]).summary()})
+        room = await self.tables.get(request.path_params["table_id"])
+        return JSONResponse({"ok": True, **await self.tables.summary(room)})
 
     async def join(self, request: Request):
         body = await read_body(request, self.limits)
@@ -171,22 +176,24 @@ class Api:
         return JSONResponse({"ok": True, **await self.tables.leave(request.path_params["table_id"], body)})
 
     async def record(self, request: Request):
-        room = self.tables.get(request.path_params["table_id"])
-        return JSONResponse({"ok": True, "table": room.id, "game": room.game, "record": room.record_json()})
+        room = await self.tables.get(request.path_params["table_id"])
+        return JSONResponse({"ok": True, "table": room.id, "game": room.game, "record": await self.tables.record(room)})
 
     async def review(self, request: Request):
-        room = self.tables.get(request.path_params["table_id"])
-        if room.game != "owntrumps":
-            raise InvalidInput("only Own Trumps games are reviewed")
-        record = room.record_json()
+        room = await self.tables.get(request.path_params["table_id"])
+        job = REVIEW_JOBS.get(room.game)
+        if job is None:
+            reviewed = ", ".join(game_kind(game).title for game in REVIEW_JOBS)
+            raise InvalidInput(f"only {reviewed} games are reviewed")
+        record = await self.tables.record(room)
         body: dict = {"game": record}
         for key in ("time", "nodes", "seat"):
             if key in request.query_params:
                 body[key] = request.query_params[key]
         if "time" not in body and "nodes" not in body:
             body["time"] = self.limits.review_seconds_per_move
-        budget = budget_seconds("analyze", body, self.limits.max_request_seconds, len(record["moves"]))
-        return _replied(await self.pool.run("analyze", body, budget))
+        budget = budget_seconds(job, body, self.limits.max_request_seconds, len(record["moves"]))
+        return _replied(await self.pool.run(job, body, budget))
 
 
 def open_store(db: str | Path) -> Store:

@@ -24,13 +24,12 @@ import signal
 import time
 
 from kozyri import __version__
-from kozyri.agents import make_agent
-from kozyri.agents.levels import level as find_level
+from kozyri.agents.levels import Strength, resolve
 from kozyri.core import InvalidInput, KozyriError, Limit
 from kozyri.owntrumps.inputs import read_deal, read_record
-from kozyri.owntrumps.observation import Observation
+from kozyri.play.games import game_kind
 from kozyri.play.table import Seat
-from kozyri.protocols.analysis import Strength, nodes_or_none, seconds_or_none, whole_number
+from kozyri.protocols.analysis import nodes_or_none, seconds_or_none, whole_number
 from kozyri.protocols.messages import DEFAULT_SOLVE_SECONDS, JsonRequests, error_reply
 from kozyri.reversi.board import Board
 from kozyri.search.control import SearchControl
@@ -172,15 +171,19 @@ def _reversi_bestmove(body: dict, control: SearchControl) -> dict:
     board = _board(body)
     if board.is_game_over():
         raise InvalidInput("the game is over: there is no move to choose")
-    agent_name, limit = "alphabeta", Limit(time=DEFAULT_REVERSI_SECONDS)
-    if body.get("level") is not None:
-        agent_name, limit = find_level(body["level"], "reversi").for_view(board)
-    think = seconds_or_none(body.get("time"), '"time"')
-    if think is not None:
-        limit = Limit(time=think)
+    found = _reversi_strength(body, board)
     seed = whole_number(body.get("seed", 0), '"seed"', 0)
-    result = make_agent(agent_name, seed, game="reversi").choose(board, limit, control=control)
-    return {"agent": agent_name, **result_json(result), "stopped": result.info.stopped}
+    result = found.make_agent(seed).choose(board, found.limit, control=control)
+    return {"agent": found.agent, **result_json(result), "stopped": result.info.stopped}
+
+
+def _reversi_strength(body: dict, board=2):
+    """The agent and budget of a Reversi best move (:func:`kozyri.agents.levels.resolve`):
+    its ``level``'s, else the engine at :data:`DEFAULT_REVERSI_SECONDS`; its ``time`` replaces either's."""
+    think = seconds_or_none(body.get("time"), '"time"')
+    if body.get("level") is not None:
+        return resolve("reversi", level=body["level"], time=think, view=board)
+    return resolve("reversi", agent="alphabeta", time=think or DEFAULT_REVERSI_SECONDS)
 
 
 def _reversi_solve(body: dict, control: SearchControl) -> dict:
@@ -198,21 +201,23 @@ def _reversi_solve(body: dict, control: SearchControl) -> dict:
 def _agent_move(body: dict, control: SearchControl) -> dict:
     """A computer seat's move at an online table: its seat (agent, limit,
     seed, level) and its view, nothing else (an Own Trumps Observation, a
-    Reversi board). The agent is made as :meth:`kozyri.play.Table.agent`
-    makes it (stored tables only for the levels that use them)."""
+    Reversi board: :meth:`GameKind.view_json <kozyri.play.games.GameKind.view_json>`).
+    The agent is made as :meth:`kozyri.play.Table.agent` makes it (stored
+    tables only where :func:`kozyri.agents.levels.resolve` says). With the
+    move: whether the seat accepts a draw, judging by this search
+    (:func:`kozyri.play.session.accepts_draw`)."""
+    from kozyri.play.session import accepts_draw
+
+    _known(body, ("game", "seat", "view"), "agent_move")
+    kind = game_kind(body.get("game", "owntrumps"))
     seat = Seat.from_json(body.get("seat"))
     if seat.agent is None:
         raise InvalidInput("this seat is not played by the computer")
-    game = body.get("game", "owntrumps")
-    tables = _worker.get("tables") if seat.level is None or find_level(seat.level, game).uses_tables else None
-    agent = make_agent(seat.agent, seed=seat.seed, game=game, tables=tables)
-    if game == "reversi":
-        view = Board(body.get("view"))
-        result = agent.choose(view, seat.limit, control=control)
-        return {"move": str(result.move), "seconds": result.info.seconds}
-    view = Observation.from_json(body.get("view"))
+    agent = seat.resolved(kind.name).make_agent(seat.seed, _worker.get("tables"))
+    view = kind.view_from_json(body.get("view"))
     result = agent.choose(view, seat.limit, control=control)
-    return {"move": result.move.text(view.deck), "seconds": result.info.seconds}
+    return {"move": kind.view_move_text(view, result.move), "seconds": result.info.seconds,
+            "accepts_draw": accepts_draw(result.info)}
 
 
 #: The jobs besides :data:`ENGINE_REQUESTS`, by name.
@@ -242,9 +247,7 @@ def budget_seconds(kind: str, body: dict, most: float, moves: int = 0) -> float:
         elif kind == "analyze":
             asked = most if asked is None else asked * max(1, moves)
         elif kind == "reversi_bestmove":
-            if asked is None:
-                level = body.get("level")
-                asked = DEFAULT_REVERSI_SECONDS if level is None else find_level(level, "reversi").limit.time or most
+            asked = _reversi_strength(body).limit.time or most
         elif kind == "reversi_solve":
             asked = asked or DEFAULT_SOLVE_SECONDS
         elif kind == "agent_move":

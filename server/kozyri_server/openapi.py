@@ -6,6 +6,8 @@ requests and replies."""
 
 from __future__ import annotations
 
+from kozyri.play.games import GAMES
+
 _OBJECT = {"type": "object", "additionalProperties": True}
 _REPLY = {"description": "the reply (`ok`: true), or an error (`ok`: false, `error`: one line)",
           "content": {"application/json": {"schema": _OBJECT}}}
@@ -81,7 +83,7 @@ PATHS = {
         "post": {"summary": "create a table", "tags": ["tables"],
                  "requestBody": {"required": True, "content": {"application/json": {
                      "schema": {"type": "object", "properties": {
-                         "game": {"type": "string", "enum": ["owntrumps", "reversi"]},
+                         "game": {"type": "string", "enum": list(GAMES)},
                          "deck": {"type": "string"}, "players": {"type": "integer"},
                          "rules": {"type": "object"}, "leader": {"type": "integer"},
                          "trumps": {"type": "string", "description": '"choose" or one suit per seat ("SHD")'},
@@ -118,6 +120,8 @@ def openapi_document(version: str) -> dict:
                  "description": "The Own Trumps and Reversi engines over HTTP, and online tables. Tables are "
                                 "played over the WebSocket /api/ws: authenticate with "
                                 '{"type": "auth", "table": ID, "token": TOKEN}, then send '
-                                '{"type": "move", "ply": N, "move": "KH+9S"} (docs/server.md).'},
+                                '{"type": "move", "ply": N, "move": "KH+9S"}, {"type": "resign"}, '
+                                '{"type": "offer_draw"}, {"type": "accept_draw"} or {"type": "decline_draw"} '
+                                '(docs/server.md).'},
         "paths": PATHS,
     }

@@ -1,28 +1,31 @@
 """Where online tables live between moves and across restarts: the small
-:class:`Store` interface, and :class:`SqliteStore`, the embedded default
-(one SQLite file in WAL mode, created if missing).
+:class:`Store` interface, :class:`SqlStore` (the interface over the SQL of
+:mod:`kozyri_server.sql`, shared by both databases) and :class:`SqliteStore`,
+the embedded default (one SQLite file in WAL mode, created if missing).
 
-A table is stored as what it was created with (its settings, the deal's
-seed among them: never sent to a seat), its seats (a person seat holds the
-SHA-256 hash of its token while taken, never the token) and its events: one
-row per move under the unique key (table, ply), written and committed
-before the move is acknowledged or shown to anyone. A restarted server
-replays the events (:mod:`kozyri_server.tables`), so it loses no
-acknowledged move; a second write for a ply already stored fails
-(:class:`MoveConflict`) and changes nothing. Trump choices before the deal
-are events too, at the plies ``-n .. -1`` of an ``n``-seat table, so the
-card moves keep the table's own ply numbers 0, 1, 2, ...
+A table is stored as what it was created with (its settings,
+:meth:`GameSettings.to_json <kozyri.play.settings.GameSettings.to_json>`:
+the deal's seed among them, never sent to a seat), its seats (a person
+seat holds the SHA-256 hash of its token while taken, never the token) and
+the events of its session, one row per event under the unique key (table,
+seq), written and committed before the event is acknowledged or shown to
+anyone. A restarted server replays the events
+(:meth:`Session.from_events <kozyri.play.session.Session.from_events>`),
+so it loses no acknowledged move, resignation or draw; a second write for
+a seq already stored fails (:class:`MoveConflict`) and changes nothing.
 
-The PostgreSQL store (several server processes sharing tables) is one
-more class with these methods (:mod:`kozyri_server.postgres_store`);
-nothing else in the server touches SQL.
+The PostgreSQL store (several server processes sharing tables) is the same
+:class:`SqlStore` on another connection (:mod:`kozyri_server.postgres_store`);
+nothing else in the server touches SQL. Every call blocks (a commit, a
+network round trip): the server makes them on a thread, never on its event loop.
 
 >>> store = SqliteStore(":memory:")
 >>> store.create_table("t1", "owntrumps", {"deck": "4x3"}, ["person", "computer"])
 >>> store.claim_seat("t1", 0, "ab" * 32, "Ann"), store.claim_seat("t1", 0, "cd" * 32, "Bob")
 (True, False)
->>> store.add_move("t1", 0, 0, "QS", 0.5); store.load("t1").moves
-[StoredMove(ply=0, seat=0, move='QS', seconds=0.5)]
+>>> store.add_event("t1", {"seq": 1, "kind": "move", "seat": 0, "payload": "QS", "seconds": 0.5})
+>>> store.load("t1").events
+[{'seq': 1, 'kind': 'move', 'seat': 0, 'payload': 'QS', 'seconds': 0.5}]
 """
 
 from __future__ import annotations
@@ -31,44 +34,21 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from kozyri_server import sql
 
 #: A table's statuses: waiting for people to take its seats, being played, over.
 OPEN, PLAYING, FINISHED = "open", "playing", "finished"
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    settings TEXT NOT NULL,
-    status TEXT NOT NULL,
-    created REAL NOT NULL,
-    updated REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    token_hash TEXT,
-    name TEXT,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS moves (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    ply INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    seconds REAL NOT NULL,
-    created REAL NOT NULL,
-    PRIMARY KEY (table_id, ply)
-);
-CREATE INDEX IF NOT EXISTS tables_by_status ON tables(status);
-"""
+#: ``execute(query, args)``: one statement of a transaction, its cursor.
+Execute = Callable[..., object]
 
 
 class MoveConflict(Exception):
-    """A move for a (table, ply) already stored: the second write changed nothing."""
+    """An event for a (table, seq) already stored: the second write changed nothing."""
 
 
 @dataclass(frozen=True)
@@ -81,24 +61,17 @@ class StoredSeat:
     name: str | None
 
 
-@dataclass(frozen=True)
-class StoredMove:
-    ply: int
-    seat: int
-    move: str
-    seconds: float
-
-
 @dataclass
 class StoredTable:
-    """One table as stored: everything needed to rebuild it."""
+    """One table as stored: everything needed to rebuild it. ``events`` in
+    seq order, in their JSON form (:meth:`kozyri.play.session.Event.to_json`)."""
 
     id: str
     game: str
     settings: dict
     status: str
     seats: list[StoredSeat] = field(default_factory=list)
-    moves: list[StoredMove] = field(default_factory=list)
+    events: list[dict] = field(default_factory=list)
 
 
 class Store:
@@ -108,12 +81,13 @@ class Store:
     #: refreshes the tables it holds: see :meth:`revisions`).
     shared = False
 
-    def create_table(self, table_id: str, game: str, settings: dict, seat_kinds: list[str]) -> None:
-        """A new table with its seats (all free), status :data:`OPEN`."""
+    def create_table(self, table_id: str, game: str, settings: dict, seat_kinds: list[str],
+                     status: str = OPEN) -> None:
+        """A new table with its seats (all free)."""
         raise NotImplementedError
 
     def load(self, table_id: str) -> StoredTable | None:
-        """The table with its seats and its moves in ply order, or None."""
+        """The table with its seats and its events in seq order, or None."""
         raise NotImplementedError
 
     def unfinished(self) -> list[str]:
@@ -128,8 +102,10 @@ class Store:
         """Free a seat (its token stops working)."""
         raise NotImplementedError
 
-    def add_move(self, table_id: str, ply: int, seat: int, move: str, seconds: float) -> None:
-        """Store one move, durably, before it is acknowledged (:class:`MoveConflict` if the ply is taken)."""
+    def add_event(self, table_id: str, event: dict, status: str | None = None) -> None:
+        """Store one event (``{"seq", "kind", "seat", "payload", "seconds"}``),
+        durably, before it is acknowledged (:class:`MoveConflict` if its seq
+        is taken); ``status``: the table's new status, in the same transaction."""
         raise NotImplementedError
 
     def set_status(self, table_id: str, status: str) -> None:
@@ -144,11 +120,114 @@ class Store:
         raise NotImplementedError
 
 
-class SqliteStore(Store):
+class SqlStore(Store):
+    """The :class:`Store` over the SQL of :mod:`kozyri_server.sql`: each
+    call one transaction. A backend supplies the transaction (:meth:`_run`),
+    what its unique-key violation is (:attr:`_conflicts`) and how it sees
+    its tables and columns (for the migration, :meth:`_prepare`)."""
+
+    #: The exceptions a second write under a taken key raises.
+    _conflicts: tuple[type[BaseException], ...] = ()
+
+    def _run(self, work: Callable[[Execute], object], write: bool = True):
+        """``work(execute)`` in one transaction; its answer."""
+        raise NotImplementedError
+
+    def _has_table(self, execute: Execute, name: str) -> bool:
+        raise NotImplementedError
+
+    def _columns(self, execute: Execute, table: str) -> set[str]:
+        raise NotImplementedError
+
+    def _lock_schema(self, execute: Execute) -> None:
+        """Keep other processes from preparing the schema at the same time (if they may)."""
+
+    def _prepare(self) -> None:
+        """The schema, created if missing, and an older database migrated (see :mod:`kozyri_server.sql`)."""
+        def work(execute):
+            self._lock_schema(execute)
+            had_tables, had_moves = self._has_table(execute, "tables"), self._has_table(execute, "moves")
+            if had_tables and "revision" not in self._columns(execute, "tables"):
+                execute(sql.ADD_REVISION)
+            for statement in sql.SCHEMA:
+                execute(statement)
+            if had_moves:
+                execute(sql.MOVES_TO_EVENTS)
+                execute(sql.DROP_MOVES)
+        self._run(work)
+
+    def create_table(self, table_id: str, game: str, settings: dict, seat_kinds: list[str],
+                     status: str = OPEN) -> None:
+        now = time.time()
+
+        def work(execute):
+            execute(sql.INSERT_TABLE, (table_id, game, json.dumps(settings), status, now, now))
+            for seat, kind in enumerate(seat_kinds):
+                execute(sql.INSERT_SEAT, (table_id, seat, kind))
+        self._run(work)
+
+    def load(self, table_id: str) -> StoredTable | None:
+        def work(execute):
+            row = execute(sql.SELECT_TABLE, (table_id,)).fetchone()
+            if row is None:
+                return None
+            seats = execute(sql.SELECT_SEATS, (table_id,)).fetchall()
+            events = execute(sql.SELECT_EVENTS, (table_id,)).fetchall()
+            return StoredTable(row[0], row[1], json.loads(row[2]), row[3], [StoredSeat(*s) for s in seats],
+                               [{"seq": seq, "kind": kind, "seat": seat, "payload": payload, "seconds": seconds}
+                                for seq, kind, seat, payload, seconds in events])
+        return self._run(work, write=False)
+
+    def unfinished(self) -> list[str]:
+        rows = self._run(lambda execute: execute(sql.UNFINISHED, (FINISHED,)).fetchall(), write=False)
+        return [r[0] for r in rows]
+
+    def revisions(self, table_ids: list[str]) -> dict[str, int]:
+        if not table_ids:
+            return {}
+        query = sql.revisions_query(len(table_ids))
+        return dict(self._run(lambda execute: execute(query, tuple(table_ids)).fetchall(), write=False))
+
+    def claim_seat(self, table_id: str, seat: int, token_hash: str, name: str | None) -> bool:
+        def work(execute):
+            changed = execute(sql.CLAIM_SEAT, (token_hash, name, table_id, seat)).rowcount == 1
+            if changed:
+                execute(sql.TOUCH, (time.time(), table_id))
+            return changed
+        return self._run(work)
+
+    def release_seat(self, table_id: str, seat: int) -> None:
+        def work(execute):
+            execute(sql.RELEASE_SEAT, (table_id, seat))
+            execute(sql.TOUCH, (time.time(), table_id))
+        self._run(work)
+
+    def add_event(self, table_id: str, event: dict, status: str | None = None) -> None:
+        now = time.time()
+
+        def work(execute):
+            execute(sql.INSERT_EVENT, (table_id, event["seq"], event["kind"], event.get("seat"),
+                                       event.get("payload"), event.get("seconds"), now))
+            if status is None:
+                execute(sql.TOUCH, (now, table_id))
+            else:
+                execute(sql.SET_STATUS, (status, now, table_id))
+        try:
+            self._run(work)
+        except self._conflicts as exc:
+            raise MoveConflict(f"event {event['seq']} of table {table_id} is stored already") from exc
+
+    def set_status(self, table_id: str, status: str) -> None:
+        self._run(lambda execute: execute(sql.SET_STATUS, (status, time.time(), table_id)))
+
+
+class SqliteStore(SqlStore):
     """The embedded store: one SQLite file (``":memory:"`` for a throwaway
     one), WAL journal, every write committed with ``synchronous=FULL``
     before it returns. One connection serves the whole server, behind a
-    lock (each call is one short transaction)."""
+    lock (each call is one short transaction, on whichever thread)."""
+
+    _conflicts = (sqlite3.IntegrityError,)
 
     def __init__(self, path: str | Path):
         self.path = str(path)
@@ -160,67 +239,24 @@ class SqliteStore(Store):
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.execute("PRAGMA busy_timeout=5000")
-        with self._lock:
-            self._db.executescript(SCHEMA)
+        self._prepare()
 
-    def _write(self, sql_and_args: list[tuple[str, tuple]]) -> list[int]:
-        """Run statements in one transaction; the row counts they changed."""
+    def _run(self, work, write: bool = True):
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
-                counts = [self._db.execute(sql, args).rowcount for sql, args in sql_and_args]
+                answer = work(self._db.execute)
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
-            return counts
+            return answer
 
-    def create_table(self, table_id: str, game: str, settings: dict, seat_kinds: list[str]) -> None:
-        now = time.time()
-        self._write([("INSERT INTO tables (id, game, settings, status, created, updated) VALUES (?, ?, ?, ?, ?, ?)",
-                      (table_id, game, json.dumps(settings), OPEN, now, now))]
-                    + [("INSERT INTO seats (table_id, seat, kind) VALUES (?, ?, ?)", (table_id, seat, kind))
-                       for seat, kind in enumerate(seat_kinds)])
+    def _has_table(self, execute, name: str) -> bool:
+        return execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() is not None
 
-    def load(self, table_id: str) -> StoredTable | None:
-        with self._lock:
-            row = self._db.execute("SELECT id, game, settings, status FROM tables WHERE id = ?",
-                                   (table_id,)).fetchone()
-            if row is None:
-                return None
-            seats = self._db.execute("SELECT seat, kind, token_hash, name FROM seats WHERE table_id = ? "
-                                     "ORDER BY seat", (table_id,)).fetchall()
-            moves = self._db.execute("SELECT ply, seat, move, seconds FROM moves WHERE table_id = ? "
-                                     "ORDER BY ply", (table_id,)).fetchall()
-        return StoredTable(row[0], row[1], json.loads(row[2]), row[3], [StoredSeat(*s) for s in seats],
-                           [StoredMove(*m) for m in moves])
-
-    def unfinished(self) -> list[str]:
-        with self._lock:
-            rows = self._db.execute("SELECT id FROM tables WHERE status != ? ORDER BY created, id",
-                                    (FINISHED,)).fetchall()
-        return [r[0] for r in rows]
-
-    def claim_seat(self, table_id: str, seat: int, token_hash: str, name: str | None) -> bool:
-        changed = self._write([("UPDATE seats SET token_hash = ?, name = ? WHERE table_id = ? AND seat = ? "
-                                "AND kind = 'person' AND token_hash IS NULL", (token_hash, name, table_id, seat))])
-        return changed[0] == 1
-
-    def release_seat(self, table_id: str, seat: int) -> None:
-        self._write([("UPDATE seats SET token_hash = NULL, name = NULL WHERE table_id = ? AND seat = ?",
-                      (table_id, seat))])
-
-    def add_move(self, table_id: str, ply: int, seat: int, move: str, seconds: float) -> None:
-        now = time.time()
-        try:
-            self._write([("INSERT INTO moves (table_id, ply, seat, move, seconds, created) VALUES (?, ?, ?, ?, ?, ?)",
-                          (table_id, ply, seat, move, seconds, now)),
-                         ("UPDATE tables SET updated = ? WHERE id = ?", (now, table_id))])
-        except sqlite3.IntegrityError as exc:
-            raise MoveConflict(f"move {ply} of table {table_id} is stored already") from exc
-
-    def set_status(self, table_id: str, status: str) -> None:
-        self._write([("UPDATE tables SET status = ?, updated = ? WHERE id = ?", (status, time.time(), table_id))])
+    def _columns(self, execute, table: str) -> set[str]:
+        return {row[1] for row in execute(f"PRAGMA table_info({table})").fetchall()}
 
     def close(self) -> None:
         with self._lock:

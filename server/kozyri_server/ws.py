@@ -6,15 +6,18 @@
    :data:`AUTH_SECONDS`), the connection gets exactly one error message and
    is closed (code 4401): nothing about any table.
 2. Then the server sends ``{"type": "welcome", "table": ID, "seat": N}``
-   and the seat's state (:mod:`kozyri_server.tables`), and a new state
-   after every move at the table; each seat is sent its own view only.
+   and the seat's state (:mod:`kozyri_server.room`), and a new state
+   after every event at the table; each seat is sent its own view only.
 3. The client sends ``{"type": "move", "ply": N, "move": "KH+9S"}`` (before
    the deal: ``{"type": "move", "ply": N, "move": "H"}``, a suit; ``ply``
-   is the state's), ``{"type": "sync"}`` (its state again), ``{"type":
-   "ping"}`` (``pong``). A move that is malformed, illegal, out of turn or
-   for another ply (stale, replayed) gets ``{"type": "error", "error":
-   "...", "ply": CURRENT}`` and changes nothing. A move is acknowledged by
-   the state that follows it, sent after the move is stored.
+   is the state's), ``{"type": "resign"}``, ``{"type": "offer_draw"}``,
+   ``{"type": "accept_draw"}``, ``{"type": "decline_draw"}`` (each may name
+   the ``ply`` it is for), ``{"type": "sync"}`` (its state again),
+   ``{"type": "ping"}`` (``pong``). A request that is malformed, illegal,
+   out of turn, not allowed now (no draw on offer, a seat out of the game)
+   or for another ply (stale, replayed) gets ``{"type": "error", "error":
+   "...", "ply": CURRENT}`` and changes nothing. A request is acknowledged
+   by the state that follows it, sent after its event is stored.
 
 Every message the server sends has ``"seq"``: 1, 2, 3, ... on each
 connection. Messages are bounded in size and rate
@@ -31,14 +34,17 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from kozyri.core import InvalidInput, KozyriError, load_json
 from kozyri_server.limits import AddressCounter, Limits, MessageRate
-from kozyri_server.tables import NotFound, Tables, TableRoom
+from kozyri_server.room import ACTIONS, Room
+from kozyri_server.tables import NotFound, Tables
 
 #: Seconds a new connection has to authenticate.
 AUTH_SECONDS = 10.0
 #: The close codes: authentication failed, too many connections, the seat was left.
 CLOSE_AUTH, CLOSE_BUSY, CLOSE_LEFT = 4401, 4429, 4000
 #: What a connection may send after authenticating.
-MESSAGE_KEYS = {"move": {"type", "ply", "move", "id"}, "sync": {"type", "id"}, "ping": {"type", "id"}}
+MESSAGE_KEYS = {"move": {"type", "ply", "move", "id"}, "resign": {"type", "ply", "id"},
+                "offer_draw": {"type", "ply", "id"}, "accept_draw": {"type", "ply", "id"},
+                "decline_draw": {"type", "ply", "id"}, "sync": {"type", "id"}, "ping": {"type", "id"}}
 
 
 class Connection:
@@ -49,6 +55,8 @@ class Connection:
         self.seq = 0
         self._lock = asyncio.Lock()
         self.closed = False
+        #: The table's version of the last state sent (:attr:`kozyri_server.room.Room.version`).
+        self.shown = -1
 
     async def send(self, message: dict) -> None:
         """Send ``message`` with the next sequence number (nothing once closed)."""
@@ -60,6 +68,14 @@ class Connection:
                 await self.websocket.send_text(json.dumps({"seq": self.seq, **message}))
             except (WebSocketDisconnect, RuntimeError, OSError):
                 self.closed = True
+
+    async def send_state(self, message: dict, version: int) -> None:
+        """Send a table's message showing its ``version``, unless a later
+        version has been sent already (two broadcasts that crossed)."""
+        if version < self.shown:
+            return
+        self.shown = version
+        await self.send(message)
 
     async def close(self, code: int) -> None:
         async with self._lock:
@@ -131,7 +147,7 @@ class TableSockets:
             self.addresses.close(address)
             connection.closed = True
 
-    async def _authenticate(self, websocket: WebSocket) -> tuple[TableRoom, int, str] | None:
+    async def _authenticate(self, websocket: WebSocket) -> tuple[Room, int, str] | None:
         """The table, the seat and its stored token hash, or None (and no hint why)."""
         try:
             text = await asyncio.wait_for(_receive_text(websocket, self.limits), AUTH_SECONDS)
@@ -143,22 +159,22 @@ class TableSockets:
         if message.get("type") != "auth" or set(message) - {"type", "table", "token"}:
             return None
         try:
-            room = self.tables.get(message.get("table"))
+            room = await self.tables.get(message.get("table"))
         except (NotFound, KozyriError):
             return None
         seat = room.seat_of(message.get("token"))
         return None if seat is None else (room, seat, room.hashes[seat])
 
-    async def _serve(self, connection: Connection, room: TableRoom, seat: int, held: str) -> None:
+    async def _serve(self, connection: Connection, room: Room, seat: int, held: str) -> None:
         """Messages of an authenticated seat, until it leaves (or gives its seat up: ``held`` changes)."""
-        async def listener(message: dict) -> None:
-            await connection.send(message)
+        async def listener(message: dict, version: int) -> None:
+            await connection.send_state(message, version)
             if message.get("close"):
                 await connection.close(CLOSE_LEFT)
 
         await connection.send({"type": "welcome", "table": room.id, "seat": seat})
-        await connection.send(room.state_for(seat))
         self.tables.listen(room, seat, listener)
+        await connection.send_state(*await self.tables.state(room, seat))
         rate = MessageRate(self.limits.messages_per_second, self.limits.message_burst)
         try:
             while not connection.closed:
@@ -180,7 +196,7 @@ class TableSockets:
         finally:
             self.tables.unlisten(room, seat, listener)
 
-    async def _handle(self, connection: Connection, room: TableRoom, seat: int, text: str) -> None:
+    async def _handle(self, connection: Connection, room: Room, seat: int, text: str) -> None:
         try:
             message = _decode(text)
         except ValueError as exc:
@@ -199,14 +215,15 @@ class TableSockets:
         if kind == "ping":
             await connection.send({"type": "pong", **({"id": request_id} if request_id is not None else {})})
         elif kind == "sync":
-            await connection.send(room.state_for(seat))
+            await connection.send_state(*await self.tables.state(room, seat))
         else:
+            assert kind in ACTIONS
             try:
-                await self.tables.play(room, seat, message.get("ply"), message.get("move"))
+                await self.tables.act(room, seat, kind, ply=message.get("ply"), move=message.get("move"))
             except KozyriError as exc:
                 await self._error(connection, room, str(exc), request_id)
 
-    async def _error(self, connection: Connection, room: TableRoom, text: str, request_id=None) -> None:
+    async def _error(self, connection: Connection, room: Room, text: str, request_id=None) -> None:
         reply = {"type": "error", "error": " ".join(str(text).split())[:300], "ply": room.ply}
         if request_id is not None and isinstance(request_id, (int, str)) and not isinstance(request_id, bool):
             reply["id"] = request_id

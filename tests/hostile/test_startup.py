@@ -132,7 +132,7 @@ def test_ctrl_c_as_the_program_starts_ends_it_quietly():
 @pytest.mark.slow
 @pytest.mark.parametrize(("signum", "expected"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
                          ids=["SIGINT", "SIGTERM"])
-@pytest.mark.parametrize("delay", [0.0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2, 2.0])
+@pytest.mark.parametrize("delay", [0.0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2, 2.0, 5.0])
 def test_a_stop_signal_at_any_moment_of_the_start_is_quiet(signum, expected, delay):
     code, out, err = signalled(["solve", HARD_20], signum, delay)
     assert_stopped_quietly(code, out, err, expected)
@@ -141,10 +141,12 @@ def test_a_stop_signal_at_any_moment_of_the_start_is_quiet(signum, expected, del
 @pytest.mark.slow
 @pytest.mark.parametrize("delay", [0.0, 0.1, 0.3, 0.8])
 def test_ctrl_c_while_a_command_that_reads_its_input_starts_is_quiet(delay):
-    # `deal` computes nothing long: it is stopped while loading, or has already answered (exit 0).
+    # `deal` computes nothing long: it is stopped while loading, or has already answered (exit 0), or
+    # the signal came in the interpreter's last moments, after the answer, when Python has given the
+    # signals back to the system (the process ends by the signal: a shell reports 130 all the same).
     code, out, err = signalled(["deal", "--seed", "1"], signal.SIGINT, delay)
     assert "Traceback" not in err, err
-    if code == 0:
-        assert "Seed 1" in out and err == "", (out, err)
+    if code in (0, -signal.SIGINT):
+        assert "Seed 1" in out and "JSON:" in out and err == "", (code, out, err)
     else:
         assert (code, err.strip()) == (130, "interrupted"), (code, err)

@@ -15,7 +15,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from kozyri.core import InvalidInput  # noqa: E402
 from kozyri.openspiel import GAME_NAME, ActionCodec, load  # noqa: E402
-from kozyri.owntrumps import Deck  # noqa: E402
+from kozyri.owntrumps import Deck, GameRecord  # noqa: E402
 from kozyri.owntrumps.rules import Move  # noqa: E402
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "openspiel.md"
@@ -80,30 +80,33 @@ def test_bad_parameters_are_refused(params, fragment):
     (2, "4x3", True, 400), (2, "2x4", False, 300), (3, "4x3", True, 300), (3, "4x3", False, 200),
     (4, "4x3", True, 300), (4, "4x4", False, 60), (2, "36", True, 10), (4, "36", False, 5)])
 def test_legal_moves_and_returns_agree_with_kozyri(players, deck, must_beat, games):
+    # kozyri's rules: a record of the same moves, which ends by the rules or by repetition.
     game = load(players=players, deck=deck, must_beat=must_beat, move_cap=400)
     codec = ActionCodec(Deck.parse(deck))
     rng = random.Random(f"{players}{deck}{must_beat}")
     for _ in range(games):
         state = game.new_initial_state()
-        position = None
+        record = None
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action(rng.choice(state.chance_outcomes())[0])
                 continue
-            if position is None:
-                position = state.position
-            assert state.position == position
+            if record is None:
+                record = GameRecord(state.position)
+            position = record.final
+            assert state.position == position and not record.is_over
             legal = position.legal_moves()
             assert state.legal_actions() == sorted(codec.encode(m) for m in legal)
             action = rng.choice(state.legal_actions())
             assert state.move_of(action) in legal
-            position = position.play(state.move_of(action))
+            record = record.play(state.move_of(action))
             state.apply_action(action)
+        assert state.moves == record.moves
         if state.capped:
-            assert state.returns() == [0.0] * players and not position.is_over
+            assert state.returns() == [0.0] * players and not record.is_over and len(record.moves) == 400
         else:
-            assert position.outcome == state.outcome
-            loser = position.outcome.loser
+            assert record.outcome == state.outcome and record.is_over
+            loser = record.outcome.loser
             expected = [0.0] * players if loser is None else [
                 -1.0 if seat == loser else 1 / (players - 1) for seat in range(players)]
             assert state.returns() == pytest.approx(expected)

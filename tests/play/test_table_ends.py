@@ -13,9 +13,8 @@ import pytest
 from kozyri.core import GameOver, IllegalMove, InvalidInput
 from kozyri.owntrumps import GameRecord, Observation, Position
 from kozyri.owntrumps.rules import AGREEMENT, RESIGNATION, Outcome
-from kozyri.play import OwnTrumpsTable, ReversiTable, Seat, table_from_json
+from kozyri.play import OwnTrumpsTable, ReversiTable, Seat, SeatTable, table_from_json
 from kozyri.play.table import ENDING_REASONS, TURN_CAP, Ending
-from kozyri.protocols.games import SeatTable
 from tests.owntrumps.test_record_ends import cycling_game, repeated_record
 
 

@@ -27,6 +27,11 @@ def client(db, **limits) -> TestClient:
     return TestClient(create_app(db, workers=0, limits=Limits(**limits)))
 
 
+def room(c: TestClient, table_id: str):
+    """The server's room of ``table_id`` (asked for on the app's event loop)."""
+    return c.portal.call(c.app.state.tables.get, table_id)
+
+
 def new_table(c: TestClient, **settings) -> str:
     reply = c.post("/api/tables", json=settings)
     assert reply.status_code == 200, reply.text
@@ -80,6 +85,34 @@ def authenticate(ws, table_id: str, token: str, seat: int) -> Seat:
     assert person.receive() == {"seq": 1, "type": "welcome", "table": table_id, "seat": seat}
     person.next_state()
     return person
+
+
+def people(c: TestClient, table_id: str, seats, stack) -> dict[int, Seat]:
+    """A person at each of ``seats``: joined, connected (in ``stack``) and authenticated."""
+    tokens = {seat: join(c, table_id, seat) for seat in seats}
+    return {seat: authenticate(stack.enter_context(c.websocket_connect("/api/ws")), table_id, token, seat)
+            for seat, token in tokens.items()}
+
+
+def catch_up(person: StateReader, event_seq: int) -> dict:
+    """``person``'s states read until one shows event ``event_seq`` (or a later one)."""
+    while person.state["event_seq"] < event_seq:
+        person.next_state()
+    return person.state
+
+
+def ack(person: StateReader, message: dict) -> dict:
+    """Send a request; the state that acknowledges it (the first with a new event)."""
+    person.ws.send_json(message)
+    return catch_up(person, person.state["event_seq"] + 1)
+
+
+def refused(person: Seat, message: dict) -> str:
+    """Send a request that must be refused; the error's text."""
+    person.ws.send_json(message)
+    reply = person.receive()
+    assert reply["type"] == "error", reply
+    return reply["error"]
 
 
 def key(state: dict) -> tuple[int, int]:

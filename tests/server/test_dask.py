@@ -18,6 +18,7 @@ from contextlib import ExitStack
 import pytest
 
 from tests.server.helpers import authenticate, join, new_table, play_to_end
+from tests.server.helpers import room as room_of
 
 distributed = pytest.importorskip("distributed")
 
@@ -65,7 +66,7 @@ def test_dask_pool_answers_the_api_and_plays_a_computer_seat(cluster, tmp_path):
                               join(c, table_id, 0), 0)
         last = play_to_end({0: person})
         assert last["status"] == "finished"
-        played = c.app.state.tables.get(table_id).table.record.moves
+        played = room_of(c, table_id).table.record.moves
         assert len(played) > 2 and _jobs_run(cluster) > before + 2  # the computer seat's moves came from the cluster
 
 

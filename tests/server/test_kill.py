@@ -81,7 +81,12 @@ def _play(server: LiveServer, game: Game) -> None:
 def _check_stored(db, games: list[Game]) -> int:
     """Every acknowledged move is in the file (read with the server dead); how many."""
     with sqlite3.connect(db) as connection:
-        stored = {(t, p): (s, m) for t, p, s, m in connection.execute("SELECT table_id, ply, seat, move FROM moves")}
+        rows = connection.execute("SELECT table_id, seat, payload FROM events WHERE kind = 'move' ORDER BY table_id, seq")
+        plies: dict[str, int] = {}
+        stored = {}
+        for table_id, seat, move in rows:  # a table's moves in order: ply 0, 1, 2, ...
+            plies[table_id] = plies.get(table_id, -1) + 1
+            stored[table_id, plies[table_id]] = (seat, move)
     for game in games:
         for ply, move in game.acknowledged.items():
             assert stored.get((game.id, ply)) == move, (game.id, ply, move)

@@ -41,7 +41,7 @@ def postgres_url():
 
 def test_postgres_store_keeps_the_store_interface(postgres_url):
     from kozyri_server.postgres_store import PostgresStore
-    from kozyri_server.store import FINISHED, MoveConflict, StoredMove
+    from kozyri_server.store import FINISHED, MoveConflict
 
     store = PostgresStore(postgres_url)
     other = PostgresStore(postgres_url)  # a second server's connection
@@ -50,11 +50,14 @@ def test_postgres_store_keeps_the_store_interface(postgres_url):
         first = other.revisions(["t1"])["t1"]
         assert store.claim_seat("t1", 0, "ab" * 32, "Ann") and not other.claim_seat("t1", 0, "cd" * 32, "Bob")
         assert not store.claim_seat("t1", 1, "cd" * 32, "Bob")  # a computer seat
-        store.add_move("t1", 0, 0, "QS", 0.5)
-        with pytest.raises(MoveConflict):
-            other.add_move("t1", 0, 1, "KS", 0.1)  # the same ply from another server: refused, nothing changed
+        move = {"seq": 1, "kind": "move", "seat": 0, "payload": "QS", "seconds": 0.5}
+        store.add_event("t1", move)
+        with pytest.raises(MoveConflict):  # the same seq from another server: refused, nothing changed
+            other.add_event("t1", {"seq": 1, "kind": "move", "seat": 1, "payload": "KS", "seconds": 0.1})
+        other.add_event("t1", {"seq": 2, "kind": "offer draw", "seat": 1, "payload": None, "seconds": None})
         loaded = other.load("t1")
-        assert loaded.moves == [StoredMove(0, 0, "QS", 0.5)] and loaded.seats[0].token_hash == "ab" * 32
+        assert loaded.events[0] == move and loaded.events[1]["kind"] == "offer draw"
+        assert loaded.seats[0].token_hash == "ab" * 32
         assert loaded.settings == {"deck": "4x3"} and other.revisions(["t1"])["t1"] > first
         assert other.unfinished() == ["t1"]
         store.set_status("t1", FINISHED)

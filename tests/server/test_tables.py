@@ -9,7 +9,8 @@ import copy
 
 import pytest
 
-from tests.server.helpers import authenticate, cards_in, client, join, new_table, play_to_end
+from tests.server.helpers import authenticate, cards_in, catch_up, client, join, new_table, play_to_end
+from tests.server.helpers import room as room_of
 
 from kozyri.owntrumps import GameRecord  # noqa: E402
 
@@ -73,11 +74,23 @@ def test_four_people_see_no_hidden_card_of_another_seat(tmp_path):
             assert person.receive()["type"] == "error"
         early = c.get(f"/api/tables/{table_id}/record")
         assert early.status_code == 409 and "record" not in early.json()
+        # the trump choice, then a draw offered, answered and refused on the way (every state seen by every seat)
+        for seat in range(4):
+            connections[seat].ws.send_json({"type": "move", "ply": seat, "move": "SHDC"[seat]})
+            for person in connections.values():
+                catch_up(person, seat + 1)
+        for seat, message in ((1, {"type": "offer_draw"}), (2, {"type": "accept_draw"}), (3, {"type": "decline_draw"})):
+            connections[seat].ws.send_json(message)
+            for person in connections.values():
+                catch_up(person, 5 + seat - 1)
+        assert connections[0].state["draw_offer"] is None and connections[0].state["event"]["kind"] == "decline draw"
+        connections[2].ws.send_json({"type": "accept_draw"})
+        assert "no draw is on offer" in connections[2].receive()["error"]
         last = play_to_end(connections)
         for person in connections.values():
             person.ws.send_json({"type": "sync"})
             person.next_state()
-        room = c.app.state.tables.get(table_id)
+        room = room_of(c, table_id)
         record = room.table.record
         positions = record.positions()
         deck = record.start.deck
@@ -143,7 +156,7 @@ def test_hostile_messages_get_an_error_and_change_nothing(tmp_path):
         error = zero.receive()
         assert error["type"] == "error" and error["ply"] == 1
         one.next_state()
-        assert c.app.state.tables.get(table_id).ply == 1
+        assert room_of(c, table_id).ply == 1
         # wrong or missing tokens, unknown tables, no auth: exactly one error, then closed
         for first in ({"type": "auth", "table": table_id, "token": "nope"},
                       {"type": "auth", "table": "no-such-table", "token": tokens[0]},
@@ -164,7 +177,7 @@ def test_hostile_messages_get_an_error_and_change_nothing(tmp_path):
         assert c.post("/api/tables/nope/join", json={}).status_code == 404
         assert c.post(f"/api/tables/{table_id}/join", json={"seat": 0}).status_code == 409
         assert c.post(f"/api/tables/{table_id}/leave", json={"token": "nope"}).status_code == 409
-        assert c.app.state.tables.get(table_id).ply == 1
+        assert room_of(c, table_id).ply == 1
 
 
 def test_a_restart_loses_no_acknowledged_move(tmp_path):
@@ -190,11 +203,11 @@ def test_a_restart_loses_no_acknowledged_move(tmp_path):
 
                 person.ws.send_json({"type": "move", "ply": state["ply"], "move": choose_move(person.state)})
                 acknowledged = person.next_state()
-        before = c.app.state.tables.get(table_id)
+        before = room_of(c, table_id)
         moves_before = [] if before.table is None else [before.table.move_text(m) for m in before.table.moves]
         chosen_before = before.choice.chosen
     with client(db) as c:  # a new server over the same file
-        room = c.app.state.tables.get(table_id)
+        room = room_of(c, table_id)
         assert room.choice.chosen == chosen_before
         if room.table is not None:
             assert [room.table.move_text(m) for m in room.table.moves][:len(moves_before)] == moves_before

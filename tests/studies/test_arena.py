@@ -17,6 +17,7 @@ from kozyri.agents import make_agent
 from kozyri.agents.owntrumps.base import OwnTrumpsAgent
 from kozyri.core import InvalidInput, Limit
 from kozyri.owntrumps import GameRecord, Observation, Position, Rules
+from kozyri.play import OwnTrumpsTable
 from kozyri.runs import elo, mean_interval, wilson
 from kozyri.search.control import SearchControl
 from kozyri.studies import arena as arena_module
@@ -31,6 +32,7 @@ from kozyri.studies.arena import (
     run_match,
     summarize,
 )
+from kozyri.studies.render import match_text
 
 NODES = Limit(nodes=10)  # random and greedy do not search: the limit changes nothing
 
@@ -164,6 +166,75 @@ def test_a_capped_game_is_reported_as_capped(tmp_path):
     for st in match.stats():
         assert (st.capped, st.wins, st.draws, st.losses, st.score) == (6, 0, 0, 0, 0.5)
     assert all(line["outcome"] == "capped" and line["capped"] and line["moves"] == 4 for line in game_lines(out))
+
+
+# =============================================================================
+# Repetition: games that cycle end as draws, apart from the capped ones
+# =============================================================================
+CYCLING = dict(deals=10, turn_cap=200)  # greedy and random on 4x3, seed 3: two games cycle
+
+
+def game_without_the_rule(match_settings: MatchSettings, deal: int, rotation: int) -> GameResult:
+    """Game ``(deal, rotation)`` as it was played before the repetition rule:
+    the same seats, seeds and deal, on a record with the rule off."""
+    names = match_settings.seating(rotation)
+    seats = [match_settings.seat(name, match_settings.agent_seed(deal, rotation, seat))
+             for seat, name in enumerate(names)]
+    table = OwnTrumpsTable(GameRecord(match_settings.start(deal), repetition=False), seats,
+                           match_settings.turn_cap)
+    table.play_out()
+    return GameResult(table.record, names, table.ending.capped, tuple(table.clocks), deal, rotation)
+
+
+def test_games_that_cycle_end_by_repetition_and_are_counted_apart(tmp_path):
+    out = tmp_path / "cycling.jsonl"
+    match_settings = settings(**CYCLING)
+    match = run_match(match_settings, out, workers=1)
+    repeated = [g for g in match.games if g.repetition]
+    assert len(repeated) >= 2 and match.to_json()["repetition"] == len(repeated) and match.to_json()["capped"] == 0
+    for game in repeated:
+        assert game.outcome == "repetition" and game.loser is None and not game.capped
+        assert game.score(0) == game.score(1) == 0.5 and len(game.record.moves) < match_settings.turn_cap
+        assert game.record.occurrences == 3 and not game.record.final.is_over
+        # Before the rule the same game went on to the turn cap, the same moves first.
+        before = game_without_the_rule(match_settings, game.deal, game.rotation)
+        assert before.capped and len(before.record.moves) == match_settings.turn_cap
+        assert before.record.moves[:len(game.record.moves)] == game.record.moves
+    data = match.to_json()
+    assert data["draws"] == sum(g.outcome == "draw" for g in match.games)
+    for st in match.stats():
+        assert st.repetition == len(repeated) and st.to_json()["repetition"] == len(repeated)
+        assert st.wins + st.draws + st.losses + st.repetition + st.capped == st.seats
+    lines = game_lines(out)
+    assert sum(line["repetition"] for line in lines) == len(repeated)
+    assert all(line["outcome"] == "repetition" for line in lines if line["repetition"])
+    assert stats_without_time(load_match(out)) == stats_without_time(match)
+    text = match_text(match)
+    assert f"by repetition {len(repeated)}, capped 0" in text and " rep capped " in text
+
+
+def test_results_files_from_before_the_rule_still_read(tmp_path, cli, bad_input):
+    # A file made before the rule: no "repetition" in its settings or games,
+    # and games that went on past a third occurrence to the turn cap.
+    match_settings = settings(**CYCLING)
+    header = {k: v for k, v in match_settings.to_json().items() if k != "repetition"}
+    games = [game_without_the_rule(match_settings, deal, rotation) for deal, rotation in match_settings.games()]
+    assert sum(g.capped for g in games) >= 2
+    lines = [{k: v for k, v in g.to_json().items() if k != "repetition"} for g in games]
+    old = tmp_path / "old.jsonl"
+    old.write_text("\n".join(json.dumps(x) for x in [{"arena": header, "version": 1}] + lines) + "\n")
+    match = load_match(old)
+    assert not match.settings.repetition and match.to_json()["capped"] == sum(g.capped for g in games)
+    assert match.to_json()["repetition"] == 0 and match.complete
+    summary = json.loads(cli("arena", "--out", str(old), "--summary", "--json").stdout)
+    assert summary["capped"] == match.to_json()["capped"] and summary["repetition"] == 0
+    # It is not played on: its games were played under other rules.
+    with pytest.raises(InvalidInput, match="played before the repetition rule"):
+        run_match(settings(**{**CYCLING, "deals": 11}), old, resume=True, workers=1)
+    bad_input(cli("arena", "--out", str(old), "--resume", "--deals", "11", "--workers", "1"),
+              "before the repetition rule")
+    with pytest.raises(InvalidInput, match="played before the repetition rule"):
+        run_match(settings(repetition=False), workers=1)
 
 
 # =============================================================================

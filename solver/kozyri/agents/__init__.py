@@ -28,6 +28,11 @@ Reversi (:mod:`kozyri.agents.reversi`): ``random``, and ``alphabeta`` (the
 engine of :mod:`kozyri.reversi.engine`: iterative deepening, the exact
 solver near the end).
 
+Agents of a package above this floor register through the entry points of
+:data:`PLUGIN_GROUP` (OpenSpiel's bots ``openspiel-mcts`` and
+``openspiel-ismcts``, from :mod:`kozyri.openspiel.bots`), read at the first
+lookup: the registry imports nothing from a floor above it.
+
 A best move in one call (the default agent for what is known: ``mcts`` when
 every card is visible, ``pimc`` when hands are hidden; ``alphabeta`` in
 Reversi)::
@@ -47,6 +52,7 @@ from kozyri.core import AgentInfo, InvalidInput, Limit, PlayResult
 GAMES = ("owntrumps", "reversi")
 
 #: Each game's agents by name, and the classes behind them (searching agents load Numba on first use).
+#: Agents of packages above this floor come in through :data:`PLUGIN_GROUP` (see :func:`register`).
 AGENTS = {
     "owntrumps": {
         "random": "kozyri.agents.owntrumps.simple:RandomAgent",
@@ -54,9 +60,6 @@ AGENTS = {
         "mcts": "kozyri.agents.owntrumps.mcts:MctsAgent",
         "pimc": "kozyri.agents.owntrumps.pimc:PimcAgent",
         "ismcts": "kozyri.agents.owntrumps.ismcts:IsmctsAgent",
-        # OpenSpiel's bots as outside opponents (the optional extra kozyri[openspiel]; docs/openspiel.md).
-        "openspiel-mcts": "kozyri.openspiel.bots:OpenSpielMctsAgent",
-        "openspiel-ismcts": "kozyri.openspiel.bots:OpenSpielIsmctsAgent",
     },
     "reversi": {
         "random": "kozyri.agents.reversi:RandomAgent",
@@ -64,8 +67,44 @@ AGENTS = {
     },
 }
 
-__all__ = ["AGENTS", "GAMES", "Agent", "AgentInfo", "PlayResult", "agent_class", "agent_names", "best_move",
-           "default_agent", "game_of", "make_agent", "with_limit_defaults"]
+#: The entry-point group of agents that live outside this floor: each entry is
+#: named ``GAME.AGENT`` and points at the agent's class, ``module:Class``.
+#: kozyri's own pyproject.toml declares OpenSpiel's bots there
+#: (``owntrumps.openspiel-mcts = "kozyri.openspiel.bots:OpenSpielMctsAgent"``):
+#: :mod:`kozyri.openspiel` stands a floor above the agents, so the registry
+#: learns their names from the installed package's metadata and imports
+#: nothing above itself.
+PLUGIN_GROUP = "kozyri.agents"
+
+__all__ = ["AGENTS", "GAMES", "PLUGIN_GROUP", "Agent", "AgentInfo", "PlayResult", "agent_class", "agent_names",
+           "best_move", "default_agent", "game_of", "make_agent", "register", "with_limit_defaults"]
+
+_plugins_read = False
+
+
+def register(game: str, name: str, target: str) -> None:
+    """Add the agent ``name`` of ``game``, its class at ``target``
+    (``module:Class``, imported when the agent is first made). A name the
+    game has already keeps its agent."""
+    if not isinstance(name, str) or not name or not isinstance(target, str) or ":" not in target:
+        raise InvalidInput(f"an agent is registered as a name and its class's place, 'module:Class', not "
+                           f"{name!r} at {target!r}")
+    AGENTS[_check_game(game)].setdefault(name, target)
+
+
+def _read_plugins() -> None:
+    """Register the agents of :data:`PLUGIN_GROUP` (once per process; the
+    package metadata is read only when an agent is first looked up)."""
+    global _plugins_read
+    if _plugins_read:
+        return
+    _plugins_read = True
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group=PLUGIN_GROUP):
+        game, _, name = entry.name.partition(".")
+        if game in AGENTS and name:  # an entry of a game this kozyri does not know is not for it
+            register(game, name, entry.value)
 
 
 def _check_game(game: str) -> str:
@@ -74,14 +113,20 @@ def _check_game(game: str) -> str:
     return game
 
 
+def _agents(game: str) -> dict[str, str]:
+    """``game``'s agents, those of the plugins included."""
+    _read_plugins()
+    return AGENTS[_check_game(game)]
+
+
 def agent_names(game: str = "owntrumps") -> list[str]:
     """The names of ``game``'s agents."""
-    return list(AGENTS[_check_game(game)])
+    return list(_agents(game))
 
 
 def agent_class(name: str, game: str = "owntrumps") -> type[Agent]:
     """The class of ``game``'s agent called ``name``."""
-    known = AGENTS[_check_game(game)]
+    known = _agents(game)
     if name not in known:
         raise InvalidInput(f"unknown agent {name!r} (known: {', '.join(known)})")
     module, cls = known[name].split(":")

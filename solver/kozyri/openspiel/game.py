@@ -1,9 +1,13 @@
 """Own Trumps as an OpenSpiel Python game: the game, its states, its observer.
 
-The rules are kozyri's own (:mod:`kozyri.owntrumps.rules`), what each seat
-knows is kozyri's :class:`~kozyri.owntrumps.Observation` (kept from public
-moves alone), and hidden cards are resampled with its exact uniform sampler
-(:meth:`Observation.sample <kozyri.owntrumps.Observation.sample>`).
+The game is kozyri's own: once the cards are dealt a state wraps a
+:class:`kozyri.play.Session`, which holds the game (its record and each
+seat's :class:`~kozyri.owntrumps.Observation`, kept from public moves
+alone) and which the state's legal actions, moves, end, returns and
+observations come from; its end includes the repetition rule (the third
+occurrence of a position: a draw). Hidden cards are resampled with the
+views' exact uniform sampler (:meth:`Observation.sample
+<kozyri.owntrumps.Observation.sample>`).
 docs/openspiel.md describes the parameters, the action numbering, the
 returns and the observer's contents.
 
@@ -13,11 +17,14 @@ A game has up to three phases:
    their trump suits in turn from the leader, as :class:`kozyri.play.TrumpChoice`
    (any free suit of S H D C);
 2. **the deal**: one chance node per card, in the order of a shuffle dealt
-   round the table (card ``i`` to seat ``i mod players``, as
-   :meth:`Position.deal <kozyri.owntrumps.Position.deal>`), each outcome an
-   undealt card with equal probability; with ``pass_sixes`` the trump sixes
-   then go to their owners;
-3. **play**: one action per turn (a lead, a beat with its follow card, a take).
+   round the table (card ``i`` to seat ``i mod players``: kozyri's one deal,
+   :meth:`Position.deal <kozyri.owntrumps.Position.deal>` with the order
+   drawn here), each outcome an undealt card with equal probability; with
+   ``pass_sixes`` the trump sixes then go to their owners;
+3. **play**: one action per turn (a lead, a beat with its follow card, a
+   take), played in the session (:meth:`Session.act <kozyri.play.Session.act>`).
+   These two phases are OpenSpiel's (it needs chance nodes); the session
+   begins after the last card.
 
 A state can also start in the middle of a game (:meth:`OwnTrumpsGame.state_at`),
 from what one seat knows: that is how the OpenSpiel bots of
@@ -27,16 +34,17 @@ from what one seat knows: that is how the OpenSpiel bots of
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import numpy as np
 import pyspiel
 
 from kozyri.core import IllegalMove, InvalidInput
-from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import MAX_PLAYERS, Position, parse_trumps
-from kozyri.owntrumps.rules import NO_CARD, Move, MoveKind, Outcome, Rules
+from kozyri.owntrumps.rules import NO_CARD, REPETITION, Move, MoveKind, Outcome, Rules
+from kozyri.play import Ending, GameSettings, Seat, Session
 
 #: The name OpenSpiel knows the game by.
 GAME_NAME = "python_own_trumps"
@@ -160,10 +168,22 @@ class Settings:
         if self.move_cap < 1:
             raise InvalidInput(f"the move cap must be at least 1, not {self.move_cap}")
         self.codec = ActionCodec(self.deck)
+        #: The settings of the session a state plays in after the deal (every seat played from
+        #: outside: OpenSpiel's; the deal is OpenSpiel's too, so the seed deals nothing), checked now.
+        self.game_settings = GameSettings(deck=self.deck, players=n, rules=self.rules, trumps=self.trumps,
+                                          leader=self.leader, seed=0, turn_cap=self.move_cap, seats=(Seat(),) * n)
+        self._with_trumps: dict = {}
         # The forms that survive OpenSpiel's game strings (a text like "36" would come back a number).
         top = self.deck == Deck.top(len(self.deck.suits), self.deck.n_ranks)
         self.params = {**_DEFAULTS, **params, "deck": f"{len(self.deck.suits)}x{self.deck.n_ranks}" if top
                        else self.deck.spec(), "trumps": CHOOSE if self.trumps is None else "".join(self.trumps)}
+
+    def session_settings(self, trumps: tuple[str, ...]) -> GameSettings:
+        """:attr:`game_settings` with each seat's trump suit ``trumps`` (kept: a search makes many)."""
+        found = self._with_trumps.get(trumps)
+        if found is None:
+            found = self._with_trumps[trumps] = replace(self.game_settings, trumps=trumps)
+        return found
 
 
 _SETTINGS: dict = {}
@@ -260,24 +280,27 @@ def _start_views(view: Observation, world: Position) -> tuple[Observation, ...]:
 class _Data:
     """A state's fields, in one object that OpenSpiel's clone copies shallowly
     (a clone deep-copies the state's attributes; positions, views and
-    tuples are immutable and shared, the game is never copied)."""
+    tuples are immutable and shared, the game is never copied, the session
+    is branched with :meth:`Session.copy <kozyri.play.Session.copy>`)."""
 
-    __slots__ = ("game", "chosen", "dealt", "start", "start_views", "given", "moves", "hands", "pile", "to_move",
-                 "trump_indices", "outcome", "legal", "views")
+    __slots__ = ("game", "chosen", "dealt", "session", "to_act", "given", "start_views", "views", "legal")
 
     def __deepcopy__(self, memo) -> _Data:
         twin = object.__new__(_Data)
         for name in _Data.__slots__:
             setattr(twin, name, getattr(self, name))
+        if self.session is not None:
+            twin.session = self.session.copy()
         if self.views is not None:
             twin.views = list(self.views)
         return twin
 
 
 class OwnTrumpsState(pyspiel.State):
-    """A state of :class:`OwnTrumpsGame`: the phase, the trumps chosen, the
-    cards dealt, the position at the start of play with every seat's start
-    view, the moves since, and the position now."""
+    """A state of :class:`OwnTrumpsGame`: the trumps chosen and the cards
+    dealt (OpenSpiel's own phases), then the game itself, a
+    :class:`kozyri.play.Session` from the deal, which the play delegates to:
+    its legal moves, its moves, its end, each seat's view."""
 
     def __init__(self, game: OwnTrumpsGame):
         super().__init__(game)
@@ -286,27 +309,24 @@ class OwnTrumpsState(pyspiel.State):
         d.game = game
         d.chosen = () if game.trumps is None else tuple(game.trumps)
         d.dealt = ()
-        d.start = None
-        d.start_views = None
-        #: Started from a seat's view (``state_at``), not from the deal.
+        #: The game once the cards are dealt (None while choosing and dealing), and
+        #: the seat it has to act (None at its end): asked many times an action, kept.
+        d.session = None
+        d.to_act = None
+        #: Started from a seat's view (``state_at``), not from the deal; then
+        #: ``start_views`` are every seat's views at the start, ``views`` each
+        #: seat's latest (view, moves seen).
         d.given = False
-        d.moves = ()
-        d.hands = (0,) * game.n_players
-        d.pile = ()
-        d.to_move = game.leader
-        d.trump_indices = ()
-        d.outcome = None
-        d.legal = None
+        d.start_views = None
         d.views = None
+        d.legal = None
 
     # --- phases -------------------------------------------------------------------
     def _phase(self) -> int:
         d = self._d
-        if d.start is None:
+        if d.session is None:
             return _CHOOSE_PHASE if len(d.chosen) < d.game.n_players else _DEAL_PHASE
-        if d.outcome is not None or len(d.moves) >= d.game.move_cap:
-            return _OVER_PHASE
-        return _PLAY_PHASE
+        return _OVER_PHASE if d.to_act is None else _PLAY_PHASE
 
     def _chooser(self) -> int:
         d = self._d
@@ -316,7 +336,7 @@ class OwnTrumpsState(pyspiel.State):
         """The seat to act, CHANCE while dealing, TERMINAL at the end."""
         phase = self._phase()
         if phase == _PLAY_PHASE:
-            return self._d.to_move
+            return self._d.to_act
         if phase == _CHOOSE_PHASE:
             return self._chooser()
         if phase == _DEAL_PHASE:
@@ -326,28 +346,54 @@ class OwnTrumpsState(pyspiel.State):
     def is_terminal(self) -> bool:
         return self._phase() == _OVER_PHASE
 
+    # --- the game (the session's) -------------------------------------------------
+    @property
+    def session(self) -> Session | None:
+        """The game from the deal on (None while choosing and dealing)."""
+        return self._d.session
+
+    @property
+    def start(self) -> Position | None:
+        """The position at the start of play (None before)."""
+        session = self._d.session
+        return None if session is None else self._rules_of(session.table.record.start)
+
     @property
     def position(self) -> Position | None:
         """The position now (every hand), None before the deal is complete."""
-        d = self._d
-        if d.start is None:
-            return None
-        return Position(d.game.deck, d.hands, d.pile, d.start.trumps, d.to_move, d.game.rules, d.outcome)
+        session = self._d.session
+        return None if session is None else self._rules_of(session.table.position)
+
+    def _rules_of(self, position: Position) -> Position:
+        """``position`` with the game's rules (a state started from a view
+        plays from a start that is no deal: see :meth:`_set_start`)."""
+        rules = self._d.game.rules
+        return position if position.rules == rules else replace(position, rules=rules)
+
+    @property
+    def ending(self) -> Ending | None:
+        """How the game ended (the session's: by the rules, by repetition, capped), None before."""
+        session = self._d.session
+        return None if session is None else session.ending
 
     @property
     def outcome(self) -> Outcome | None:
-        """How the game ended by the rules (None while in play or when capped)."""
-        return self._d.outcome
+        """How the game ended by the rules or by repetition (None while in
+        play or when capped)."""
+        session = self._d.session
+        return None if session is None else session.table.record.outcome
 
     @property
     def capped(self) -> bool:
         """Over by the move cap (a draw), not by the rules."""
-        return self._d.outcome is None and self._phase() == _OVER_PHASE
+        ending = self.ending
+        return ending is not None and ending.capped
 
     @property
     def moves(self) -> tuple[Move, ...]:
         """The moves of play since the start of play."""
-        return self._d.moves
+        session = self._d.session
+        return () if session is None else session.table.record.moves
 
     def _trumps(self) -> tuple[str, ...]:
         """The trump suit of each seat (all chosen)."""
@@ -359,10 +405,6 @@ class OwnTrumpsState(pyspiel.State):
         return tuple(mine[seat] for seat in range(n))
 
     # --- actions ------------------------------------------------------------------
-    def _legal_moves(self) -> list[Move]:
-        d = self._d
-        return R.legal_moves(d.game.deck, d.game.rules, d.trump_indices, d.hands, d.pile, d.to_move)
-
     def _legal_actions(self, player: int) -> list[int]:
         """The legal actions of ``player`` (the one to act), ascending."""
         if player < 0 or player != self.current_player():
@@ -374,10 +416,10 @@ class OwnTrumpsState(pyspiel.State):
         d = self._d
         if d.legal is None:
             codec = d.game.codec
-            if self._phase() == _CHOOSE_PHASE:
+            if d.session is None:
                 d.legal = {codec.suit_action(s): s for s in SUITS if s not in d.chosen}
             else:
-                d.legal = {codec.encode(m): m for m in self._legal_moves()}
+                d.legal = {codec.encode(m): m for m in d.session.table.legal_moves()}
         return d.legal
 
     def move_of(self, action: int) -> Move:
@@ -417,31 +459,31 @@ class OwnTrumpsState(pyspiel.State):
         if move is None:
             raise IllegalMove(f"action {action} is not legal here")
         d.legal = None
-        self._play(move)
-
-    def _play(self, move: Move) -> None:
-        d = self._d
-        d.hands, d.pile, d.to_move, d.outcome = R.apply_move(
-            d.game.deck, d.trump_indices, d.hands, d.pile, d.to_move, move)
-        d.moves += (move,)
+        d.session.act(d.to_act, move, seconds=0.0)  # a simulator's move takes no time
+        d.to_act = d.session.to_act
 
     def _deal_done(self) -> None:
+        """The last card is dealt: kozyri's deal of the cards in the order
+        dealt (:meth:`Position.deal`), and the game begins."""
         d = self._d
         g = d.game
-        n = g.n_players
-        hands = [sorted(d.dealt[i::n]) for i in range(n)]
-        start = Position.build(g.deck, hands, [], self._trumps(), g.leader, g.rules)
-        if g.rules.pass_sixes:
-            start = start.pass_sixes()
+        start = Position.deal(g.deck, self._trumps(), g.leader, rules=g.rules, n_players=g.n_players, order=d.dealt)
         self._set_start(start, None, d.chosen, d.dealt, given=False)
 
     def _set_start(self, start: Position, views, chosen, dealt, given: bool) -> None:
+        """Play begins at ``start``, in a session; ``views``: every seat's
+        start view of a state started from a view (``given``). Such a start
+        is no deal: its session plays it with the sixes already passed
+        (``pass_sixes`` off: they are in the views), or a record would take
+        an empty pile for a deal whose sixes must be with their owners."""
         d = self._d
+        g = d.game
         d.chosen, d.dealt, d.given = tuple(chosen), tuple(dealt), given
-        d.start, d.start_views, d.views = start, views, None
-        d.hands, d.pile, d.to_move = start.hands, start.pile, start.to_move
-        d.trump_indices = start.trump_indices
-        d.moves, d.outcome, d.legal = (), None, None
+        d.start_views, d.views, d.legal = views, None, None
+        if given and start.rules.pass_sixes:
+            start = replace(start, rules=replace(start.rules, pass_sixes=False))
+        d.session = Session(g.session_settings(start.trumps), start=start)
+        d.to_act = d.session.to_act
 
     def _action_to_string(self, player: int, action: int) -> str:
         """A card dealt (``deal AS``), a suit chosen (``trump H``) or a move
@@ -459,35 +501,40 @@ class OwnTrumpsState(pyspiel.State):
 
     # --- the end --------------------------------------------------------------------
     def returns(self) -> list[float]:
-        """The loser -1, every other seat +1/(players-1); a draw or a capped game 0 each."""
+        """The loser -1, every other seat +1/(players-1); a draw (by the
+        rules, by repetition) or a capped game 0 each."""
         n = self._d.game.n_players
-        outcome = self._d.outcome
-        if outcome is None or outcome.loser is None:
+        ending = self.ending
+        if ending is None or ending.loser is None:
             return [0.0] * n
         win = 1.0 / (n - 1)
-        return [-1.0 if seat == outcome.loser else win for seat in range(n)]
+        return [-1.0 if seat == ending.loser else win for seat in range(n)]
 
     # --- views ------------------------------------------------------------------------
     def view(self, seat: int) -> Observation | None:
         """What ``seat`` knows now in play (its Observation), None before play."""
         d = self._d
-        if d.start is None:
+        if d.session is None:
             return None
+        if not d.given:
+            return d.session.table.view(seat)
         if d.views is None:
-            if d.start_views is None:
-                d.start_views = tuple(Observation.of(d.start, s) for s in range(d.game.n_players))
             d.views = [(v, 0) for v in d.start_views]
         view, seen = d.views[seat]
-        for move in d.moves[seen:]:
+        moves = self.moves
+        for move in moves[seen:]:
             view = view.play(move, checked=True)
-        d.views[seat] = (view, len(d.moves))
+        d.views[seat] = (view, len(moves))
         return view
 
     def start_view(self, seat: int) -> Observation | None:
         """What ``seat`` knew at the start of play (None before)."""
-        if self.view(seat) is None:
+        d = self._d
+        if d.session is None:
             return None
-        return self._d.start_views[seat]
+        if d.start_views is None:
+            d.start_views = tuple(Observation.of(self.start, s) for s in range(d.game.n_players))
+        return d.start_views[seat]
 
     def own_dealt(self, seat: int) -> tuple[int, ...]:
         """The cards dealt to ``seat`` so far, in the order dealt (before any passing)."""
@@ -505,7 +552,7 @@ class OwnTrumpsState(pyspiel.State):
         n = g.n_players
         if self._phase() == _CHOOSE_PHASE:
             return self.clone()
-        if d.start is None:  # dealing: the seat's own cards stay in their slots, the rest is shuffled
+        if d.session is None:  # dealing: the seat's own cards stay in their slots, the rest is shuffled
             mine = set(range(player_id, len(d.dealt), n))
             pool = [c for i, c in enumerate(d.dealt) if i not in mine]
             pool += [c for c in range(g.deck.size) if c not in d.dealt]
@@ -514,9 +561,10 @@ class OwnTrumpsState(pyspiel.State):
         view = self.view(player_id)
         world = view.sample(rng)[0]
         unseen = view.unseen
-        start = tuple((h & ~unseen) | (w & unseen) for h, w in zip(d.start.hands, world.hands))
+        first = self.start
+        start = tuple((h & ~unseen) | (w & unseen) for h, w in zip(first.hands, world.hands))
         if d.given:
-            base = Position(g.deck, start, d.start.pile, d.start.trumps, d.start.to_move, g.rules)
+            base = Position(g.deck, start, first.pile, first.trumps, first.to_move, g.rules)
             return self._replayed(None, base, _start_views(d.start_views[player_id], base))
         return self._replayed(self._deal_of(start, player_id, rng), None, None)
 
@@ -529,7 +577,7 @@ class OwnTrumpsState(pyspiel.State):
         n = g.n_players
         before = list(start)
         dealt_to = [g.deck.mask(self.own_dealt(s)) for s in range(n)]
-        for six in _sixes(d.start):
+        for six in _sixes(self.start):
             holder = next(s for s in range(n) if dealt_to[s] >> six & 1)
             before = [h & ~(1 << six) for h in before]
             before[holder] |= 1 << six
@@ -556,7 +604,7 @@ class OwnTrumpsState(pyspiel.State):
                     state.apply_action(g.codec.suit_action(suit))
             for card in dealt:
                 state.apply_action(card)
-        for move in d.moves:
+        for move in self.moves:
             state.apply_action(g.codec.encode(move))
         return state
 
@@ -564,15 +612,24 @@ class OwnTrumpsState(pyspiel.State):
         d = self._d
         g = d.game
         phase = self._phase()
-        if d.start is None:
+        if d.session is None:
             trumps = " ".join(d.chosen) or "-"
             return f"{_PHASE_NAMES[phase]}; trumps {trumps}; dealt {len(d.dealt)} of {g.deck.size}"
-        text = self.position.text() or "-"
-        end = ""
-        if phase == _OVER_PHASE:
-            end = ("; capped" if self.capped else "; draw" if d.outcome.loser is None
-                   else f"; player {d.outcome.loser} lost")
-        return f"{text}; trumps {' '.join(d.start.trumps)}; to move {d.to_move}; moves {len(d.moves)}{end}"
+        position = self.position
+        text = position.text() or "-"
+        end = "" if phase != _OVER_PHASE else f"; {_end_text(self)}"
+        return f"{text}; trumps {' '.join(position.trumps)}; to move {position.to_move}; moves {len(self.moves)}{end}"
+
+
+def _end_text(state: OwnTrumpsState) -> str:
+    """How a finished state ended, for its strings: ``capped``, ``draw``,
+    ``draw by repetition`` or ``player N lost``."""
+    ending = state.ending
+    if ending.capped:
+        return "capped"
+    if ending.loser is not None:
+        return f"player {ending.loser} lost"
+    return "draw by repetition" if ending.reason == REPETITION else "draw"
 
 
 def _sixes(start: Position) -> list[int]:
@@ -649,12 +706,13 @@ class OwnTrumpsObserver:
         actor = state.current_player()
         if actor >= 0:
             t["to_move"][actor] = 1
-        trumps = state._trumps() if d.start is None and len(d.chosen) == g.n_players else (
-            d.start.trumps if d.start is not None else _chosen_by_seat(state))
+        start = state.start
+        trumps = state._trumps() if start is None and len(d.chosen) == g.n_players else (
+            start.trumps if start is not None else _chosen_by_seat(state))
         for seat, suit in enumerate(trumps):
             if suit is not None:
                 t["trumps"][seat, SUITS.index(suit)] = 1
-        if d.start is None:  # choosing or dealing: the seat's own cards so far, the counts dealt
+        if start is None:  # choosing or dealing: the seat's own cards so far, the counts dealt
             if self.own:
                 for card in state.own_dealt(player):
                     t["hand"][card] = 1
@@ -676,7 +734,7 @@ class OwnTrumpsObserver:
                 for card in state.own_dealt(player) if not d.given else g.deck.cards_of(state.start_view(player).hand):
                     t["dealt"][card] = 1
         if self.everyone:
-            for seat, hand in enumerate(d.hands):
+            for seat, hand in enumerate(state.position.hands):
                 _fill(t["hands"][seat], hand, size)
         if self.public:
             for place, card in enumerate(view.pile):
@@ -690,7 +748,7 @@ class OwnTrumpsObserver:
                     _fill(t["known_not"][seat], view.known_not[seat] & unseen, size)
             if "history" in t:
                 history = t["history"]
-                for ply, move in enumerate(d.moves):
+                for ply, move in enumerate(state.moves):
                     if move.kind == MoveKind.TAKE:
                         history[ply, 2 * size] = 1
                     else:
@@ -704,12 +762,13 @@ class OwnTrumpsObserver:
         d, g = state._d, self.game
         deck = g.deck
         parts = [f"p{player}"]
-        if self.perfect_recall or d.start is None:
+        dealing = state.session is None
+        if self.perfect_recall or dealing:
             if g.trumps is None:
                 parts.append("chosen " + ("".join(d.chosen) or "-"))
             else:
                 parts.append("trumps " + "".join(g.trumps))
-        if d.start is None:
+        if dealing:
             if len(d.chosen) < g.n_players:
                 parts.append(f"to choose {state.current_player()}")
                 return " | ".join(parts)
@@ -725,15 +784,14 @@ class OwnTrumpsObserver:
                 parts.append("dealt " + deck.mask_text(deck.mask(state.own_dealt(player))))
             parts.append("start " + _view_text(state.start_view(player), self.own, self.public, player))
             if self.public:
-                parts.append("moves " + (" ".join(m.text(deck) for m in d.moves) or "-"))
+                parts.append("moves " + (" ".join(m.text(deck) for m in state.moves) or "-"))
         else:
             parts.append(_view_text(state.view(player), self.own, self.public, player))
         if self.everyone:
-            parts.append("hands " + " / ".join(deck.mask_text(h) for h in d.hands))
+            parts.append("hands " + " / ".join(deck.mask_text(h) for h in state.position.hands))
         phase = state._phase()
         if phase == _OVER_PHASE:
-            parts.append("capped" if state.capped else "draw" if d.outcome.loser is None
-                         else f"player {d.outcome.loser} lost")
+            parts.append(_end_text(state))
         return " | ".join(parts)
 
 

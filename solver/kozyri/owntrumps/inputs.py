@@ -104,10 +104,25 @@ def classify(content: str, source: str | None = None, what: str = "the position"
     return Input(form, content, data)
 
 
-def read_record(content: str, *, source: str | None = None) -> GameRecord:
-    """A game record, in its text or JSON form; a JSON position is read as
-    a record with no moves yet."""
-    given = classify(content, source, "the record")
+def classify_json(data) -> Input:
+    """The form of JSON already parsed (a request's ``"game"`` object, read
+    with the request), told apart as :func:`classify` tells it, without
+    writing it back to text."""
+    form = "position"
+    if isinstance(data, dict):
+        form = "record" if "start" in data else "observation" if ("seat" in data or "hand" in data) else "position"
+    return Input(form, "", data)
+
+
+def _given(content: str | Input, source: str | None, what: str = "the position") -> Input:
+    """``content`` classified, unless it is an :class:`Input` already."""
+    return content if isinstance(content, Input) else classify(content, source, what)
+
+
+def read_record(content: str | Input, *, source: str | None = None) -> GameRecord:
+    """A game record, in its text or JSON form (or an :class:`Input`); a JSON
+    position is read as a record with no moves yet."""
+    given = _given(content, source, "the record")
     if given.form == "record":
         return _read_record(given, source)
     if given.form == "deal":
@@ -121,10 +136,11 @@ def _read_record(given: Input, source: str | None) -> GameRecord:
     return _from_source(source, lambda: read(given.data if given.is_json else given.text))
 
 
-def read_state(content: str, *, source: str | None = None, seat: int | None = None, open_hands: bool = False,
-               **options) -> Observation:
+def read_state(content: str | Input, *, source: str | None = None, seat: int | None = None,
+               open_hands: bool = False, **options) -> Observation:
     """What the player to move knows, for a playing agent: its seat's
-    observation (agents see nothing else).
+    observation (agents see nothing else). ``content``: text, or an
+    :class:`Input` classified already.
 
     * an observation (JSON, e.g. from :meth:`Observation.to_json`): as it is;
     * a game record: the view of the player to move, built from its own hand
@@ -135,7 +151,14 @@ def read_state(content: str, *, source: str | None = None, seat: int | None = No
 
     ``seat``, when given, must be the player to move (the one choosing).
     """
-    given = classify(content, source)
+    return read_state_at(content, source=source, seat=seat, open_hands=open_hands, **options)[0]
+
+
+def read_state_at(content: str | Input, *, source: str | None = None, seat: int | None = None,
+                  open_hands: bool = False, **options) -> tuple[Observation, int]:
+    """:func:`read_state` and the ply of its view: the moves played before it
+    (a record's or an observation's; 0 for a position), read in one pass."""
+    given = _given(content, source)
     if given.form == "observation":
         named = _named_options(options)
         if named or open_hands:
@@ -148,15 +171,15 @@ def read_state(content: str, *, source: str | None = None, seat: int | None = No
         if state.seat != state.to_move:
             raise InvalidInput(f"this is player {state.seat}'s observation, but player {state.to_move} is to move")
         _check_seat(seat, state.to_move)
-        return state
+        return state, len(state.moves)
     if given.form == "record":
         record = _record_in_play(given, source, options)
         mover = record.final.to_move
         _check_seat(seat, mover)
-        return Observation.open(record.final, mover) if open_hands else record.observation(mover)
+        return (Observation.open(record.final, mover) if open_hands else record.observation(mover)), len(record.moves)
     position = _read_position(given, source, **options)
     _check_seat(seat, position.to_move)
-    return Observation.open(position, position.to_move)
+    return Observation.open(position, position.to_move), 0
 
 
 def _record_in_play(given: Input, source: str | None, options: dict) -> GameRecord:
@@ -200,16 +223,27 @@ def _from_source(source: str | None, read):
         raise InvalidInput(f"{source}: {exc}") from None
 
 
-def read_position(content: str, *, source: str | None = None, trumps=None, leader: int | None = None,
+def read_position(content: str | Input, *, source: str | None = None, trumps=None, leader: int | None = None,
                   deck: str | None = None, must_beat: bool | None = None,
                   pass_sixes: bool | None = None) -> Position:
-    """A position from the text form or JSON (see the module's docstring).
+    """A position from the text form or JSON (see the module's docstring), or
+    from an :class:`Input` classified already.
 
     ``source`` names where ``content`` came from (a file name, "standard
     input") in error messages.
     """
-    return _read_position(classify(content, source), source, trumps=trumps, leader=leader, deck=deck,
-                          must_beat=must_beat, pass_sixes=pass_sixes)
+    return read_position_at(content, source=source, trumps=trumps, leader=leader, deck=deck, must_beat=must_beat,
+                            pass_sixes=pass_sixes)[0]
+
+
+def read_position_at(content: str | Input, *, source: str | None = None, **options) -> tuple[Position, int]:
+    """:func:`read_position` and its ply: a record's number of moves (0 for
+    a position), read in one pass."""
+    given = _given(content, source)
+    if given.form == "record":
+        record = _record_in_play(given, source, options)
+        return record.final, len(record.moves)
+    return _read_position(given, source, **options), 0
 
 
 def _read_position(given: Input, source: str | None, trumps=None, leader: int | None = None,

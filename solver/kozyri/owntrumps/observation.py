@@ -1,6 +1,6 @@
 """What one seat of an Own Trumps game knows, kept move by move from the
-public moves alone, and exact uniform sampling of the positions consistent
-with it (determinization).
+public moves alone; the positions consistent with it are drawn uniformly
+(determinization) by :mod:`kozyri.owntrumps.sampling`.
 
 >>> obs = Observation.from_hand(1, "QS KH AD AC", "SHD", deck="4x3")
 >>> obs = obs.play("AH")          # player 0 leads AH: public
@@ -29,29 +29,11 @@ holder's hand, so such a card is still not in the taker's hand: it is in
 ``known_not`` of that opponent. Cards in the seat's hand, on the pile or
 known in another hand are trivially in ``known_not`` too.
 
-Why that is everything: take any start agreeing with what the seat saw (its
-hand, the pile, the counts) and replay the public moves. The turn order and
-the end of the game depend on the counts only, which are public, and a beat
-is legal by the public cards alone, so the replay is legal exactly when
-(1) every card played is in the mover's hand and (2) with ``must_beat`` no
-taker held a card that beat the top card. A card played for the first time
-comes from its holder at the start, so (1) fixes the start holder of every
-card that has been played: only the unseen cards (never played) are free,
-and the current position is the start with the unseen cards where the start
-put them. The cards of a hand at the moment of a take are its public cards
-(the same as in the real game, where the take was legal) and its never played
-cards: the cards played later agree with the real game too, so (2) asks only
-that no unseen card sits with an opponent who took while it beat the top
-card. (The one-card draw at the end depends on the last card, but when the
-game is over all unseen cards are in the last hand: nothing is left to
-choose.) Hence the positions consistent with the public history are exactly:
-**the unseen cards assigned to the opponents so that each gets its count
-minus its known cards and none gets a card it is known not to hold**; two
-such assignments are two different positions. With two players and the whole
-deck dealt there is one opponent and one assignment: the observation
-determines the position. Such an assignment exists exactly when Hall's
-condition holds: every set of opponents has room for no more cards than the
-unseen cards one of them may hold (a few bit operations, at most 7 sets).
+Nothing else is known: the positions consistent with the public history are
+exactly the unseen cards assigned to the opponents so that each gets its
+count minus its known cards and none gets a card it is known not to hold
+(the proof: :mod:`kozyri.owntrumps.sampling`). With two players and the
+whole deck dealt the observation determines the position.
 
 Following a game from the public moves
 --------------------------------------
@@ -79,21 +61,13 @@ middle), :meth:`of` (the same, read off a whole position) and :meth:`open`
 of a game as one seat saw it are in :mod:`kozyri.owntrumps.record`
 (``SeatRecord``; ``GameRecord.observations(seat)``).
 
-Sampling, exact and uniform
----------------------------
-The unseen cards fall into groups by the set of opponents allowed to hold
-them (at most 7 non-empty sets with 3 opponents). The number of assignments
-is a sum over how many cards of each group go to each opponent: a dynamic
-program over the groups and the remaining room of each opponent (Python big
-ints), ``count(g, room) = sum over splits k of group g of multinomial(k) *
-count(g + 1, room - k)``. A sample draws the split of each group in turn with
-probability ``multinomial(k) * count(g + 1, room - k) / count(g, room)`` and
-deals the group's cards by a uniform shuffle. Every assignment comes out with
-probability ``1 / count``; no rejection, no loop that can fail. The table is
-built on the first :meth:`~Observation.count`, :meth:`~Observation.sample` or
-:meth:`~Observation.positions` of an observation (a view that is only played
-on never builds it); a draw costs a few dictionary lookups, one ``randrange``
-per constrained group and one shuffle.
+Sampling
+--------
+:meth:`~Observation.count`, :meth:`~Observation.sample` and
+:meth:`~Observation.positions` count, draw uniformly and list the consistent
+positions, exactly (:mod:`kozyri.owntrumps.sampling`: no rejection, no loop
+that can fail); the table they use is built on first use, so a view that is
+only played on never builds it.
 
 JSON form (see ``docs/records.md``)::
 
@@ -114,10 +88,7 @@ a draw, once the game is over) may be left out.
 
 from __future__ import annotations
 
-import itertools
-import math
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -126,6 +97,7 @@ from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.position import MAX_PLAYERS, Position, parse_trumps
 from kozyri.owntrumps.rules import NO_CARD, Move, MoveKind, Outcome, Rules
+from kozyri.owntrumps.sampling import Sampler, no_assignment
 
 _KEYS = ("seat", "deck", "trumps", "rules", "to_move", "hand", "pile", "counts", "known", "known_not", "moves",
          "outcome")
@@ -133,13 +105,6 @@ _KEYS = ("seat", "deck", "trumps", "rules", "to_move", "hand", "pile", "counts",
 
 def _popcount(mask: int) -> int:
     return mask.bit_count()
-
-
-def _seats(seats) -> str:
-    seats = list(seats)
-    if len(seats) == 1:
-        return f"hand {seats[0]}"
-    return "hands " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
 
 
 @lru_cache(maxsize=4096)
@@ -232,137 +197,6 @@ def _well_formed(move: Move, deck: Deck) -> Move:
     return move
 
 
-# --- the sampler's table --------------------------------------------------------
-class _Sampler:
-    """What does not depend on the draw: the groups of unseen cards, the room
-    of each opponent and the table of split counts."""
-
-    def __init__(self, obs: "Observation"):
-        n = len(obs.counts)
-        self.base = list(obs.known)
-        unseen = obs.unseen
-        rooms = [obs.counts[o] - _popcount(obs.known[o]) if o != obs.seat else 0 for o in range(n)]
-        self.rooms = rooms
-        opponents = [o for o in range(n) if rooms[o] > 0]
-        groups: dict[tuple[int, ...], list[int]] = {}
-        for card in obs.deck.cards_of(unseen):
-            allowed = tuple(o for o in opponents if not obs.known_not[o] >> card & 1)
-            groups.setdefault(allowed, []).append(card)
-        # Larger sets of opponents first: the last groups are often one opponent each.
-        order = sorted(groups, key=lambda a: (-len(a), a))
-        self.allowed = {a: groups[a] for a in order}
-        self.groups = [(a, [1 << c for c in groups[a]], sum(1 << c for c in groups[a])) for a in order]
-        self.table: dict = {}
-        self.total = self._count(0, tuple(rooms))
-
-    def _count(self, g: int, rooms: tuple[int, ...]) -> int:
-        """Assignments of groups ``g``, ``g + 1``, ... filling ``rooms`` exactly."""
-        key = (g, rooms)
-        entry = self.table.get(key)
-        if entry is not None:
-            return entry[0]
-        if g == len(self.groups):
-            total = 0 if any(rooms) else 1
-            self.table[key] = (total, [], [], [])
-            return total
-        seats, bits, _ = self.groups[g]
-        size = len(bits)
-        cumulative, splits, nexts = [], [], []
-        total = 0
-        for split in _splits(size, [rooms[s] for s in seats]):
-            after = list(rooms)
-            for s, k in zip(seats, split):
-                after[s] -= k
-            after = tuple(after)
-            rest = self._count(g + 1, after)
-            if rest:
-                weight = math.factorial(size) * rest
-                for k in split:
-                    weight //= math.factorial(k)
-                total += weight
-                cumulative.append(total)
-                # A split that puts the whole group in one hand needs no shuffle.
-                whole = [s for s, k in zip(seats, split) if k == size]
-                splits.append(whole[0] if whole else split)
-                nexts.append(after)
-        self.table[key] = (total, cumulative, splits, nexts)
-        return total
-
-    def draw(self, rng) -> list[int]:
-        """The hands of one uniformly drawn assignment."""
-        hands = list(self.base)
-        rooms = tuple(self.rooms)
-        table = self.table
-        for g, (seats, bits, whole_mask) in enumerate(self.groups):
-            total, cumulative, splits, nexts = table[g, rooms]
-            j = 0 if len(splits) == 1 else bisect_right(cumulative, rng.randrange(total))
-            split = splits[j]
-            rooms = nexts[j]
-            if isinstance(split, int):  # the whole group in one hand
-                hands[split] |= whole_mask
-                continue
-            cards = rng.sample(bits, len(bits))
-            at = 0
-            for s, k in zip(seats, split):
-                if k:
-                    hands[s] |= sum(cards[at:at + k])
-                    at += k
-        return hands
-
-    def assignments(self):
-        """Every assignment, as lists of hand masks."""
-
-        def walk(g, rooms, hands):
-            if g == len(self.groups):
-                yield list(hands)
-                return
-            _, _, splits, nexts = self.table[g, rooms]
-            seats, bits, whole_mask = self.groups[g]
-            for split, after in zip(splits, nexts):
-                if isinstance(split, int):
-                    extra = hands[split]
-                    hands[split] |= whole_mask
-                    yield from walk(g + 1, after, hands)
-                    hands[split] = extra
-                    continue
-                for parts in _deals(bits, [k for k in split]):
-                    saved = list(hands)
-                    for s, part in zip(seats, parts):
-                        hands[s] |= part
-                    yield from walk(g + 1, after, hands)
-                    hands[:] = saved
-
-        yield from walk(0, tuple(self.rooms), list(self.base))
-
-
-def _splits(size: int, bounds: list[int]):
-    """Every way to write ``size`` as a sum of ``len(bounds)`` parts, part i at most ``bounds[i]``."""
-    if not bounds:
-        if size == 0:
-            yield ()
-        return
-    if len(bounds) == 1:
-        if size <= bounds[0]:
-            yield (size,)
-        return
-    rest_most = sum(bounds[1:])
-    for k in range(max(0, size - rest_most), min(size, bounds[0]) + 1):
-        for tail in _splits(size - k, bounds[1:]):
-            yield (k,) + tail
-
-
-def _deals(bits: list[int], sizes: list[int]):
-    """Every way to deal the cards ``bits`` into parts of ``sizes`` (masks)."""
-    if not sizes:
-        yield ()
-        return
-    for chosen in itertools.combinations(range(len(bits)), sizes[0]):
-        picked = set(chosen)
-        rest = [b for i, b in enumerate(bits) if i not in picked]
-        for tail in _deals(rest, sizes[1:]):
-            yield (sum(bits[i] for i in chosen),) + tail
-
-
 # --- the observation ------------------------------------------------------------
 @dataclass(frozen=True)
 class Observation:
@@ -393,7 +227,7 @@ class Observation:
     known_not: tuple[int, ...]
     moves: tuple[str, ...] = ()
     outcome: Outcome | None = None
-    _sampler: _Sampler | None = field(default=None, init=False, repr=False, compare=False)
+    _sampler: Sampler | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         self._check()
@@ -727,10 +561,11 @@ class Observation:
                                     self.trump_indices)
 
     # --- sampling ---------------------------------------------------------------
-    def _table(self) -> _Sampler:
+    def _table(self) -> Sampler:
         """The sampler's table, built on first use (a view that is only played on never needs it)."""
         if self._sampler is None:
-            object.__setattr__(self, "_sampler", _Sampler(self))
+            rooms = [self.hidden(o) for o in range(self.n_players)]
+            object.__setattr__(self, "_sampler", Sampler(self.deck, self.unseen, self.known, rooms, self.known_not))
         return self._sampler
 
     def sample(self, rng, n: int = 1) -> list[Position]:
@@ -752,87 +587,24 @@ class Observation:
 
     # --- checks -----------------------------------------------------------------
     def _check(self) -> None:
-        deck, n = self.deck, len(self.counts)
-        if not isinstance(deck, Deck):
+        """Check every field, in this order (it decides which error a bad
+        observation gets), then normalise them (see the class docstring)."""
+        if not isinstance(self.deck, Deck):
             raise InvalidInput("an observation needs a Deck")
-        if not 2 <= n <= MAX_PLAYERS:
-            raise InvalidInput(f"{n} counts: Own Trumps is for 2 to {MAX_PLAYERS} players")
+        n = self._check_players()
         trumps = parse_trumps(self.trumps, n)
-        for name in ("known", "known_not"):
-            if len(getattr(self, name)) != n:
-                raise InvalidInput(f'"{name}" needs one list of cards per player ({n})')
-        for name in ("seat", "to_move"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-                raise InvalidInput(f"{name} must be a seat number 0..{n - 1}")
-        for seat, count in enumerate(self.counts):
-            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-                raise InvalidInput(f"the count of hand {seat} must be a whole number >= 0, not {count!r}")
-        seat, hand = self.seat, self.hand
-        everything = deck.all_cards
-        masks = [hand, *self.known, *self.known_not]
-        if any(not isinstance(m, int) or m < 0 or m & ~everything for m in masks):
-            raise InvalidInput("hands and card sets must be masks of the deck's cards")
-        if any(not isinstance(c, int) or not 0 <= c < deck.size for c in self.pile):
-            raise InvalidInput("the pile must hold cards of the deck")
-        known = list(self.known)
-        if known[seat] not in (0, hand):
-            raise InvalidInput(f"known cards of the seat itself (hand {seat}) must be its hand or nothing")
-        known[seat] = hand
-        # Every card at most once among the hand, the pile and the known cards.
-        seen: dict[int, str] = {}
-        places = [("the hand", deck.cards_of(hand)), ("the pile", self.pile)]
-        places += [(f"known {o}", deck.cards_of(known[o])) for o in range(n) if o != seat]
-        for where, cards in places:
-            for card in cards:
-                if card in seen:
-                    twice = f"twice in {where}" if seen[card] == where else f"in {seen[card]} and {where}"
-                    raise InvalidInput(f"duplicate card {deck.card_text(card)} ({twice})")
-                seen[card] = where
-        if self.counts[seat] != _popcount(hand):
-            raise InvalidInput(f"the count of the seat's own hand {seat} is {self.counts[seat]}, "
-                               f"but the hand holds {_popcount(hand)} cards")
-        for o in range(n):
-            if self.counts[o] < _popcount(known[o]):
-                raise InvalidInput(f"hand {o} holds {self.counts[o]} cards but {_popcount(known[o])} are known in it")
-        in_hands = deck.size - len(self.pile)
-        if sum(self.counts) != in_hands:
-            raise InvalidInput(f"the counts add up to {sum(self.counts)}, but {in_hands} cards are in hands "
-                               f"({deck.size} in the deck, {len(self.pile)} on the pile)")
-        for o in range(n):
-            clash = known[o] & self.known_not[o]
-            if clash:
-                card = deck.card_text(deck.cards_of(clash)[0])
-                raise InvalidInput(f"inconsistent observation: {card} is both known to be and known not to be "
-                                   f"in hand {o}")
-        holders = [o for o in range(n) if self.counts[o]]
-        if self.outcome is None:
-            if self.counts[self.to_move] == 0:
-                raise InvalidInput(f"hand {self.to_move} is empty (a player without cards is already out) "
-                                   "but it is to move")
-            if len(holders) < 2:
-                raise InvalidInput("fewer than two players hold cards: the game would be over")
-        else:
-            if not isinstance(self.outcome, Outcome):
-                raise InvalidInput("the outcome must be an Outcome")
-            expected = holders[0] if len(holders) == 1 else None
-            if len(holders) > 1 or self.outcome.loser != expected:
-                raise InvalidInput("the outcome does not fit the counts: when the game is over the loser is "
-                                   "the one player still holding cards (none in a draw)")
+        self._check_lists_per_player(n)
+        self._check_seat_numbers(n)
+        self._check_counts()
+        self._check_cards()
+        known = self._checked_known()
+        self._check_each_card_once(known)
+        self._check_counts_fit(known)
+        self._check_known_not(known)
+        self._check_outcome()
         # The pile: the same check as a position's (the hands here only need to be non-empty).
-        Position(deck, (1,) * n, tuple(self.pile), trumps, 0, self.rules).validate()
-        unseen = everything & ~deck.mask(self.pile)
-        for mask in known:
-            unseen &= ~mask
-        known_not = []
-        for o in range(n):
-            if o == seat:
-                known_not.append(everything & ~hand)
-            elif self.counts[o] == 0:
-                known_not.append(everything)
-            else:
-                known_not.append(everything & ~(known[o] | (unseen & ~self.known_not[o])))
-        for name, value in (("trumps", trumps), ("known", tuple(known)), ("known_not", tuple(known_not)),
+        Position(self.deck, (1,) * n, tuple(self.pile), trumps, 0, self.rules).validate()
+        for name, value in (("trumps", trumps), ("known", tuple(known)), ("known_not", self._full_known_not(known)),
                             ("pile", tuple(self.pile)), ("counts", tuple(self.counts)),
                             ("moves", tuple(self.moves))):
             object.__setattr__(self, name, value)
@@ -840,34 +612,124 @@ class Observation:
         if why:
             raise InvalidInput("inconsistent observation: " + why)
 
+    def _check_players(self) -> int:
+        """The number of players (of counts), 2 to 4."""
+        n = len(self.counts)
+        if not 2 <= n <= MAX_PLAYERS:
+            raise InvalidInput(f"{n} counts: Own Trumps is for 2 to {MAX_PLAYERS} players")
+        return n
+
+    def _check_lists_per_player(self, n: int) -> None:
+        for name in ("known", "known_not"):
+            if len(getattr(self, name)) != n:
+                raise InvalidInput(f'"{name}" needs one list of cards per player ({n})')
+
+    def _check_seat_numbers(self, n: int) -> None:
+        for name in ("seat", "to_move"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
+                raise InvalidInput(f"{name} must be a seat number 0..{n - 1}")
+
+    def _check_counts(self) -> None:
+        for seat, count in enumerate(self.counts):
+            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                raise InvalidInput(f"the count of hand {seat} must be a whole number >= 0, not {count!r}")
+
+    def _check_cards(self) -> None:
+        """The hand and the card sets are masks of the deck's cards, the pile its cards."""
+        deck = self.deck
+        masks = [self.hand, *self.known, *self.known_not]
+        if any(not isinstance(m, int) or m < 0 or m & ~deck.all_cards for m in masks):
+            raise InvalidInput("hands and card sets must be masks of the deck's cards")
+        if any(not isinstance(c, int) or not 0 <= c < deck.size for c in self.pile):
+            raise InvalidInput("the pile must hold cards of the deck")
+
+    def _checked_known(self) -> list[int]:
+        """``known``, the seat's own entry (its hand or nothing) set to its hand."""
+        seat, known = self.seat, list(self.known)
+        if known[seat] not in (0, self.hand):
+            raise InvalidInput(f"known cards of the seat itself (hand {seat}) must be its hand or nothing")
+        known[seat] = self.hand
+        return known
+
+    def _check_each_card_once(self, known: list[int]) -> None:
+        """Every card at most once among the hand, the pile and the known cards."""
+        deck, seat = self.deck, self.seat
+        seen: dict[int, str] = {}
+        places = [("the hand", deck.cards_of(self.hand)), ("the pile", self.pile)]
+        places += [(f"known {o}", deck.cards_of(known[o])) for o in range(len(known)) if o != seat]
+        for where, cards in places:
+            for card in cards:
+                if card in seen:
+                    twice = f"twice in {where}" if seen[card] == where else f"in {seen[card]} and {where}"
+                    raise InvalidInput(f"duplicate card {deck.card_text(card)} ({twice})")
+                seen[card] = where
+
+    def _check_counts_fit(self, known: list[int]) -> None:
+        """The counts fit the seat's hand, the known cards and the cards not on the pile."""
+        seat, hand, counts, deck = self.seat, self.hand, self.counts, self.deck
+        if counts[seat] != _popcount(hand):
+            raise InvalidInput(f"the count of the seat's own hand {seat} is {counts[seat]}, "
+                               f"but the hand holds {_popcount(hand)} cards")
+        for o, mask in enumerate(known):
+            if counts[o] < _popcount(mask):
+                raise InvalidInput(f"hand {o} holds {counts[o]} cards but {_popcount(mask)} are known in it")
+        in_hands = deck.size - len(self.pile)
+        if sum(counts) != in_hands:
+            raise InvalidInput(f"the counts add up to {sum(counts)}, but {in_hands} cards are in hands "
+                               f"({deck.size} in the deck, {len(self.pile)} on the pile)")
+
+    def _check_known_not(self, known: list[int]) -> None:
+        """No card both known to be and known not to be in a hand."""
+        for o, mask in enumerate(known):
+            clash = mask & self.known_not[o]
+            if clash:
+                card = self.deck.card_text(self.deck.cards_of(clash)[0])
+                raise InvalidInput(f"inconsistent observation: {card} is both known to be and known not to be "
+                                   f"in hand {o}")
+
+    def _check_outcome(self) -> None:
+        """Play goes on while two players hold cards, the one to move among
+        them; once it is over, the loser is the one still holding cards."""
+        holders = [o for o, count in enumerate(self.counts) if count]
+        if self.outcome is None:
+            if self.counts[self.to_move] == 0:
+                raise InvalidInput(f"hand {self.to_move} is empty (a player without cards is already out) "
+                                   "but it is to move")
+            if len(holders) < 2:
+                raise InvalidInput("fewer than two players hold cards: the game would be over")
+            return
+        if not isinstance(self.outcome, Outcome):
+            raise InvalidInput("the outcome must be an Outcome")
+        expected = holders[0] if len(holders) == 1 else None
+        if len(holders) > 1 or self.outcome.loser != expected:
+            raise InvalidInput("the outcome does not fit the counts: when the game is over the loser is "
+                               "the one player still holding cards (none in a draw)")
+
+    def _full_known_not(self, known: list[int]) -> tuple[int, ...]:
+        """``known_not`` with the trivial cards added: every card outside the
+        seat's hand for the seat, every card for a player who is out, and for
+        the others every card but their known cards and the unseen cards not
+        ruled out."""
+        everything = self.deck.all_cards
+        unseen = everything & ~self.deck.mask(self.pile)
+        for mask in known:
+            unseen &= ~mask
+        full = []
+        for o, mask in enumerate(known):
+            if o == self.seat:
+                full.append(everything & ~self.hand)
+            elif self.counts[o] == 0:
+                full.append(everything)
+            else:
+                full.append(everything & ~(mask | (unseen & ~self.known_not[o])))
+        return tuple(full)
+
     def _inconsistency(self) -> str | None:
-        """Why no assignment of the unseen cards fits, or None when one does:
-        Hall's condition on the opponents' room (the unseen cards are exactly
-        as many as the room, so every set of opponents needing no more
-        cards than it may hold is enough)."""
-        unseen, deck = self.unseen, self.deck
-        allowed = {o: unseen & ~self.known_not[o] for o in range(self.n_players) if self.hidden(o) > 0}
-        reach = 0
-        for mask in allowed.values():
-            reach |= mask
-        nowhere = unseen & ~reach
-        if nowhere:
-            card = deck.card_text((nowhere & -nowhere).bit_length() - 1)
-            return (f"{card} is unseen but can be in no hand (every opponent with room for it is known "
-                    "not to hold it)")
-        opponents = list(allowed)
-        for size in range(1, len(opponents) + 1):
-            for group in itertools.combinations(opponents, size):
-                need = sum(self.hidden(o) for o in group)
-                may = 0
-                for o in group:
-                    may |= allowed[o]
-                if _popcount(may) < need:
-                    have = _popcount(may)
-                    listed = deck.mask_text(may) or "none"
-                    return (f"{_seats(group)} must hold {need} unseen card{'s' if need != 1 else ''} but only "
-                            f"{have} unseen card{'s' if have != 1 else ''} may be there ({listed})")
-        return None
+        """Why no assignment of the unseen cards fits, or None when one does
+        (Hall's condition: :func:`~kozyri.owntrumps.sampling.no_assignment`)."""
+        return no_assignment(self.deck, self.unseen, [self.hidden(o) for o in range(self.n_players)],
+                             self.known_not)
 
     # --- JSON -------------------------------------------------------------------
     def to_json(self) -> dict:

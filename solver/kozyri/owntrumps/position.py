@@ -262,14 +262,26 @@ class Position:
 
     @classmethod
     def deal(cls, deck: Deck | str | int = 36, trumps=("S", "H"), leader: int = 0, seed: int | None = None,
-             rules: Rules | None = None, n_players: int = 2) -> "Position":
-        """A random deal: the whole deck dealt evenly (the first seats get the
-        extra cards when it does not divide)."""
+             rules: Rules | None = None, n_players: int = 2, *, order=None) -> "Position":
+        """The deal of every door (:mod:`kozyri.owntrumps.deals` has the
+        seed formats built on it): the card numbers of the deck (``suit
+        index * ranks + rank index``) in a shuffled order, dealt round the
+        table, the ``i``-th card to seat ``i mod n_players`` (the first
+        seats get the extra cards when the deck does not divide); with
+        ``pass_sixes`` each trump six then goes to its owner. The order is
+        ``random.Random(seed).shuffle(list(range(size)))`` (None: an
+        unseeded shuffle), or ``order`` itself: every card number once, in
+        dealing order (OpenSpiel draws it card by card)."""
         deck = Deck.of(deck)
         if deck.size < n_players:
             raise InvalidInput(f"a {deck.size}-card deck cannot be dealt to {n_players} players")
-        cards = list(range(deck.size))
-        random.Random(seed).shuffle(cards)
+        if order is None:
+            cards = list(range(deck.size))
+            random.Random(seed).shuffle(cards)
+        else:
+            cards = list(order)
+            if sorted(cards) != list(range(deck.size)):
+                raise InvalidInput(f"a deal's order holds every card of the {deck.spec()} deck once")
         hands = [sorted(cards[i::n_players]) for i in range(n_players)]
         pos = cls.build(deck, hands, [], trumps, leader, rules)
         return pos.pass_sixes() if pos.rules.pass_sixes else pos

@@ -10,6 +10,8 @@ server). See :mod:`kozyri.play.table`.
 
 Before the deal the seats choose their trumps (:class:`TrumpChoice`), then
 its ``table()`` deals.
+A player told only its own hand keeps its game on a :class:`SeatTable`
+(the engine protocol's ``newgame hand=...``).
 
 The session floor every door stands on: :class:`GameSettings` (a new game's
 settings, read from keyword arguments, JSON or text options and checked in
@@ -24,6 +26,7 @@ game's name.
 from kozyri.core import InvalidInput
 from kozyri.play.games import GAMES, GameKind, game_kind
 from kozyri.play.owntrumps import TRUMP_CHOICE, OwnTrumpsTable, TrumpChoice, computer_trump
+from kozyri.play.seat_table import SeatTable
 from kozyri.play.session import Event, Session, accepts_draw
 from kozyri.play.settings import GameSettings
 from kozyri.play.table import DEFAULT_TURN_CAP, Ending, Seat, Table
@@ -59,5 +62,5 @@ def __dir__():
 
 
 __all__ = ["DEFAULT_TURN_CAP", "GAMES", "TABLES", "TRUMP_CHOICE", "Ending", "Event", "GameKind", "GameSettings",
-           "OwnTrumpsTable", "ReversiTable", "Seat", "Session", "Table", "TrumpChoice", "accepts_draw",
+           "OwnTrumpsTable", "ReversiTable", "Seat", "SeatTable", "Session", "Table", "TrumpChoice", "accepts_draw",
            "computer_trump", "game_kind", "table_from_json"]

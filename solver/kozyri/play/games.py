@@ -120,6 +120,19 @@ class GameKind:
         that may resign and must agree to a draw."""
         return tuple(seat for seat in range(table.n_players) if table._holds_on(seat))
 
+    # --- a seat's view, for an agent elsewhere (a server's worker process) -------------
+    def view_json(self, table: Table, seat: int):
+        """``seat``'s view as JSON: everything its agent may see, nothing more."""
+        raise NotImplementedError
+
+    def view_from_json(self, data):
+        """A view from :meth:`view_json`'s form (what an agent chooses from)."""
+        raise NotImplementedError
+
+    def view_move_text(self, view, move) -> str:
+        """The text of ``move``, chosen from ``view``."""
+        return str(move)
+
     # --- JSON --------------------------------------------------------------------------
     def public_json(self, table: Table) -> dict:
         """The game as a spectator sees it: nothing that any seat keeps hidden."""
@@ -164,6 +177,17 @@ class OwnTrumpsKind(GameKind):
             raise IllegalMove(f"illegal move {_shown(text)}")
         return read
 
+    def view_json(self, table, seat):
+        return table.view(seat).to_json()
+
+    def view_from_json(self, data):
+        from kozyri.owntrumps.observation import Observation
+
+        return Observation.from_json(data)
+
+    def view_move_text(self, view, move):
+        return move.text(view.deck)
+
     def public_json(self, table):
         record = table.record
         start, final = record.start, record.final
@@ -204,6 +228,16 @@ class ReversiKind(GameKind):
 
     def _read_move(self, table, seat, text):
         return table.parse_move(text)
+
+    def view_json(self, table, seat):
+        return str(table.view(seat))
+
+    def view_from_json(self, data):
+        from kozyri.reversi.board import Board
+
+        if not isinstance(data, str):
+            raise InvalidInput("a Reversi view is a position's text (64 squares and the side to move)")
+        return Board(data)
 
     def public_json(self, table):
         return table.to_json()

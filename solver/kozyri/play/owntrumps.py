@@ -75,7 +75,11 @@ class RecordTable(Table):
         return self._legal_moves()
 
     def _legal_moves(self) -> list[Move]:
-        return self.record.final.legal_moves()
+        # Kept for the position they are of: a door asks, then the session checks the move (OpenSpiel, every step).
+        final = self.record.final
+        if getattr(self, "_legal_of", None) is not final:
+            self._legal_of, self._legal = final, tuple(final.legal_moves())
+        return list(self._legal)
 
     def _end(self, seat: int | None) -> None:
         self.record = self.record.agree_draw() if seat is None else self.record.resign(seat)

@@ -48,6 +48,7 @@ OpenSpiel) add those.
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -116,6 +117,16 @@ class Event:
         if seconds is not None:
             seconds = checks.seconds_spent(seconds, "an event's seconds")
         return cls(seq, kind, seat, payload, seconds)
+
+
+def _branched(thing):
+    """A shallow copy of ``thing`` with its list and dict attributes copied
+    (their items are immutable, or agents, which a copy shares)."""
+    twin = copy.copy(thing)
+    for name, value in vars(thing).items():
+        if type(value) in (list, dict):
+            setattr(twin, name, type(value)(value))
+    return twin
 
 
 def accepts_draw(info: AgentInfo | None) -> bool:
@@ -225,6 +236,23 @@ class Session:
         """The events after number ``seq`` (what a listener has not seen yet)."""
         seq = checks.whole_number(seq, "the seq", 0)
         return [event for event in self.events if event.seq > seq]
+
+    def last_search(self, seat: int) -> AgentInfo | None:
+        """What the agent of computer seat ``seat`` reported of its last
+        search (None before its first): the arena keeps it with each move."""
+        return self._judgements.get(seat)
+
+    def copy(self) -> Session:
+        """An independent copy of the session as it is now, for a simulator
+        that branches (OpenSpiel clones a state at each step of a search):
+        the settings, records and views are immutable and shared, the lists
+        and dicts of the session, its table and its trump choice are copied."""
+        twin = _branched(self)
+        if self.table is not None:
+            twin.table = _branched(self.table)
+        if self.choice is not None:
+            twin.choice = _branched(self.choice)
+        return twin
 
     # --- what the seats do ------------------------------------------------------------
     def act(self, seat: int, text, seconds: float | None = None) -> Event:
@@ -484,13 +512,19 @@ class Session:
         """The session of ``settings`` after ``events`` (Events or their JSON),
         replayed one by one: each must be what the session allowed then."""
         session = cls(settings, tables, start=start)
+        session.replay(events)
+        return session
+
+    def replay(self, events: Iterable) -> None:
+        """``events`` (Events or their JSON) that happened elsewhere, after
+        :attr:`last_seq` (a server catching up with what another server
+        stored), replayed one by one: each must be what the session allowed then."""
         for data in events:
             event = Event.from_json(data)
             try:
-                session._replay(event)
+                self._replay(event)
             except InvalidInput as exc:
                 raise type(exc)(f"event {event.seq} ({event.kind}): {exc}") from None
-        return session
 
     @classmethod
     def from_json(cls, data, tables=None) -> Session:

@@ -197,7 +197,8 @@ class GameSettings:
             if deck.size < players:
                 raise InvalidInput(f"a {deck.size}-card deck cannot be dealt to {players} players")
             if suits is not None and (len(suits) != players or len(set(suits)) != players):
-                raise InvalidInput(f'the trumps need {players} distinct suits, one per seat, like '
+                count = f"{len(suits)} trump suits for {players} players: " if len(suits) != players else ""
+                raise InvalidInput(f'{count}the trumps need {players} distinct suits, one per seat, like '
                                    f'"{"".join(SUITS[:players])}", not {checks.shown("".join(suits))}')
             seed = random.SystemRandom().randrange(DRAWN_SEEDS) if self.seed is None else checks.seed(self.seed)
             values.update(deck=deck, rules=_rules(self.rules), trumps=suits, seed=seed,

@@ -10,11 +10,15 @@ the next position. Anything else on the input (unknown commands, illegal
 moves, over-long lines, invalid UTF-8, binary noise) gets a ``?`` reply and
 changes nothing.
 
-The game is a :class:`~kozyri.play.OwnTrumpsTable` when the engine knows the
-whole deal (it dealt it from a seed, or was given it), or a
-:class:`~kozyri.protocols.games.SeatTable` when it was told only its own
-hand; every seat's move comes in with ``play``, as every move is public. The
-engine's seats move with ``genmove``, from their own seat's view alone.
+``newgame`` reads the game's settings as every door does
+(:meth:`GameSettings.from_options <kozyri.play.GameSettings.from_options>`:
+the same checks and words as the server's new tables), after taking out the
+engine's own options (``deal``, ``hand``, ``seat``, ``seats``). The game is a
+:class:`~kozyri.play.Session` when the engine knows the whole deal (it dealt
+it from the settings' seed, or was given it: ``deal=``), or a
+:class:`~kozyri.play.SeatTable` when it was told only its own hand; every
+seat's move comes in with ``play``, as every move is public. The engine's
+seats move with ``genmove``, from their own seat's view alone.
 
 Searches run in a worker thread (:class:`~kozyri.protocols.transport.Connection`)
 while the input is still read: ``stop`` ends the search in progress (``genmove`` answers the best move
@@ -34,19 +38,19 @@ search with a budget (every ``genmove``) is answered first.
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import random
 import shlex
 import time
+from typing import NamedTuple
 
-from kozyri.core import GameOver, Limit, ProtocolError
-from kozyri.owntrumps.cards import SUIT_SYMBOLS, SUITS, Deck
+from kozyri.core import GameOver, InvalidInput, Limit, ProtocolError
+from kozyri.owntrumps.cards import SUIT_SYMBOLS, SUITS
 from kozyri.owntrumps.observation import Observation
-from kozyri.owntrumps.position import Position, parse_trumps
+from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.render import position_text, view_lines
-from kozyri.owntrumps.rules import Rules
-from kozyri.play import OwnTrumpsTable, Seat, Table
-from kozyri.play.table import DEFAULT_TURN_CAP
+from kozyri.play import OwnTrumpsTable, Seat, SeatTable, Session, Table
+from kozyri.play.settings import CHOOSE, GameSettings
 from kozyri.protocols.analysis import (
     STRENGTH_OPTIONS,
     Strength,
@@ -58,7 +62,6 @@ from kozyri.protocols.analysis import (
     whole_number,
 )
 from kozyri.protocols.clock import Clock, TimeControl
-from kozyri.protocols.games import SeatTable
 from kozyri.protocols.messages import (
     NAME,
     PROTOCOL_VERSION,
@@ -78,7 +81,9 @@ COMMANDS = (
 #: The options of ``newgame``.
 NEWGAME_OPTIONS = ("deck", "players", "trumps", "must_beat", "pass_sixes", "leader", "seed", "deal", "hand", "seat",
                    "seats", "turn_cap")
-_SWITCH = {"on": True, "off": False, "yes": True, "no": False, "true": True, "false": False, "1": True, "0": False}
+#: The options of ``newgame`` that are the engine's own: where the deal comes from and which seats it plays (the
+#: others are the game's settings, read by :meth:`GameSettings.from_options <kozyri.play.GameSettings.from_options>`).
+ENGINE_OPTIONS = ("deal", "hand", "seat", "seats")
 
 
 # --- the engine ----------------------------------------------------------------------
@@ -98,13 +103,6 @@ def _key_values(args: list[str], known: tuple[str, ...], command: str) -> dict[s
     return out
 
 
-def _switch(value: str, name: str) -> bool:
-    found = _SWITCH.get(value.strip().lower())
-    if found is None:
-        raise ProtocolError(f"{name} is on or off, not {short(value)}")
-    return found
-
-
 def _seat_list(text: str, n_players: int) -> tuple[int, ...]:
     """``all``, ``none`` or seat numbers separated by commas."""
     word = text.strip().lower()
@@ -116,51 +114,68 @@ def _seat_list(text: str, n_players: int) -> tuple[int, ...]:
     return tuple(seats)
 
 
-def new_table(options: dict[str, str]) -> tuple[Table, tuple[int, ...], int | None]:
-    """The game ``newgame`` starts: ``(table, the engine's seats, the seed dealt from or None)``.
-    The engine's seats are named ``kozyri`` in the table (every seat is played from outside)."""
-    deck = Deck.parse(options.get("deck", "36"))
-    rules = Rules(_switch(options.get("must_beat", "on"), "must_beat"),
-                  _switch(options.get("pass_sixes", "off"), "pass_sixes"))
-    leader = whole_number(options.get("leader", "0"), "the leader", 0)
-    turn_cap = whole_number(options.get("turn_cap", str(DEFAULT_TURN_CAP)), "the turn cap", 1)
+class NewGame(NamedTuple):
+    """What ``newgame`` starts: the ``game`` (a :class:`~kozyri.play.Session`
+    of the whole deal, or a :class:`~kozyri.play.SeatTable` of one hand), the
+    engine's seats, and the seed the deal came from (None for a deal or a
+    hand given)."""
+
+    game: Session | SeatTable
+    engine_seats: tuple[int, ...]
+    seed: int | None
+
+
+def new_game(options: dict[str, str]) -> NewGame:
+    """The game ``newgame`` starts from its options (text, as typed). The
+    engine's own options (:data:`ENGINE_OPTIONS`) are taken out first, the
+    rest are the game's settings (:meth:`GameSettings.from_options
+    <kozyri.play.GameSettings.from_options>`: every door's checks and words).
+    The engine's seats are named ``kozyri`` in the game; every seat is played
+    from outside (``play``, ``genmove``)."""
+    own = {key: options[key] for key in ENGINE_OPTIONS if key in options}
+    settings_options = {key: value for key, value in options.items() if key not in ENGINE_OPTIONS}
     sources = [key for key in ("seed", "deal", "hand") if key in options]
     if len(sources) > 1:
         raise ProtocolError(f"give one of seed, deal and hand, not {' and '.join(sources)}")
-    if "seat" in options and "seats" in options:
+    if "seat" in own and "seats" in own:
         raise ProtocolError("give seat= or seats=, not both")
-    players = whole_number(options["players"], "the number of players", 2, 4) if "players" in options else None
-    trumps = parse_trumps(options["trumps"], players) if "trumps" in options else None
-    if trumps is not None:
-        players = len(trumps)
+    if "hand" in own and "seats" in own:
+        raise ProtocolError("with hand=, the engine plays the one seat whose hand it is: give seat=N")
+    if settings_options.get("trumps", "").strip().lower() == CHOOSE:
+        raise ProtocolError("the engine deals at once: give one trump suit per seat (trumps=SHD), or none "
+                            "for S, H, ... in seat order")
+    deal = own.get("deal")
+    if deal is not None and "players" not in options and "trumps" not in options:
+        settings_options["players"] = str(deal.count("|") + 1)  # as many players as the deal has hands
+    settings = GameSettings.from_options(settings_options)
 
-    def names(n_players: int, seats: tuple[int, ...]) -> list[Seat]:
-        return [Seat(name=NAME) if seat in seats else Seat() for seat in range(n_players)]
+    def named(n_players: int, seats: tuple[int, ...], **changes) -> GameSettings:
+        """The settings with the engine's seats named, and ``changes``."""
+        return dataclasses.replace(settings, seats=tuple(Seat(name=NAME) if seat in seats else Seat()
+                                                         for seat in range(n_players)), **changes)
 
-    if "hand" in options:
-        if "seats" in options:
-            raise ProtocolError("with hand=, the engine plays the one seat whose hand it is: give seat=N")
-        players = players or 2
-        seat = whole_number(options.get("seat", "0"), "the seat", 0, players - 1)
-        view = Observation.from_hand(seat, options["hand"], trumps or SUITS[:players], deck=deck, rules=rules,
-                                     to_move=leader)
-        return SeatTable(view, turn_cap, names(players, (seat,))), (seat,), None
-    seed = None
-    if "deal" in options:
-        start = Position.from_text(options["deal"], trumps or SUITS[:options["deal"].count("|") + 1], leader,
-                                   deck if "deck" in options else None, rules)
-        if players is not None and players != start.n_players:
-            raise ProtocolError(f"the deal has {start.n_players} hands, not {players}")
-    else:
-        seed = whole_number(options["seed"], "the seed") if "seed" in options else random.randrange(2**31)
-        start = Position.deal(deck, trumps or SUITS[:players or 2], leader, seed, rules, players or 2)
-    seats = _seat_list(options.get("seats", options.get("seat", "all")), start.n_players)
-    return OwnTrumpsTable(start, names(start.n_players, seats), turn_cap), seats, seed
+    if "hand" in own:
+        seat = whole_number(own.get("seat", "0"), "the seat", 0, settings.players - 1)
+        view = Observation.from_hand(seat, own["hand"], settings.trumps, deck=settings.deck, rules=settings.rules,
+                                     to_move=settings.leader)
+        seats = named(settings.players, (seat,)).seats
+        return NewGame(SeatTable(view, settings.turn_cap, list(seats)), (seat,), None)
+    if deal is not None:
+        hands = deal.count("|") + 1
+        start = Position.from_text(deal, settings.trumps if "trumps" in options else SUITS[:hands], settings.leader,
+                                   settings.deck if "deck" in options else None, settings.rules)
+        if start.n_players != settings.players:
+            raise ProtocolError(f"the deal has {start.n_players} hands, not {settings.players}")
+        seats = _seat_list(own.get("seats", own.get("seat", "all")), start.n_players)
+        return NewGame(Session(named(start.n_players, seats, deck=start.deck), start=start), seats, None)
+    seats = _seat_list(own.get("seats", own.get("seat", "all")), settings.players)
+    return NewGame(Session(named(settings.players, seats)), seats, settings.seed)
 
 
 class Engine(LineProtocol):
     """The engine's state and its commands (see the module docstring):
-    the game (a :class:`~kozyri.play.Table`), the seats it plays, its
+    the game (a :class:`~kozyri.play.Session`, or a
+    :class:`~kozyri.play.SeatTable` of one hand), the seats it plays, its
     :class:`~kozyri.protocols.analysis.Strength` and the clocks.
     :meth:`answer` answers one line; :meth:`handle` does it synchronously
     and returns the reply (for tests and scripts; an ``analyze`` without a
@@ -175,7 +190,8 @@ class Engine(LineProtocol):
         self.version = version
         #: Retrograde tables (a TableStore) the agents and the main line answer from where they cover a position.
         self.tables = tables
-        self.table: Table | None = None
+        #: The game: a Session of the whole deal, or a SeatTable of one hand (None before the first newgame).
+        self.game: Session | SeatTable | None = None
         self.engine_seats: tuple[int, ...] = ()
         self.time_control: TimeControl | None = None
         self.clocks: dict[int, Clock] = {}
@@ -208,10 +224,31 @@ class Engine(LineProtocol):
             raise ProtocolError(f"syntax error: {exc}") from None
 
     # --- the game -----------------------------------------------------------------
+    @property
+    def table(self) -> Table | None:
+        """The game's table (None before the first newgame)."""
+        return self.game.table if isinstance(self.game, Session) else self.game
+
     def _game(self) -> Table:
-        if self.table is None:
+        if self.game is None:
             raise ProtocolError("no game: start one with newgame")
         return self.table
+
+    def _move(self, move, seconds: float | None = None) -> None:
+        """Play ``move`` (its text, or the game's move) for the seat to move:
+        through the session (a refused move's message names its number, as
+        a record's does), or on a seat's table."""
+        game = self.game
+        if isinstance(game, SeatTable):
+            game.play(move, seconds=seconds)
+            return
+        ply = game.ply
+        try:
+            game.act(game.to_act, move, seconds)
+        except GameOver:
+            raise
+        except InvalidInput as exc:
+            raise type(exc)(f"move {ply + 1}: {exc}") from None
 
     def _in_play(self) -> Table:
         table = self._game()
@@ -221,9 +258,10 @@ class Engine(LineProtocol):
         return table
 
     def _newgame(self, args: list[str], call: Call) -> str:
-        table, seats, seed = new_table(_key_values(args, NEWGAME_OPTIONS, "newgame"))
-        self.table, self.engine_seats = table, seats
+        game, seats, seed = new_game(_key_values(args, NEWGAME_OPTIONS, "newgame"))
+        self.game, self.engine_seats = game, seats
         self.clocks = {}
+        table = self.table
         fields = {**position_fields(table), "players": table.n_players, "engine_seats": list(seats)}
         if seed is not None:
             fields["seed"] = seed
@@ -238,14 +276,19 @@ class Engine(LineProtocol):
             ply = whole_number(options["ply"], "the ply", 0)
             if ply != table.ply:
                 raise ProtocolError(f"the move is for ply {ply}, but the game is at ply {table.ply}")
-        table.play(args[0])
+        self._move(args[0])
         return text_fields(position_fields(table))
 
     def _undo(self, args: list[str], call: Call) -> str:
         if args:
             raise ProtocolError("undo takes no arguments")
         table = self._game()
-        table.undo()
+        if isinstance(self.game, Session):
+            if table.ply == 0:
+                raise InvalidInput("no move to take back")
+            self.game.undo()
+        else:
+            table.undo()
         return text_fields(position_fields(table))
 
     def _seat_arg(self, args: list[str], table: Table) -> int | None:
@@ -335,7 +378,7 @@ class Engine(LineProtocol):
         result = table.genmove(seat, limit, agent=self.strength.make_agent(view, self.tables), control=call.control())
         spent = time.monotonic() - began
         ply = table.ply
-        table.play(result.move, seconds=spent)
+        self._move(result.move, seconds=spent)
         self._spend(seat, spent)
         fields = move_fields(result, view)
         return f"{fields.pop('move')} " + text_fields({"ply": ply, "seat": seat, **fields})
@@ -392,4 +435,4 @@ def _seconds(text: str, what: str) -> float:
     return seconds_or_none(text, what) or 0.0
 
 
-__all__ = ["COMMANDS", "NEWGAME_OPTIONS", "Engine", "new_table", "serve", "serve_jsonl"]
+__all__ = ["COMMANDS", "ENGINE_OPTIONS", "NEWGAME_OPTIONS", "Engine", "NewGame", "new_game", "serve", "serve_jsonl"]

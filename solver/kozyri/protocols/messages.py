@@ -21,28 +21,29 @@ and its reply one object on one line, ``{"id": 7, "ok": true, "type":
 false, "error": "one line"}``. Requests carry the whole game (a record, or
 one seat's observation, read as ``kozyri bestmove`` reads them), so the
 engine keeps nothing between them.
+
+A request is read once, as an object (:func:`read_request`): every key is
+one its type takes and every value is of its JSON type, checked with the
+words of every door (:mod:`kozyri.checks`: the seed rule, budgets), its
+game classified once (an :class:`~kozyri.owntrumps.inputs.Input` the
+readers take as it is). :meth:`JsonRequests.answer_request` answers a
+parsed request (the server's door); :meth:`JsonRequests.answer` reads a
+line and answers it the same way (``kozyri engine --jsonl``).
 """
 
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass
 
+import kozyri.checks as checks
 from kozyri.agents import agent_names
 from kozyri.agents.levels import LEVELS
 from kozyri.core import InvalidInput, KozyriError, Limit, PlayResult, load_json
-from kozyri.owntrumps.inputs import classify, read_position, read_record, read_state
+from kozyri.owntrumps.inputs import Input, classify, classify_json, read_position_at, read_state_at
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.solver import solve
 from kozyri.play.table import Table
-from kozyri.protocols.analysis import (
-    MOST_MEMORY_MB,
-    Strength,
-    analysis_agent,
-    nodes_or_none,
-    principal_line,
-    seconds_or_none,
-    whole_number,
-)
+from kozyri.protocols.analysis import Strength, analysis_agent, principal_line
 from kozyri.protocols.lines import TooLong, decode_line, one_line
 from kozyri.search.control import SearchControl
 
@@ -113,11 +114,122 @@ def error_reply(request_id, message) -> dict:
     return {"id": request_id, "ok": False, "error": one_line(message)}
 
 
+# --- reading a request: one typed reader ------------------------------------------
+def _boolean(value, key: str) -> bool:
+    return checks.switch(value, f'"{key}"')
+
+
+def _text(example: str):
+    def read(value, key: str) -> str:
+        if not isinstance(value, str):
+            raise InvalidInput(f'"{key}" must be text like {example}, not {checks.shown(value)}')
+        return value
+    return read
+
+
+def _game(value, key: str) -> Input:
+    """The request's game, classified (its JSON was parsed with the request): an :class:`Input`."""
+    if isinstance(value, dict):
+        return classify_json(value)
+    if isinstance(value, str):
+        return classify(value)
+    raise InvalidInput('a request needs its "game": a game record, an observation or a position '
+                       "(a JSON object, or the text form)")
+
+
+def _deck(value, key: str) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if not isinstance(value, str):
+        raise InvalidInput('"deck" must be a deck like "36" or "4x3"')
+    return value
+
+
+def _level(value, key: str):
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise InvalidInput(f"a level is a whole number from 1 to 8 or a level's name, not {checks.shown(value)}")
+    return value
+
+
+def _agent(value, key: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(f"the agent is an agent's name (auto, {', '.join(agent_names())}), "
+                           f"not {checks.shown(value)}")
+    return value.strip().lower()
+
+
+#: How each key of a request is read: a JSON value of its type, checked with the words of every door
+#: (:mod:`kozyri.checks`); a value of another type is an error reply, never an internal error.
+FIELDS = {
+    "game": _game,
+    "seat": lambda value, key: checks.whole_number(value, f'"{key}"', 0),
+    "open": _boolean,
+    "trumps": _text('"SH"'),
+    "deck": _deck,
+    "leader": lambda value, key: checks.whole_number(value, f'"{key}"', 0),
+    "must_beat": _boolean,
+    "pass_sixes": _boolean,
+    "level": _level,
+    "agent": _agent,
+    "time": lambda value, key: checks.seconds(value, "the time", none=True),
+    "nodes": lambda value, key: checks.nodes(value, "the nodes", none=True),
+    "memory": lambda value, key: checks.memory(value),
+    "seed": lambda value, key: checks.seed(value),
+    "value_only": _boolean,
+}
+
+
+@dataclass(frozen=True)
+class Request:
+    """A JSON Lines request, read and checked once (:func:`read_request`):
+    its ``id`` (echoed as it came), its ``type`` and its ``fields`` (each
+    key given, its value checked and converted: the game an
+    :class:`~kozyri.owntrumps.inputs.Input`)."""
+
+    id: object
+    type: str
+    fields: dict
+
+    def get(self, key: str, default=None):
+        return self.fields.get(key, default)
+
+    @property
+    def game(self) -> Input:
+        """The request's game (an error reply when it has none)."""
+        found = self.fields.get("game")
+        if found is None:
+            raise InvalidInput('a request needs its "game": a game record, an observation or a position '
+                               "(a JSON object, or the text form)")
+        return found
+
+
+def read_request(data) -> Request:
+    """A request (a parsed JSON object) read once: its type, its keys (each
+    one its type takes) and every value typed (:data:`FIELDS`; null is a
+    value not given)."""
+    if not isinstance(data, dict):
+        raise InvalidInput('a request is a JSON object like {"id": 1, "type": "bestmove", "game": ...}')
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise InvalidInput(f'a request names its "type", one of {", ".join(REQUESTS)}, not {checks.shown(kind)}')
+    if kind not in REQUESTS:
+        raise InvalidInput(f"unknown request type {checks.shown(kind)} (known: {', '.join(REQUESTS)})")
+    known = ("id", "type", *REQUESTS[kind])
+    unknown = [key for key in data if key not in known]
+    if unknown:
+        raise InvalidInput(f"unknown key {checks.shown(unknown[0])} for {kind} (known: {', '.join(known)})")
+    fields = {key: FIELDS[key](value, key) for key, value in data.items()
+              if key not in ("id", "type") and value is not None}  # null: not given
+    return Request(data.get("id"), kind, fields)
+
+
 # --- JSON Lines requests ------------------------------------------------------------
 class JsonRequests:
-    """Answers the stateless requests of ``kozyri engine --jsonl`` (see the
-    module docstring): ``strength`` is the default for requests that set
-    no level, agent or budget; ``version`` is the program's."""
+    """Answers the stateless requests of ``kozyri engine --jsonl`` and of
+    the server (see the module docstring): :meth:`answer_request` answers a
+    parsed request, :meth:`answer` one line of text. ``strength`` is the
+    default for requests that set no level, agent or budget; ``version`` is
+    the program's."""
 
     def __init__(self, strength: Strength | None = None, version: str = "unknown", tables=None):
         self.strength = strength or Strength()
@@ -128,51 +240,57 @@ class JsonRequests:
                          "analyze": self._analyze, "solve": self._solve}
 
     def answer(self, line: bytes | str | TooLong, control: SearchControl | None = None) -> dict | None:
-        """The reply to one line (None for a blank line); searches run under
-        ``control`` (to stop them from another thread or by Ctrl-C)."""
+        """The reply to one line (None for a blank line): the line is parsed
+        once, then answered as :meth:`answer_request`."""
         if isinstance(line, TooLong):
             return error_reply(None, f"line too long (more than {len(line.head)} bytes)")
-        request_id = None
         try:
             text = decode_line(line)
             if not text.strip():
                 return None
             request = load_json(text, constants=False)
-            if not isinstance(request, dict):
-                raise InvalidInput('a request is a JSON object like {"id": 1, "type": "bestmove", "game": ...}')
-            request_id = request.get("id")
-            kind = request.get("type")
-            if kind not in REQUESTS:
-                raise InvalidInput(f"unknown request type {kind!r} (known: {', '.join(REQUESTS)})")
-            unknown = [key for key in request if key not in ("id", "type", *REQUESTS[kind])]
-            if unknown:
-                raise InvalidInput(f"unknown key {unknown[0]!r} for {kind} "
-                                   f"(known: {', '.join(('id', 'type', *REQUESTS[kind]))})")
-            return ok_reply(request_id, kind, **self._answers[kind](request, control))
+        except KozyriError as exc:
+            return error_reply(None, exc)
+        except RecursionError:
+            return error_reply(None, "input nested too deeply")
+        return self.answer_request(request, control)
+
+    def answer_request(self, request, control: SearchControl | None = None) -> dict:
+        """The reply to one request, a parsed JSON object (a dict; anything
+        else is an error reply): read once (:func:`read_request`), then
+        answered; searches run under ``control`` (to stop them from another
+        thread, by Ctrl-C, or at a deadline). Never raises for bad input: an
+        error is ``{"id": ..., "ok": false, "error": "one line"}``."""
+        request_id = request.get("id") if isinstance(request, dict) else None
+        try:
+            read = read_request(request)
+            return ok_reply(read.id, read.type, **self._answers[read.type](read, control))
         except KozyriError as exc:
             return error_reply(request_id, exc)
         except MemoryError:
             return error_reply(request_id, "out of memory (ask for less: memory, or a smaller game)")
+        except RecursionError:
+            return error_reply(request_id, "input nested too deeply")
         except Exception as exc:  # a bug: still one line, and the engine goes on
             return error_reply(request_id, f"internal error: {type(exc).__name__}: {exc}")
 
     # --- the requests ---------------------------------------------------------------
-    def _engine(self, request: dict, control) -> dict:
+    def _engine(self, request: Request, control) -> dict:
         return {"name": NAME, "version": self.version, "protocol": PROTOCOL_VERSION, "types": list(REQUESTS),
                 "agents": ["auto", *agent_names()], "default_level": self.strength.level,
                 "levels": [lv.to_json() for lv in LEVELS["owntrumps"]]}
 
-    def _legal_moves(self, request: dict, control) -> dict:
+    def _legal_moves(self, request: Request, control) -> dict:
         view, ply = _view(request)
         return {"ply": ply, "seat": view.to_move, "moves": [m.text(view.deck) for m in view.legal_moves()]}
 
-    def _bestmove(self, request: dict, control) -> dict:
+    def _bestmove(self, request: Request, control) -> dict:
         view, ply = _view(request)
         strength = self._strength(request)
         result = strength.make_agent(view, self.tables).choose(view, strength.budget(), control=control)
         return {"ply": ply, "seat": view.to_move, **move_fields(result, view)}
 
-    def _analyze(self, request: dict, control) -> dict:
+    def _analyze(self, request: Request, control) -> dict:
         view, ply = _view(request)
         strength = self._strength(request)
         result = analysis_agent(strength, view, self.tables).choose(view, strength.budget(), control=control)
@@ -180,77 +298,33 @@ class JsonRequests:
         return {"ply": ply, "seat": view.to_move, **move_fields(result, view),
                 "pv": None if line is None else [m.text(view.deck) for m in line]}
 
-    def _solve(self, request: dict, control) -> dict:
-        text, options, seat = _game_text(request), _deal_options(request), _seat(request)
-        if classify(text).form == "observation":
-            view = read_state(text, seat=seat, **options)
+    def _solve(self, request: Request, control) -> dict:
+        given, options, seat = request.game, _deal_options(request), request.get("seat")
+        if given.form == "observation":
+            view, ply = read_state_at(given, seat=seat, **options)
             if view.count() != 1:
                 raise InvalidInput("this observation hides hands: the exact solver needs every hand "
                                    "(give the whole game record)")
-            position, ply = view.position(), len(view.moves)
+            position = view.position()
         else:
-            position = read_position(text, **options)
-            ply = len(read_record(text).moves) if classify(text).form == "record" else 0
+            position, ply = read_position_at(given, **options)
             if seat is not None and seat != position.to_move:
                 raise InvalidInput(f"player {seat} is not to move (player {position.to_move} is)")
-        value_only = request.get("value_only", False)
-        if not isinstance(value_only, bool):
-            raise InvalidInput('"value_only" must be true or false')
-        memory = request.get("memory")
-        limit = Limit(seconds_or_none(request.get("time"), '"time"') or DEFAULT_SOLVE_SECONDS,
-                      nodes_or_none(request.get("nodes"), '"nodes"'),
-                      None if memory is None else whole_number(memory, '"memory"', 1, MOST_MEMORY_MB))
-        result = solve(position, limit, value_only=value_only, control=control, tables=self.tables)
+        limit = Limit(request.get("time") or DEFAULT_SOLVE_SECONDS, request.get("nodes"), request.get("memory"))
+        result = solve(position, limit, value_only=request.get("value_only", False), control=control,
+                       tables=self.tables)
         return {"ply": ply, "seat": position.to_move, **result.to_json(), "stopped": result.stopped}
 
-    def _strength(self, request: dict) -> Strength:
-        return self.strength.updated({key: request[key] for key in _PLAY_KEYS if key in request})
+    def _strength(self, request: Request) -> Strength:
+        return self.strength.updated({key: request.fields[key] for key in _PLAY_KEYS if key in request.fields})
 
 
-def _game_text(request: dict) -> str:
-    """The request's game as text for the shared readers (a JSON object is written back as JSON)."""
-    game = request.get("game")
-    if isinstance(game, dict):
-        return json.dumps(game)
-    if isinstance(game, str):
-        return game
-    raise InvalidInput('a request needs its "game": a game record, an observation or a position '
-                       "(a JSON object, or the text form)")
-
-
-def _deal_options(request: dict) -> dict:
+def _deal_options(request: Request) -> dict:
     """The options of a deal in text form (None where not given; the readers refuse them for other forms)."""
-    options = {"trumps": request.get("trumps"), "deck": request.get("deck"), "leader": request.get("leader"),
-               "must_beat": request.get("must_beat"), "pass_sixes": request.get("pass_sixes")}
-    if options["trumps"] is not None and not isinstance(options["trumps"], str):
-        raise InvalidInput('"trumps" must be text like "SH"')
-    if options["deck"] is not None:
-        if isinstance(options["deck"], int) and not isinstance(options["deck"], bool):
-            options["deck"] = str(options["deck"])
-        if not isinstance(options["deck"], str):
-            raise InvalidInput('"deck" must be a deck like "36" or "4x3"')
-    if options["leader"] is not None:
-        options["leader"] = whole_number(options["leader"], '"leader"', 0)
-    for key in ("must_beat", "pass_sixes"):
-        if options[key] is not None and not isinstance(options[key], bool):
-            raise InvalidInput(f'"{key}" must be true or false')
-    return options
+    return {key: request.get(key) for key in ("trumps", "deck", "leader", "must_beat", "pass_sixes")}
 
 
-def _seat(request: dict) -> int | None:
-    seat = request.get("seat")
-    return None if seat is None else whole_number(seat, '"seat"', 0)
-
-
-def _view(request: dict) -> tuple[Observation, int]:
-    """The view of the player to move (as ``kozyri bestmove`` reads it) and its ply."""
-    text = _game_text(request)
-    open_hands = request.get("open", False)
-    if not isinstance(open_hands, bool):
-        raise InvalidInput('"open" must be true or false')
-    view = read_state(text, seat=_seat(request), open_hands=open_hands, **_deal_options(request))
-    form = classify(text).form
-    if form == "record" and open_hands:  # an open view is made from the position, without the moves
-        return view, len(read_record(text).moves)
-    return view, len(view.moves) if form in ("record", "observation") else 0
-
+def _view(request: Request) -> tuple[Observation, int]:
+    """The view of the player to move (as ``kozyri bestmove`` reads it) and its ply, from the request's game."""
+    return read_state_at(request.game, seat=request.get("seat"), open_hands=request.get("open", False),
+                         **_deal_options(request))

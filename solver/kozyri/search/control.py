@@ -39,6 +39,7 @@ from __future__ import annotations
 import os
 import select
 import signal
+import sys
 import threading
 import time
 import weakref
@@ -196,7 +197,6 @@ class SearchControl:
         Returns what the kernel returns; the caller checks :attr:`stopped`
         to know whether it finished."""
         self.stopped  # noqa: B018 - raises the flag now if the deadline is past
-        _WATCHER.raise_if_pending()
         with _WATCHER.watching(self):
             result = kernel(*args)
         self.stopped  # noqa: B018 - records a node budget the kernel ran out of
@@ -243,8 +243,6 @@ class _Watcher:
         #: Roots of the computations that Ctrl-C stops (see :func:`controlled`).
         self.interruptible: list[SearchControl] = []
         self.presses = 0
-        #: A ``KeyboardInterrupt`` that a signal during an import left for the next computation.
-        self.raise_pending = False
         #: Blocks of :func:`interrupts_end_run` open: then the first signal raises too.
         self.ending_runs = 0
         #: The stop signal received last (None since the first interruptible computation began).
@@ -312,20 +310,14 @@ class _Watcher:
 
     # --- Ctrl-C and SIGTERM ------------------------------------------------------------
     def on_signal(self, signum, frame) -> None:
+        if _in_import(frame):
+            # An exception raised inside an import leaves modules half made (or an extension module
+            # turns it into another error): the signal is handled once the import is over.
+            _deliver_after_import(signum)
+            return
         self.presses += 1
         self.interrupt(signum)
         if self.presses > 1 or self.ending_runs:
-            if _in_import(frame):
-                # An exception raised inside an import leaves modules half made (or an extension
-                # turns it into another error): it is raised where the next computation starts.
-                self.raise_pending = True
-                return
-            raise KeyboardInterrupt
-
-    def raise_if_pending(self) -> None:
-        """Raise the ``KeyboardInterrupt`` a signal deferred because it came during an import."""
-        if self.raise_pending and threading.current_thread() is threading.main_thread():
-            self.raise_pending = False
             raise KeyboardInterrupt
 
     @contextmanager
@@ -341,7 +333,6 @@ class _Watcher:
         if first:
             self.presses = 0
             self.signal = None
-            self.raise_pending = False
             self._previous_handlers = {signum: signal.signal(signum, self.on_signal) for signum in STOP_SIGNALS}
             try:
                 self._previous_wakeup = signal.set_wakeup_fd(self._write_fd, warn_on_full_buffer=False)
@@ -380,6 +371,25 @@ def _in_import(frame) -> bool:
     return False
 
 
+def _deliver_after_import(signum: int) -> None:
+    """Send ``signum`` to the main thread again once the import it is in has
+    ended (a thread of its own watches; the main thread may be about to wait
+    for nothing else, so the signal cannot wait for its next computation)."""
+    main = threading.main_thread()
+
+    def deliver() -> None:
+        while True:
+            frame = sys._current_frames().get(main.ident)
+            if frame is None:  # the main thread has ended
+                return
+            if not _in_import(frame):
+                signal.pthread_kill(main.ident, signum)
+                return
+            time.sleep(0.005)
+
+    threading.Thread(target=deliver, name="kozyri-signal-after-import", daemon=True).start()
+
+
 def _descends(control: SearchControl, ancestor: SearchControl) -> bool:
     parent = control.parent
     while parent is not None:
@@ -415,7 +425,6 @@ def interrupts_end_run():
         _WATCHER.ending_runs += 1
         try:
             yield
-            _WATCHER.raise_if_pending()  # a signal that came during an import, after the last computation
         finally:
             _WATCHER.ending_runs -= 1
 
@@ -427,7 +436,6 @@ def controlled(limit: Limit | None, control: SearchControl | None):
     ``limit``. Within the block the watcher enforces the deadline and makes
     progress callbacks, and Ctrl-C or SIGTERM stops the whole computation.
     Every public entry point of a long computation uses it."""
-    _WATCHER.raise_if_pending()
     if control is None:
         own = SearchControl(limit)
         with _WATCHER.catching_interrupts(own), _WATCHER.watching(own):

@@ -1,8 +1,9 @@
 """One deal of a win-rate study, cell by cell (:mod:`kozyri.studies.winrates`):
 each cell (the deal under one assignment of trumps) gets its outcome, the
 seat that lost, and how it was obtained: from the retrograde tables of a
-small deck, by the exact solver within its time, by self-play, or not at
-all (``unknown``)."""
+small deck, by the exact solver within its time, by self-play (a
+:class:`~kozyri.play.Session` of the study's agent in every seat, from the
+cell's start), or not at all (``unknown``)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,12 @@ import functools
 import time
 from typing import TYPE_CHECKING
 
-from kozyri.agents import make_agent
 from kozyri.core import Limit, Value
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.rules import Rules
 from kozyri.owntrumps.table_store import TableStore
-from kozyri.studies.arena import play_game
+from kozyri.play import GameSettings, Session
 from kozyri.studies.study_settings import (
     EXACT,
     SELFPLAY,
@@ -77,16 +77,30 @@ def evaluate_cell(settings: StudySettings, position: Position, deal: int, index:
         if result.value.known:
             out = {"how": EXACT, "loser": _from_value(result.value, position.to_move)}
     if not out and settings.selfplay:
-        agents = [make_agent(settings.agent_name, seed=study_seed(settings, deal, index, seat))
-                  for seat in range(settings.players)]
-        game = play_game(position, agents, settings.move_limit, settings.turn_cap)
-        out = {"how": SELFPLAY, "loser": game.loser, "moves": len(game.record.moves)}
-        if game.capped:
+        game = selfplay(settings, position, deal, index)
+        ending = game.ending
+        out = {"how": SELFPLAY, "loser": ending.loser, "moves": game.ply}
+        if ending.capped:
             out["capped"] = True
     if not out:
         out = {"how": UNKNOWN}
     out["seconds"] = round(time.perf_counter() - began, 4)
     return out
+
+
+def selfplay(settings: StudySettings, position: Position, deal: int, index: int) -> Session:
+    """The self-play game of cell ``index`` of deal ``deal``, played out: a
+    session from ``position`` with the study's agent in every seat, each
+    seeded by the study's seed, the deal, the cell and the seat
+    (:func:`~kozyri.studies.study_settings.study_seed`)."""
+    seats = [settings.seat_for(study_seed(settings, deal, index, seat)) for seat in range(settings.players)]
+    # The start is the cell's: the settings' seed deals nothing (0 keeps them reproducible).
+    game = GameSettings.create(deck=position.deck, players=settings.players, rules=position.rules,
+                               trumps=position.trumps, leader=position.to_move, seed=0, turn_cap=settings.turn_cap,
+                               seats=seats)
+    session = Session(game, start=position)
+    session.computer_turns()
+    return session
 
 
 def study_deal(settings: StudySettings, deal: int, tables: TableStore | None = None) -> dict:
@@ -108,4 +122,4 @@ def study_deal(settings: StudySettings, deal: int, tables: TableStore | None = N
             "seconds": round(time.perf_counter() - began, 4)}
 
 
-__all__ = ["deck_tables", "evaluate_cell", "kept_proofs", "study_deal"]
+__all__ = ["deck_tables", "evaluate_cell", "kept_proofs", "selfplay", "study_deal"]

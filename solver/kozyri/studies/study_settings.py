@@ -1,6 +1,8 @@
 """What a win-rate study plays (:mod:`kozyri.studies.winrates`): its
-settings, and its deals, each seeded by the study's seed and its number
-(or, with ``all_deals``, every deal of a small deck in order).
+settings, checked with :mod:`kozyri.checks`, and its deals, each seeded by
+the study's seed and its number (or, with ``all_deals``, every deal of a
+small deck in order): the study's deal procedure of
+:mod:`kozyri.owntrumps.deals`, whose seed format is written there.
 
 >>> settings = StudySettings(deck="4x3", all_deals=True)
 >>> settings.n_deals, combination(4, 2, 5)
@@ -9,20 +11,25 @@ settings, and its deals, each seeded by the study's seed and its number
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 
-from kozyri.agents import agent_names, default_agent
+import kozyri.checks as checks
+from kozyri.agents import default_agent
+from kozyri.agents.levels import resolve
 from kozyri.core import InvalidInput, Limit
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.choice import PAIRS
+from kozyri.owntrumps.deals import combination, every_deal_hands, hand_sizes, study_hands
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.rules import Rules
 from kozyri.owntrumps.table_store import MAX_CARDS
-from kozyri.play import DEFAULT_TURN_CAP
+from kozyri.play import DEFAULT_TURN_CAP, Seat
+from kozyri.play.settings import MOST_TURN_CAP
 
 #: Random deals when a study names no number.
 DEFAULT_DEALS = 100
@@ -75,21 +82,25 @@ class StudySettings:
     turn_cap: int = DEFAULT_TURN_CAP
 
     def __post_init__(self):
-        for name in ("players", "deals", "seed", "seat", "turn_cap"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidInput(f"{name} must be a whole number, not {value!r}")
-        if not 2 <= self.players <= 4:
-            raise InvalidInput(f"Own Trumps is for 2 to 4 players, not {self.players}")
+        players = checks.whole_number(self.players, "the number of players", 2, len(SUITS))
         deck = self.deck_obj
-        if deck.size < self.players:
-            raise InvalidInput(f"a {deck.size}-card deck cannot be dealt to {self.players} players")
-        if self.deals < 1 or self.turn_cap < 1 or self.seed < 0:
-            raise InvalidInput("deals and the turn cap must be at least 1, the seed at least 0")
-        if not 0 <= self.seat < self.players:
-            raise InvalidInput(f"no seat {self.seat} among {self.players} players")
+        values = {"deck": self.deck if isinstance(self.deck, str) else deck.spec(), "players": players,
+                  "deals": checks.whole_number(self.deals, "the number of deals", 1),
+                  "seed": checks.seed(self.seed, "the study's seed"),
+                  "seat": checks.whole_number(self.seat, "the seat", 0),
+                  "turn_cap": checks.whole_number(self.turn_cap, "the turn cap", 1, MOST_TURN_CAP)}
+        for name in ("must_beat", "pass_sixes", "all_deals", "selfplay"):
+            values[name] = checks.switch(getattr(self, name), name)
+        if self.solve_time is not None:
+            checks.seconds_spent(self.solve_time, "the solve time")
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+        if deck.size < players:
+            raise InvalidInput(f"a {deck.size}-card deck cannot be dealt to {players} players")
+        if self.seat >= players:
+            raise InvalidInput(f"no seat {self.seat} among {players} players")
         if self.all_deals:
-            if self.players != 2:
+            if players != 2:
                 raise InvalidInput("every deal (--all-deals) is for two players")
             if self.hand is not None:
                 raise InvalidInput("--all-deals and --hand do not go together")
@@ -98,24 +109,19 @@ class StudySettings:
                                    f"{MAX_ALL_DEALS:,}: study random deals instead")
         if self.hand is not None:
             self.hand_mask  # noqa: B018 - checks the hand
-        if self.trumps is not None and (not isinstance(self.trumps, str) or len(self.trumps) != self.players
-                                        or not set(self.trumps) <= set(SUITS)
-                                        or len(set(self.trumps)) != self.players):
-            raise InvalidInput(f"the trumps are {self.players} distinct suits of {''.join(SUITS)} in turn order "
-                               f"from the leader (e.g. {''.join(SUITS[:self.players])}), not {self.trumps!r}")
-        if self.solve_time is not None and (not isinstance(self.solve_time, (int, float))
-                                            or isinstance(self.solve_time, bool) or not 0 <= self.solve_time < math.inf):
-            raise InvalidInput(f"the solve time must be 0 or more seconds, not {self.solve_time!r}")
-        if self.agent is not None and self.agent not in agent_names():
-            raise InvalidInput(f"unknown agent {self.agent!r} (known: {', '.join(agent_names())})")
+        if self.trumps is not None and (not isinstance(self.trumps, str) or len(self.trumps) != players
+                                        or not set(self.trumps) <= set(SUITS) or len(set(self.trumps)) != players):
+            raise InvalidInput(f"the trumps are {players} distinct suits of {''.join(SUITS)} in turn order "
+                               f"from the leader (e.g. {''.join(SUITS[:players])}), not {self.trumps!r}")
         if self.time is None and self.nodes is None:
             raise InvalidInput("self-play needs a time or a number of nodes a move")
-        Limit(time=self.time, nodes=self.nodes)  # checks them
+        self.seat_for(0)  # checks the agent and its budget
 
     # --- derived ---------------------------------------------------------------------
-    @property
+    @functools.cached_property
     def deck_obj(self) -> Deck:
-        return Deck.parse(self.deck)
+        """The deck (read once)."""
+        return Deck.of(self.deck)
 
     @property
     def rules(self) -> Rules:
@@ -141,13 +147,19 @@ class StudySettings:
 
     @property
     def move_limit(self) -> Limit:
-        return Limit(time=None if self.nodes is not None else self.time, nodes=self.nodes)
+        return self.seat_for(0).limit
+
+    def seat_for(self, seed: int) -> Seat:
+        """A self-play seat: the study's agent at a move's limit (the nodes
+        when given, else the time), seeded ``seed`` (:func:`study_seed`)."""
+        found = resolve("owntrumps", agent=self.agent_name, time=None if self.nodes is not None else self.time,
+                        nodes=self.nodes)
+        return Seat(found.agent, found.limit, seed)
 
     @property
     def hand_size(self) -> list[int]:
         """Cards dealt to each seat (the first seats get the extra ones)."""
-        size, n = self.deck_obj.size, self.players
-        return [size // n + (seat < size % n) for seat in range(n)]
+        return hand_sizes(self.deck_obj.size, self.players)
 
     @property
     def hand_mask(self) -> int:
@@ -198,40 +210,14 @@ class StudySettings:
 
 
 # --- deals ----------------------------------------------------------------------------
-def combination(n: int, k: int, index: int) -> list[int]:
-    """The ``index``-th ``k``-subset of ``range(n)`` in lexicographic order
-    (the order of :func:`itertools.combinations`)."""
-    out, x = [], 0
-    for left in range(k, 0, -1):
-        while True:
-            count = math.comb(n - x - 1, left - 1)  # subsets that take x next
-            if index < count:
-                break
-            index -= count
-            x += 1
-        out.append(x)
-        x += 1
-    return out
-
-
 def deal_hands(settings: StudySettings, deal: int) -> list[int]:
-    """The hands (card masks) of deal number ``deal``."""
-    deck, n, sizes = settings.deck_obj, settings.players, settings.hand_size
+    """The hands (card masks) of deal number ``deal``: the study's deal of
+    :mod:`kozyri.owntrumps.deals` (:func:`~kozyri.owntrumps.deals.study_hands`,
+    or with ``all_deals`` :func:`~kozyri.owntrumps.deals.every_deal_hands`)."""
     if settings.all_deals:
-        first = deck.mask(combination(deck.size, sizes[0], deal))
-        return [first, deck.all_cards & ~first]
-    rng = random.Random(f"kozyri winrates {settings.seed} {deal}")
-    fixed = settings.hand_mask if settings.hand is not None else 0
-    rest = [c for c in range(deck.size) if not fixed >> c & 1]
-    rng.shuffle(rest)
-    hands, at = [], 0
-    for seat in range(n):
-        if fixed and seat == settings.seat:
-            hands.append(fixed)
-            continue
-        hands.append(deck.mask(rest[at:at + sizes[seat]]))
-        at += sizes[seat]
-    return hands
+        return every_deal_hands(settings.deck_obj, deal)
+    return study_hands(settings.deck_obj, settings.players, seed=settings.seed, number=deal,
+                       fixed=settings.hand_mask if settings.hand is not None else 0, fixed_seat=settings.seat)
 
 
 def start_position(settings: StudySettings, hands: Sequence[int], trumps: Sequence[str]) -> Position:

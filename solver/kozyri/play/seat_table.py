@@ -1,6 +1,6 @@
-"""The engine's games: a table whose whole deal is known
-(:class:`~kozyri.play.OwnTrumpsTable`), or :class:`SeatTable`, a game kept
-by a player that was told only its own hand.
+"""An Own Trumps game kept by a player that was told only its own hand:
+:class:`SeatTable` (a table whose whole deal is known is an
+:class:`~kozyri.play.OwnTrumpsTable`).
 
 A program that plays one seat in somebody else's game (a GUI's opponent, a
 game server's computer player) is given its hand and then every public
