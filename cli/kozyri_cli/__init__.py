@@ -13,5 +13,6 @@ def __getattr__(name: str):
     if name == "main":  # the click group, for `from kozyri_cli import main` (command modules, tests)
         from kozyri_cli.commands import main
 
+        globals()["main"] = main
         return main
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,7 +17,7 @@ import click
 from kozyri.agents import agent_names
 from kozyri.agents.levels import Resolved, resolve
 from kozyri.checks import MOST_SEED
-from kozyri.core import INTERRUPTED, InvalidInput, KozyriError, Limit
+from kozyri.core import INTERRUPTED, InvalidInput, KozyriError
 from kozyri.owntrumps.inputs import read_record, with_rules
 from kozyri.owntrumps.record import GameRecord, SeatRecord
 from kozyri.owntrumps.rules import AGREEMENT, RESIGNATION, Rules
@@ -337,7 +337,7 @@ def seat_seed(seed: int, seat: int) -> int:
     return (seed + seat) % (MOST_SEED + 1)
 
 
-def _strengths(level, agent, seconds, nodes, players: int) -> tuple[dict, Resolved]:
+def strengths(level, agent, seconds, nodes, players: int) -> tuple[dict, Resolved]:
     """``(computer, hint)``: a computer seat's strength as the settings take
     it (a level, or an agent and its budget; :func:`~kozyri.agents.levels.resolve`
     works it out), and the engine behind ``hint``: the --agent, or the agent
@@ -436,7 +436,7 @@ def play(players, you, level, agent, seconds, nodes, deck, must_beat, pass_sixes
     players = players or 2
     if you >= players:
         fail(f"--seat {you}: the seats of {players} players are 0..{players - 1}")
-    computer, hint = _strengths(level, agent, seconds, nodes, players)
+    computer, hint = strengths(level, agent, seconds, nodes, players)
     seats = [None if s == you else {**computer, "seed": seat_seed(seed, s)} for s in range(players)]
     if record is None:
         settings = GameSettings.create(deck=deck, players=players, rules=with_rules(Rules(), must_beat, pass_sixes),

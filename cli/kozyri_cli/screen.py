@@ -111,14 +111,16 @@ def _sure_cards(view: Observation, seat: int) -> int:
     return possible if possible.bit_count() == view.counts[seat] else view.known[seat]
 
 
-def seat_lines(view: Observation, paint=plain) -> list[str]:
-    """Every seat's trump and card count (``>`` the seat to move), with the
-    cards the viewer knows to be in it; nothing hidden."""
+def seat_lines(view: Observation, paint=plain, over: bool | None = None) -> list[str]:
+    """Every seat's trump and card count (``>`` the seat to move, while the
+    game goes on: ``over`` as for :func:`table_lines`), with the cards the
+    viewer knows to be in it; nothing hidden."""
     d = view.deck
+    over = view.is_over if over is None else over
     lines = []
     for seat in range(view.n_players):
         suit = view.trumps[seat]
-        mover = seat == view.to_move and not view.is_over
+        mover = seat == view.to_move and not over
         name = _pad(paint(seat_label(seat, view.seat), *(("you",) if seat == view.seat else ())), 16)
         trump = f"trump {SUIT_SYMBOLS[suit]}" + ("" if suit in d.suits else f" (no {SUIT_NAMES[suit]} here)")
         count = view.counts[seat]
@@ -186,7 +188,7 @@ def table_lines(seen, paint=plain, over: bool | None = None) -> list[str]:
     when = "game over" if over else f"move {len(seen.moves) + 1}"
     lines = [paint(f"--- {when} --- deck {d.spec()}, {view.n_players} players, {rules} ---", "dim"),
              pile_line(view, paint), ""]
-    lines += seat_lines(view, paint)
+    lines += seat_lines(view, paint, over)
     lines += [""] + hand_lines("your hand: ", d, view.hand, paint)
     recent = last_move_lines(seen, paint=paint)
     if recent:

@@ -12,6 +12,7 @@ request's budget and the margin; never a traceback.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import inspect
 import logging
@@ -110,7 +111,7 @@ class Api:
         self.limits = limits
         self.tables: Tables | None = None
         self.pool: EnginePool | None = None
-        self.info = JsonRequests(version=__version__).answer('{"type": "engine"}')
+        self.info = JsonRequests(version=__version__).answer_request({"type": "engine"})
 
     def handler(self, work):
         """A route: ``work(request)`` with every error turned into its reply."""
@@ -219,7 +220,7 @@ def create_app(db: str | Path = DEFAULT_DB, workers: int = 1, limits: Limits | N
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
-        opened = store if store is not None else open_store(db)
+        opened = store if store is not None else await asyncio.to_thread(open_store, db)
         if scheduler is not None:
             from kozyri_server.dask_pool import DaskPool
 
@@ -239,7 +240,7 @@ def create_app(db: str | Path = DEFAULT_DB, workers: int = 1, limits: Limits | N
             stopped = pool.shutdown()
             if inspect.isawaitable(stopped):  # DaskPool leaves its cluster asynchronously
                 await stopped
-            opened.close()
+            await asyncio.to_thread(opened.close)
 
     async def websocket(websocket):
         await sockets[-1](websocket)

@@ -23,13 +23,13 @@ import json
 import signal
 import time
 
+import kozyri.checks as checks
 from kozyri import __version__
 from kozyri.agents.levels import Strength, resolve
 from kozyri.core import InvalidInput, KozyriError, Limit
-from kozyri.owntrumps.inputs import read_deal, read_record
+from kozyri.owntrumps.inputs import classify_json, read_deal, read_record
 from kozyri.play.games import game_kind
 from kozyri.play.table import Seat
-from kozyri.protocols.analysis import nodes_or_none, seconds_or_none, whole_number
 from kozyri.protocols.messages import DEFAULT_SOLVE_SECONDS, JsonRequests, error_reply
 from kozyri.reversi.board import Board
 from kozyri.search.control import SearchControl
@@ -90,7 +90,7 @@ def run_job(kind: str, body: dict, deadline: float) -> dict:
         return {**error_reply(request_id, "timed out waiting for a worker"), "timeout": True}
     control = SearchControl(Limit(time=remaining))
     if kind in ENGINE_REQUESTS:
-        return _requests().answer(json.dumps({**body, "type": kind}), control)
+        return _requests().answer_request({**body, "type": kind}, control)  # the body as parsed at the door
     try:
         if kind not in JOBS:
             raise InvalidInput(f"unknown job {kind!r}")
@@ -120,6 +120,14 @@ def _text(value, what: str) -> str:
     raise InvalidInput(f'a request needs its "{what}": a JSON object or the text form')
 
 
+def _game(value, what: str):
+    """A request's game as the door parsed it: a JSON object stays an object
+    (:func:`~kozyri.owntrumps.inputs.classify_json`), a text is read once where it is used."""
+    if isinstance(value, dict):
+        return classify_json(value)
+    return _text(value, what)
+
+
 def _trumps(body: dict, control: SearchControl) -> dict:
     _known(body, ("game", "deck", "leader", "must_beat", "pass_sixes", "time", "memory"), "trumps")
     from kozyri.owntrumps.grid import trump_grid
@@ -132,10 +140,10 @@ def _trumps(body: dict, control: SearchControl) -> dict:
             raise InvalidInput(f'"{key}" must be true or false')
     leader = body.get("leader")
     position = read_deal(_text(body.get("game"), "game"), deck=None if deck is None else str(deck),
-                         leader=None if leader is None else whole_number(leader, '"leader"', 0, 1),
+                         leader=None if leader is None else checks.whole_number(leader, '"leader"', 0, 1),
                          must_beat=body.get("must_beat"), pass_sixes=body.get("pass_sixes"))
-    cell = seconds_or_none(body.get("time"), '"time"') or DEFAULT_CELL_SECONDS
-    memory = whole_number(body.get("memory", 256), '"memory"', 1, 4096)
+    cell = checks.seconds(body.get("time"), '"time"', none=True) or DEFAULT_CELL_SECONDS
+    memory = checks.whole_number(body.get("memory", 256), '"memory"', 1, 4096)
     grid = trump_grid(position, Limit(time=cell, memory=memory), tables=_worker.get("tables"), control=control)
     return grid.to_json()
 
@@ -144,13 +152,14 @@ def _review(body: dict, control: SearchControl) -> dict:
     _known(body, ("game", "seat", "time", "nodes", "agent"), "analyze")
     from kozyri.studies.review import review_game
 
-    record = read_record(_text(body.get("game"), "game"))
+    record = read_record(_game(body.get("game"), "game"))
     seat = body.get("seat")
     agent = body.get("agent", "pimc")
     if agent not in ("pimc", "mcts"):
         raise InvalidInput(f'"agent" is "pimc" or "mcts", not {agent!r}')
-    limit = Limit(seconds_or_none(body.get("time"), '"time"'), nodes_or_none(body.get("nodes"), '"nodes"'))
-    review = review_game(record, limit, seat=None if seat is None else whole_number(seat, '"seat"', 0, 3),
+    limit = Limit(checks.seconds(body.get("time"), '"time"', none=True),
+                  checks.nodes(body.get("nodes"), '"nodes"', none=True))
+    review = review_game(record, limit, seat=None if seat is None else checks.whole_number(seat, '"seat"', 0, 3),
                          tables=_worker.get("tables"), agent=agent, control=control)
     return review.to_json()
 
@@ -172,7 +181,7 @@ def _reversi_bestmove(body: dict, control: SearchControl) -> dict:
     if board.is_game_over():
         raise InvalidInput("the game is over: there is no move to choose")
     found = _reversi_strength(body, board)
-    seed = whole_number(body.get("seed", 0), '"seed"', 0)
+    seed = checks.seed(body.get("seed", 0), '"seed"')
     result = found.make_agent(seed).choose(board, found.limit, control=control)
     return {"agent": found.agent, **result_json(result), "stopped": result.info.stopped}
 
@@ -180,7 +189,7 @@ def _reversi_bestmove(body: dict, control: SearchControl) -> dict:
 def _reversi_strength(body: dict, board=2):
     """The agent and budget of a Reversi best move (:func:`kozyri.agents.levels.resolve`):
     its ``level``'s, else the engine at :data:`DEFAULT_REVERSI_SECONDS`; its ``time`` replaces either's."""
-    think = seconds_or_none(body.get("time"), '"time"')
+    think = checks.seconds(body.get("time"), '"time"', none=True)
     if body.get("level") is not None:
         return resolve("reversi", level=body["level"], time=think, view=board)
     return resolve("reversi", agent="alphabeta", time=think or DEFAULT_REVERSI_SECONDS)
@@ -194,7 +203,7 @@ def _reversi_solve(body: dict, control: SearchControl) -> dict:
     if mode not in ("exact", "wld"):
         raise InvalidInput(f'"mode" is "exact" or "wld", not {mode!r}')
     board = _board(body)
-    limit = Limit(time=seconds_or_none(body.get("time"), '"time"') or DEFAULT_SOLVE_SECONDS)
+    limit = Limit(time=checks.seconds(body.get("time"), '"time"', none=True) or DEFAULT_SOLVE_SECONDS)
     return solve(board, limit, mode=mode, control=control).to_json()
 
 
@@ -233,7 +242,7 @@ def budget_seconds(kind: str, body: dict, most: float, moves: int = 0) -> float:
     if not isinstance(body, dict):
         return min(QUICK_SECONDS, most)
     try:
-        asked = seconds_or_none(body.get("time"), "time")
+        asked = checks.seconds(body.get("time"), '"time"', none=True)
         if kind == "bestmove":
             if asked is None and body.get("nodes") is None:
                 strength = Strength().updated({k: body[k] for k in ("level", "agent") if k in body})

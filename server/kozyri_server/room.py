@@ -105,7 +105,8 @@ class Room:
         self.computer: asyncio.Task | None = None
         #: Why the computer seats stopped playing (an engine error), or None.
         self.stalled: str | None = None
-        #: Whether each computer seat accepts a draw, judged by its last search (:func:`kozyri.play.session.accepts_draw`).
+        #: Whether each computer seat accepts a draw, judged by its last search
+        #: (:func:`kozyri.play.session.accepts_draw`).
         self.judgements: dict[int, bool] = {}
         # The events applied to the session and stored (the rest are staged).
         self._stored = len(session.events)

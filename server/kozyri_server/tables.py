@@ -219,7 +219,8 @@ class Tables:
         if self.unfinished() >= self.limits.max_tables:
             raise TooMany(f"the server holds {self.limits.max_tables} tables: try again later")
         if not isinstance(body, dict):
-            raise InvalidInput('a table is created from a JSON object like {"deck": "36", "seats": [null, {"level": 4}]}')
+            raise InvalidInput('a table is created from a JSON object like '
+                               '{"deck": "36", "seats": [null, {"level": 4}]}')
         settings = GameSettings.from_json(body)
         table_id = secrets.token_urlsafe(9)
         room = Room.new(table_id, settings)
@@ -336,14 +337,15 @@ class Tables:
                 cancelled = True
             except Exception:
                 break
-        if write.exception() is None:
+        failure = asyncio.CancelledError() if write.cancelled() else write.exception()
+        if failure is None:
             room.commit()
         else:
             room.rollback()
         if cancelled:
             raise asyncio.CancelledError()
-        if write.exception() is not None:
-            raise write.exception()
+        if failure is not None:
+            raise failure
 
     # --- computer seats ---------------------------------------------------------------
     def _kick(self, room: Room) -> None:

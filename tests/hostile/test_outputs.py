@@ -296,22 +296,28 @@ def test_a_signal_ends_a_run_in_this_process(tmp_path, args, sent, code):
 
 # --- 8. replay --seat --json grows with the game, not its square ------------------------
 def long_record(moves: int = 1500) -> GameRecord:
-    """A legal game of ``moves`` moves (without must_beat, players take to keep it going)."""
+    """A legal game of ``moves`` moves: a depth-first walk (without must_beat, any move may take) that never
+    ends the game nor meets a position a third time (the repetition rule), backing up from dead ends."""
     start = Position.from_json({"deck": "4x3", "trumps": ["C", "D"], "rules": {"must_beat": False},
                                 "hands": [["QS", "KS", "QH", "KH", "QD", "KD"], ["AS", "AH", "AD", "QC", "KC", "AC"]]})
-    for seed in range(300):
-        rng, position, played = random.Random(seed), start, []
-        while not position.is_over and len(played) < moves:
-            legal = position.legal_moves()
-            takes = [m for m in legal if m.text(position.deck).startswith("take")]
-            others = [m for m in legal if m not in takes]
-            keep = position.hands[position.to_move].bit_count() <= 6
-            move = takes[0] if takes and (keep or not others) else rng.choice(others)
-            played.append(move)
-            position = position.play(move)
-        if len(played) == moves:
-            return GameRecord(start, played)
-    raise AssertionError("no long game found")
+    rng = random.Random(1)
+    seen, line, played = {start.key(): 1}, [start], []
+    tries = [rng.sample(start.legal_moves(), len(start.legal_moves()))]
+    while len(played) < moves:
+        if not tries[-1]:  # a dead end: back up one move
+            seen[line.pop().key()] -= 1
+            tries.pop()
+            played.pop()
+            continue
+        move = tries[-1].pop()
+        after = line[-1].play(move)
+        if after.is_over or seen.get(after.key(), 0) == 2:
+            continue
+        seen[after.key()] = seen.get(after.key(), 0) + 1
+        line.append(after)
+        played.append(move)
+        tries.append(rng.sample(after.legal_moves(), len(after.legal_moves())))
+    return GameRecord(start, played)
 
 
 def test_replay_seat_json_is_linear_in_the_game(tmp_path):

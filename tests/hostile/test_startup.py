@@ -150,3 +150,24 @@ def test_ctrl_c_while_a_command_that_reads_its_input_starts_is_quiet(delay):
         assert "Seed 1" in out and "JSON:" in out and err == "", (code, out, err)
     else:
         assert (code, err.strip()) == (130, "interrupted"), (code, err)
+
+
+FORKED_WORKER = """
+import os, signal
+from kozyri_cli.start import catch_stop_signals
+
+catch_stop_signals()
+child = os.fork()
+if child == 0:  # a worker forked from the program (a pool's): SIGTERM must end it, as by default
+    os.kill(os.getpid(), signal.SIGTERM)
+    for _ in range(10**6):
+        pass
+    os._exit(0)
+_, status = os.waitpid(child, 0)
+print(os.WTERMSIG(status) if os.WIFSIGNALED(status) else f"exit {os.WEXITSTATUS(status)}")
+"""
+
+
+def test_a_worker_forked_from_the_program_is_ended_by_sigterm():
+    done = subprocess.run([sys.executable, "-c", FORKED_WORKER], capture_output=True, text=True, timeout=TIME_BOUND)
+    assert (done.stdout.strip(), done.stderr) == (str(int(signal.SIGTERM)), ""), done

@@ -15,7 +15,8 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from kozyri.core import InvalidInput  # noqa: E402
 from kozyri.openspiel import GAME_NAME, ActionCodec, load  # noqa: E402
-from kozyri.owntrumps import Deck, GameRecord  # noqa: E402
+from kozyri.owntrumps import Deck, GameRecord, Position  # noqa: E402
+from kozyri.play import Seat, Session  # noqa: E402
 from kozyri.owntrumps.rules import Move  # noqa: E402
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "openspiel.md"
@@ -260,6 +261,66 @@ def test_resampling_during_the_deal_and_with_passed_sixes():
         sample = state.resample_from_infostate(seat, sampler)
         assert sample.information_state_string(seat) == state.information_state_string(seat)
         assert sample.information_state_tensor(seat) == state.information_state_tensor(seat)
+
+
+# --- the session the state wraps ---------------------------------------------------------
+@pytest.mark.parametrize("params", [{"players": 3, "deck": "4x3", "leader": 1},
+                                    {"players": 2, "deck": "36", "trumps": "choose", "pass_sixes": True}])
+def test_after_the_deal_the_state_is_a_session(params):
+    game = load(**params)
+    rng = random.Random(11)
+    state = game.new_initial_state()
+    chosen = []
+    while state.is_chance_node() or state.session is None:
+        assert state.session is None and state.position is None
+        if state.is_chance_node():
+            action = rng.choice(state.chance_outcomes())[0]
+        else:
+            action = rng.choice(state.legal_actions())
+            chosen.append(state.action_to_string(state.current_player(), action)[-1])
+        state.apply_action(action)
+    session = state.session
+    assert isinstance(session, Session) and session.phase == "play" and session.seats == (Seat(),) * game.num_players()
+    # The start is kozyri's one deal of the cards in the order the chance nodes dealt them.
+    dealt = [action for action in state.history() if action < game.settings.deck.size][:game.settings.deck.size]
+    trumps = state.position.trumps
+    if chosen:
+        assert [trumps[(game.settings.leader + i) % game.num_players()] for i in range(len(chosen))] == chosen
+    deal = Position.deal(params["deck"], trumps, params.get("leader", 0), rules=game.settings.rules,
+                         n_players=game.num_players(), order=dealt)
+    assert session.table.record.start == deal == state.position
+    # Every move of play is the session's: its events, its views, its end.
+    play_randomly(state, rng, stop_after=6)
+    assert [e.payload for e in session.events] == [m.text(deal.deck) for m in state.moves] and len(state.moves) == 6
+    assert all(e.kind == "move" and e.seconds == 0.0 for e in session.events)
+    for seat in range(game.num_players()):
+        assert state.view(seat) == session.table.view(seat)
+        assert session.view(seat)["state"]["view"] == state.view(seat).to_json()
+    assert state.current_player() == session.to_act
+    # A clone branches the session: what the clone plays is not the original's.
+    clone = state.clone()
+    clone.apply_action(clone.legal_actions()[0])
+    assert len(clone.session.events) == 7 and len(session.events) == 6 and clone.session is not session
+    play_randomly(state, rng)
+    assert state.is_terminal() and state.session.ending is not None and state.ending == session.ending
+
+
+def test_a_game_that_repeats_a_position_three_times_is_a_draw():
+    # kozyri's rules (RULES.md): the third occurrence of a position ends the game, a draw.
+    game = load(players=2, deck="4x3", must_beat=False)
+    rng = random.Random(4)
+    for _ in range(100):
+        state = play_randomly(game.new_initial_state(), rng)
+        if state.outcome is not None and state.outcome.reason == "repetition":
+            break
+    else:
+        pytest.fail("no game repeated a position")
+    record = GameRecord(state.start, state.moves)
+    assert record.occurrences == 3 and not record.final.is_over and record.outcome == state.outcome
+    assert state.is_terminal() and not state.capped and state.returns() == [0.0, 0.0]
+    assert state.ending.reason == "repetition" and state.ending.loser is None
+    assert str(state).endswith("draw by repetition") and state.observation_string(0).endswith("draw by repetition")
+    assert state.legal_actions() == [] and len(state.moves) < game.settings.move_cap
 
 
 # --- copies -------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The exact solver agrees with the brute-force retrograde reference.
 
-The reference (:mod:`kozyri.owntrumps.reference`) enumerates every reachable
+The reference (:mod:`tests.support.owntrumps_reference`) enumerates every reachable
 state and propagates wins and losses; the solver proves values by iterative
 deepening and closed defender strategies. They share only the plain-Python
 rules (which the kernels are tested against in test_kernels.py).

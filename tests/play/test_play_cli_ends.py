@@ -42,7 +42,7 @@ def test_resign_asks_first_then_ends_the_game_and_its_record_says_so(cli, tmp_pa
     out, loaded = ended(cli, "--load", str(saved), "--level", "1", "--seed", "1", moves="")
     assert "Loaded" in out and "you resigned: you lose" in out
     assert loaded["ending"] == end["ending"] and loaded["record"] == end["record"]
-    # The other side of it: the computer's resignation is not for the person to type, but the words are there.
+    # At seat 1, after the computer's first move.
     out, _ = ended(cli, *SMALL, "--seat", "1", moves="resign\ny\n")
     assert "game over after 1 moves: you resigned: you lose" in out
 

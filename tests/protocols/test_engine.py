@@ -300,13 +300,17 @@ def test_quit_and_the_end_of_the_input_end_an_analysis_without_a_budget():
 
 
 def test_the_readme_session_is_what_the_engine_answers():
-    """README.md's `kozyri engine` session (node budgets: the same answers on
-    every machine, but for the seconds; a slow machine may add progress lines)."""
+    """README.md's `kozyri engine` session, its commands in a here-document
+    and then the replies (node budgets: the same answers on every machine,
+    but for the seconds; a slow machine may add progress lines)."""
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    shown = readme.split("$ kozyri engine --level 4\n", 1)[1].split("```", 1)[0].strip("\n").split("\n\n")
+    session = readme.split("$ kozyri engine --level 4 <<'EOF'\n", 1)[1].split("```", 1)[0]
+    commands, replies = session.split("\nEOF\n", 1)
+    shown = replies.strip("\n").split("\n\n")
+    assert len(commands.split("\n")) == len(shown) >= 2
     e = Engine(Strength(level=4))
-    for block in shown:
-        command, *expected = block.split("\n")
+    for command, block in zip(commands.split("\n"), shown):
+        expected = block.split("\n")
         answered = e.handle(command).rstrip("\n").split("\n")
         expected, answered = ([re.sub(r" seconds=[0-9.]+", "", x) for x in lines] for lines in (expected, answered))
         assert answered[0] == expected[0] and answered[-1] == expected[-1], (command, answered)

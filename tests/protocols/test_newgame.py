@@ -81,7 +81,8 @@ def test_the_engines_own_options_are_taken_out_before_the_settings():
     ask(e, "newgame deck=4x3 players=3 seat=1 hand=QS,KH,AD,AC")
     assert isinstance(e.game, SeatTable) and e.game.seat == 1
     # The engine's own refusals come first, and a settings option they do not know is the settings' own error.
-    assert refused(e, "newgame hand=QS seats=1") == "with hand=, the engine plays the one seat whose hand it is: give seat=N"
+    assert refused(e, "newgame hand=QS seats=1") == (
+        "with hand=, the engine plays the one seat whose hand it is: give seat=N")
     assert refused(e, "newgame seat=1 seats=1") == "give seat= or seats=, not both"
     assert "deals at once" in refused(e, "newgame trumps=choose")
     assert refused(e, "newgame deal='QS KH | KS QH AH AS' players=3") == "the deal has 2 hands, not 3"

@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kozyri.core import InvalidInput, KozyriError
-from kozyri.reversi import Board, perft, reference, split_moves
+from kozyri.reversi import Board, perft, split_moves
 from kozyri.reversi import kernels
+from tests.support import reversi_reference as reference
 from tests.support.reversi import random_position
 
 PUBLISHED_PERFT = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284]

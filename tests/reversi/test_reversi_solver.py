@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kozyri.core import DRAW, LOSS, WIN, KozyriError, Limit, LimitReached, Value
-from kozyri.reversi import PASS, Board, best_move, perft, reference, solve
+from kozyri.reversi import PASS, Board, best_move, perft, solve
 from kozyri.reversi.kernels import full_width_negamax
 from kozyri.search.control import SearchControl
+from tests.support import reversi_reference as reference
 from tests.support.reversi import FFO, FFO_1_MOVE_SCORES, random_position
 
 

@@ -171,3 +171,39 @@ def _deadline_in_a_worker() -> str:
     control = SearchControl(Limit(time=0.1))
     control.run(count_until_stopped, control.ctl, FOREVER)
     return control.reason
+
+
+#: A module whose import receives a signal half-way: what a run sees when Ctrl-C or SIGTERM comes
+#: while a command loads its kernels on first use.
+SIGNALLED_IMPORT = """
+import os, signal, sys, textwrap, time
+from pathlib import Path
+from kozyri.search.control import interrupts_end_run, last_signal
+
+Path(sys.argv[1], "signalled_module.py").write_text(textwrap.dedent('''
+    import os, signal
+    os.kill(os.getpid(), signal.SIGTERM)
+    for _ in range(10**5):  # the signal is taken between two bytecodes: give it time to land here
+        pass
+    WHOLE = True  # reached only if the signal did not cut the import short
+'''))
+sys.path.insert(0, sys.argv[1])
+try:
+    with interrupts_end_run():
+        import signalled_module
+        while True:  # waiting for workers, say: the signal must still end the run
+            time.sleep(0.01)
+except KeyboardInterrupt:
+    print("whole" if getattr(sys.modules.get("signalled_module"), "WHOLE", False) else "cut",
+          "signal", last_signal())
+"""
+
+
+def test_a_signal_during_an_import_is_handled_once_the_import_is_over(tmp_path):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", SIGNALLED_IMPORT, str(tmp_path)], capture_output=True, text=True,
+                          timeout=HANG)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["whole", "signal", str(int(signal.SIGTERM))], done.stdout + done.stderr

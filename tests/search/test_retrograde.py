@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kozyri.core import LimitReached
-from kozyri.search.retrograde import DRAW, LOSS, WIN, RetrogradeAnalysis
+from tests.support.retrograde import DRAW, LOSS, WIN, RetrogradeAnalysis
 
 
 def graph_game(edges: dict):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from contextlib import ExitStack
 
 import pytest
@@ -15,9 +16,8 @@ from tests.server.helpers import ack, catch_up, client, new_table, people, refus
 from tests.server.helpers import room as room_of
 
 from kozyri.owntrumps import GameRecord  # noqa: E402
-from kozyri.play.session import Session, accepts_draw  # noqa: E402
+from kozyri.play.session import Session  # noqa: E402
 from kozyri.play.settings import GameSettings  # noqa: E402
-from kozyri.search.control import SearchControl  # noqa: E402
 from kozyri_server import jobs  # noqa: E402
 
 
@@ -137,7 +137,6 @@ def test_the_computer_to_move_answers_a_draw_offer_as_the_session_does(tmp_path,
         offered = ack(person, {"type": "offer_draw"})
         assert offered["draw_offer"] == {"by": 0, "agreed": [0], "waiting": [1]}
         gated.gate.set()
-        events = room_of(c, table_id).session.events
         expected = Session(GameSettings.from_json(settings))  # the library's session, the same requests
         expected.act(0, move)
         expected.offer_draw(0)
@@ -159,7 +158,9 @@ def _judgement(settings: GameSettings, events, seat: int) -> bool:
     before = Session.from_events(settings, events[:last])
     body = {"game": "owntrumps", "seat": settings.seats[seat].to_json(),
             "view": before.kind.view_json(before.table, seat)}
-    return jobs._agent_move(body, SearchControl())["accepts_draw"]
+    reply = jobs.run_job("agent_move", body, time.time() + 60)
+    assert reply["ok"], reply
+    return reply["accepts_draw"]
 
 
 @pytest.mark.slow

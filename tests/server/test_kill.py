@@ -81,7 +81,8 @@ def _play(server: LiveServer, game: Game) -> None:
 def _check_stored(db, games: list[Game]) -> int:
     """Every acknowledged move is in the file (read with the server dead); how many."""
     with sqlite3.connect(db) as connection:
-        rows = connection.execute("SELECT table_id, seat, payload FROM events WHERE kind = 'move' ORDER BY table_id, seq")
+        rows = connection.execute("SELECT table_id, seat, payload FROM events WHERE kind = 'move' "
+                                  "ORDER BY table_id, seq")
         plies: dict[str, int] = {}
         stored = {}
         for table_id, seat, move in rows:  # a table's moves in order: ply 0, 1, 2, ...

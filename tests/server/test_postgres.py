@@ -122,3 +122,52 @@ def test_postgres_two_server_processes_play_one_game(postgres_url, tmp_path):
             seat.close()
         codes = one.stop(), two.stop()
     assert codes == (0, 0)
+
+
+#: The schema of the first PostgreSQL store (commit 16ee1a5): one row per move.
+FIRST_SCHEMA = [
+    """CREATE TABLE tables (id TEXT PRIMARY KEY, game TEXT NOT NULL, settings TEXT NOT NULL, status TEXT NOT NULL,
+        revision BIGINT NOT NULL DEFAULT 0, created DOUBLE PRECISION NOT NULL, updated DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE seats (table_id TEXT NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL, kind TEXT NOT NULL,
+        token_hash TEXT, name TEXT, PRIMARY KEY (table_id, seat))""",
+    """CREATE TABLE moves (table_id TEXT NOT NULL REFERENCES tables(id), ply INTEGER NOT NULL, seat INTEGER NOT NULL,
+        move TEXT NOT NULL, seconds DOUBLE PRECISION NOT NULL, created DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, ply))""",
+]
+
+
+def test_postgres_database_of_the_first_store_is_migrated(postgres_url):
+    """The rows of tests/server/data/old_store.sql in the first schema: a
+    store opening the database turns its moves into events, and a server
+    restores the tables and plays on."""
+    import json
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data"
+    rows = [line for line in (data / "old_store.sql").read_text().splitlines() if line.startswith("INSERT INTO")]
+    order = {'"tables"': 0, '"seats"': 1, '"moves"': 2}
+    rows.sort(key=lambda line: order[line.split()[2]])
+    rows = [line.replace('INSERT INTO "tables" VALUES', 'INSERT INTO tables (id, game, settings, status, created, '
+                         'updated) VALUES') for line in rows]  # the SQLite file had no revision
+    with psycopg.connect(postgres_url, autocommit=True) as db, db.transaction():
+        for statement in FIRST_SCHEMA + rows:
+            db.execute(statement)
+    facts = json.loads((data / "old_store.json").read_text())
+    from kozyri_server.postgres_store import PostgresStore
+
+    store = PostgresStore(postgres_url)
+    try:
+        choosing = store.load(facts["choosing"]["id"])
+        chosen = facts["choosing"]["chosen"]
+        assert [(e["kind"], e["payload"]) for e in choosing.events] == [("choose", s) for s in chosen]
+        assert [e["seq"] for e in store.load(facts["playing"]["id"]).events] == list(range(1, 7))
+    finally:
+        store.close()
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        assert db.execute("SELECT to_regclass('moves')").fetchone()[0] is None
+    with client(postgres_url) as c, ExitStack() as stack:
+        playing = facts["playing"]
+        ws = stack.enter_context(c.websocket_connect("/api/ws"))
+        ann = authenticate(ws, playing["id"], playing["tokens"]["0"], 0)
+        assert ann.state["state"]["view"]["moves"] == playing["moves"]
+        assert play_to_end({0: ann})["status"] == "finished"

@@ -84,7 +84,8 @@ def test_a_restart_continues_the_games_it_restored(tmp_path):
         for table_id, seat in tokens:
             tokens[table_id, seat] = c.post(f"/api/tables/{table_id}/join", json={"seat": seat}).json()["token"]
         with c.websocket_connect("/api/ws") as ws0, c.websocket_connect("/api/ws") as ws1:
-            zero, one = authenticate(ws0, offered, tokens[offered, 0], 0), authenticate(ws1, offered, tokens[offered, 1], 1)
+            zero = authenticate(ws0, offered, tokens[offered, 0], 0)
+            one = authenticate(ws1, offered, tokens[offered, 1], 1)
             ack(zero, {"type": "move", "ply": 0, "move": _first_legal(zero)})
             catch_up(one, 1)
             ack(one, {"type": "offer_draw"})
@@ -147,7 +148,8 @@ def test_a_database_of_the_first_server_is_migrated_and_restored(tmp_path):
         assert room_of(c, finished["id"]).session.ending.reason == "repetition"
         # the old tokens open their seats; the games go on to their end
         playing = facts["playing"]
-        ann = authenticate(stack.enter_context(c.websocket_connect("/api/ws")), playing["id"], playing["tokens"]["0"], 0)
+        ws = stack.enter_context(c.websocket_connect("/api/ws"))
+        ann = authenticate(ws, playing["id"], playing["tokens"]["0"], 0)
         assert ann.state["state"]["view"]["moves"] == playing["moves"]
         assert ann.state["event_seq"] == len(playing["moves"])
         assert ann.state["last"]["move"] == playing["moves"][-1]

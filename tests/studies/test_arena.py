@@ -16,8 +16,9 @@ import pytest
 from kozyri.agents import make_agent
 from kozyri.agents.owntrumps.base import OwnTrumpsAgent
 from kozyri.core import InvalidInput, Limit
-from kozyri.owntrumps import GameRecord, Observation, Position, Rules
-from kozyri.play import OwnTrumpsTable
+from kozyri.owntrumps import Deck, GameRecord, Observation, Position, Rules
+from kozyri.owntrumps.deals import series_deal
+from kozyri.play import OwnTrumpsTable, Session
 from kozyri.runs import elo, mean_interval, wilson
 from kozyri.search.control import SearchControl
 from kozyri.studies import arena as arena_module
@@ -260,6 +261,77 @@ def test_two_workers_give_what_one_gives(tmp_path):
     two = run_match(settings(("greedy", "random", "random"), deals=4), tmp_path / "two.jsonl", workers=2)
     assert two.complete and stats_without_time(two) == stats_without_time(one)
     assert game_lines(tmp_path / "two.jsonl") == game_lines(tmp_path / "one.jsonl")
+
+
+# =============================================================================
+# Every game is a session; the deals are the documented ones
+# =============================================================================
+def test_a_match_game_is_a_session_of_the_match_settings():
+    match_settings = settings(("greedy", "random", "level2"), deals=3, seed=8, turn_cap=300)
+    match = run_match(match_settings, workers=1)
+    for game in match.games:
+        deal, rotation = game.deal, game.rotation
+        game_settings = match_settings.game_settings(deal, rotation)
+        leader, seed = series_deal(8, deal, Deck.parse("4x3"), "SHD", Rules(), 3)
+        assert (game_settings.trumps, game_settings.leader, game_settings.seed) == (("S", "H", "D"), leader, seed)
+        assert [seat.name for seat in game_settings.seats] == list(game.seats)
+        assert [seat.seed for seat in game_settings.seats] == [match_settings.agent_seed(deal, rotation, s)
+                                                              for s in range(3)]
+        # The same game played by hand: the session's seats move one at a time through Session.act.
+        session = Session(game_settings)
+        assert session.phase == "play" and session.table.record.start == game.record.start
+        while session.to_act is not None:
+            seat = session.to_act
+            session.act(seat, session.table.genmove().move)
+        assert session.table.record.moves == game.record.moves
+        assert (session.ending.loser, session.ending.capped) == (game.loser, game.capped)
+        assert session.ending.reason == ("repetition" if game.repetition else "turn cap" if game.capped else "rules")
+        assert [e.seat for e in session.events] == [p.to_move for p in game.record.positions()[:-1]]
+    level_seat = match_settings.seat("level2", 5)
+    assert (level_seat.agent, level_seat.level, level_seat.seed, level_seat.name) == ("greedy", 2, 5, "level2")
+
+
+def test_a_match_game_keeps_each_moves_agent_info():
+    game = arena_module.play_match_game(settings(deals=1), 0, 1, details=True)
+    assert len(game.info) == len(game.record.moves) > 0
+    movers = [p.to_move for p in game.record.positions()[:-1]]
+    assert [info["agent"] for info in game.info] == [game.seats[seat] for seat in movers]
+    assert all(info["seconds"] >= 0 for info in game.info)
+
+
+def old_match_start(match_settings: MatchSettings, deal: int) -> Position:
+    """Deal ``deal`` of a match as the arena made it before the session, from
+    the documented seed format: ``random.Random(f"deal:{seed}:{deal}")`` draws
+    the leader, then the deal's seed (again while passing the sixes empties a
+    hand), whose ``random.Random`` shuffles the card numbers, dealt round the table."""
+    n, deck = match_settings.n_players, Deck.parse(match_settings.deck)
+    rng = random.Random(f"deal:{match_settings.seed}:{deal}")
+    leader = rng.randrange(n)
+    for _ in range(100):
+        cards = list(range(deck.size))
+        random.Random(rng.randrange(2**62)).shuffle(cards)
+        hands = [sorted(cards[seat::n]) for seat in range(n)]
+        position = Position.build(deck, hands, [], "SHDC"[:n], leader, match_settings.rules)
+        try:
+            return position.pass_sixes() if match_settings.pass_sixes else position
+        except InvalidInput:
+            continue
+    raise AssertionError("no deal")
+
+
+@pytest.mark.parametrize("lineup_, deck, pass_sixes, seed", [
+    (("greedy", "random"), "36", False, 1), (("greedy", "random", "random"), "4x3", False, 3),
+    (("greedy", "random", "random", "random"), "36", True, 7),
+    (("greedy", "random", "random", "random"), "6,7/S,H,D", True, 1),  # passing the sixes empties hands: redrawn
+])
+def test_the_deals_of_a_match_are_the_documented_deals(lineup_, deck, pass_sixes, seed):
+    match_settings = MatchSettings(lineup_, 20, deck, pass_sixes=pass_sixes, seed=seed, time=None, nodes=5)
+    for deal in range(20):
+        start = match_settings.start(deal)
+        assert start == old_match_start(match_settings, deal)
+        assert start == match_settings.game_settings(deal, 1).deal()  # the same in every rotation
+    match = run_match(settings(lineup_, deals=2, deck=deck, pass_sixes=pass_sixes, seed=seed), workers=1)
+    assert all(game.record.start == old_match_start(match_settings, game.deal) for game in match.games)
 
 
 # =============================================================================

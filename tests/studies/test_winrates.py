@@ -27,8 +27,9 @@ from kozyri.owntrumps.grid import same_trumps
 from kozyri.owntrumps.solver import solve
 from kozyri.studies.policies import POLICIES, check_policy, choose_trump, suit_score
 from kozyri.studies.render import summary_text
-from kozyri.studies.cells import kept_proofs, study_deal
-from kozyri.studies.study_settings import StudySettings, combination, deal_hands, start_position
+from kozyri.play import GameSettings, Session
+from kozyri.studies.cells import kept_proofs, selfplay, study_deal
+from kozyri.studies.study_settings import StudySettings, combination, deal_hands, start_position, study_seed
 from kozyri.studies.summary import Tally
 from kozyri.studies.winrates import load_study, run_study
 from tests.support.owntrumps import reference_value
@@ -111,6 +112,27 @@ def test_a_given_hand_is_in_every_deal_at_its_seat():
     assert StudySettings(deck="2x7", hand="AS KS QS JS 10S 9S 8S").n_deals == 1
 
 
+@pytest.mark.parametrize("options", [dict(players=2, seed=1), dict(players=3, deck="4x3", seed=9),
+                                     dict(players=4, seat=2, hand="AS KS QS JS 10S 9S 8S 7S 6S", seed=2)])
+def test_the_random_deals_are_the_documented_deals(options):
+    # kozyri.owntrumps.deals: random.Random(f"kozyri winrates {seed} {deal}") shuffles the cards outside
+    # the fixed hand, and each seat in turn takes the next run of its hand size.
+    settings = StudySettings(deals=10, **options)
+    deck = settings.deck_obj
+    fixed = settings.hand_mask if settings.hand is not None else 0
+    for deal in range(10):
+        rest = [card for card in range(deck.size) if not fixed >> card & 1]
+        random.Random(f"kozyri winrates {settings.seed} {deal}").shuffle(rest)
+        expected, at = [], 0
+        for seat, size in enumerate(settings.hand_size):
+            if fixed and seat == settings.seat:
+                expected.append(fixed)
+            else:
+                expected.append(deck.mask(rest[at:at + size]))
+                at += size
+        assert deal_hands(settings, deal) == expected
+
+
 def test_the_start_position_has_the_trumps_in_turn_order_and_seat_0_to_lead():
     settings = StudySettings(deck="36", players=3, pass_sixes=True)
     hands = deal_hands(settings, 0)
@@ -161,6 +183,23 @@ def test_selfplay_cells_are_games_of_the_named_agent():
     two = StudySettings(deck="4x4", deals=1, solve_time=0, time=None, nodes=20)
     assert two.agent_name == "mcts"
     assert deal_lines_of(run_study(two, workers=1)) == deal_lines_of(run_study(two, workers=1))
+
+
+def test_a_selfplay_cell_is_a_session_of_the_study_agent_in_every_seat():
+    settings = StudySettings(**SELFPLAY)
+    record = study_deal(settings, 1)
+    hands = deal_hands(settings, 1)
+    for index, (cell, trumps) in enumerate(zip(record["cells"], settings.assignments)):
+        start = start_position(settings, hands, trumps)
+        session = Session(GameSettings.create(
+            deck="4x3", players=3, trumps=trumps, turn_cap=settings.turn_cap, seed=0,
+            seats=[{"agent": "greedy", "nodes": 5, "seed": study_seed(settings, 1, index, seat)} for seat in range(3)]),
+            start=start)
+        played = [(e.kind, e.seat, e.payload) for e in selfplay(settings, start, 1, index).events]
+        assert played == [(e.kind, e.seat, e.payload) for e in session.computer_turns()]
+        assert session.phase == "over" and session.table.record.start == start
+        assert (cell["loser"], cell["moves"], cell.get("capped", False)) == (
+            session.ending.loser, session.ply, session.ending.capped)
 
 
 def deal_lines_of(study) -> list:
@@ -420,7 +459,7 @@ def test_garbage_in_the_file_is_refused_with_its_line(tmp_path):
 
 def test_settings_are_checked():
     for options, fragment in [
-        (dict(players=5), "2 to 4"), (dict(deals=0), "at least 1"), (dict(seat=2), "no seat 2"),
+        (dict(players=5), "number of players must be at most 4"), (dict(deals=0), "at least 1"), (dict(seat=2), "no seat 2"),
         (dict(players=3, all_deals=True), "two players"), (dict(deck="36", all_deals=True), "random deals"),
         (dict(hand="AS AS"), "repeated"), (dict(hand="AS KS"), "18 cards"), (dict(solve_time=-1), "solve time"),
         (dict(agent="nobody"), "unknown agent"), (dict(time=None, nodes=None), "time or a number"),

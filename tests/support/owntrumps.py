@@ -12,7 +12,7 @@ from kozyri.core import InvalidInput, Value
 from kozyri.owntrumps import GameRecord, Position, Rules
 from kozyri.owntrumps.cards import SUITS
 from kozyri.owntrumps.position import random_playout
-from kozyri.owntrumps.reference import ReferenceSolver
+from tests.support.owntrumps_reference import ReferenceSolver
 
 #: Small decks (suits x top ranks) that the brute-force reference solves quickly.
 TINY_SHAPES = ("2x3", "3x2", "2x4", "4x2", "3x3", "1x5")

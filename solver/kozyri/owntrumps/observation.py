@@ -69,21 +69,7 @@ positions, exactly (:mod:`kozyri.owntrumps.sampling`: no rejection, no loop
 that can fail); the table they use is built on first use, so a view that is
 only played on never builds it.
 
-JSON form (see ``docs/records.md``)::
-
-    {"seat": 1, "deck": {"ranks": [...], "suits": [...]}, "trumps": ["S","H","D"],
-     "rules": {"must_beat": true, "pass_sixes": false}, "to_move": 2,
-     "hand": ["QH", "AD"], "pile": ["KS"], "counts": [3, 2, 4],
-     "known": [["QC"], ["QH", "AD"], []], "known_not": [["AS"], [], []],
-     "moves": ["QS", "KS+QC", "take3"]}
-
-``known[seat]`` is the seat's hand (``[]`` is accepted too), ``known_not``
-lists for each opponent the unseen cards it cannot hold (the seat's own entry
-and the entries of players who are out are ``[]``; cards known to be
-elsewhere may be listed, they change nothing). ``deck`` (36 cards),
-``rules``, ``to_move`` (0), ``pile``, ``known``, ``known_not``, ``moves``
-(informational) and ``outcome`` (``{"loser": 1}`` or ``{"loser": null}`` for
-a draw, once the game is over) may be left out.
+JSON form: :mod:`kozyri.owntrumps.observation_json` (``docs/records.md``).
 """
 
 from __future__ import annotations
@@ -92,15 +78,13 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from kozyri.core import GameOver, IllegalMove, InvalidInput, LimitReached, load_json
+from kozyri.core import GameOver, IllegalMove, InvalidInput, LimitReached
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.cards import Deck
+from kozyri.owntrumps.observation_json import view_fields, view_json
 from kozyri.owntrumps.position import MAX_PLAYERS, Position, parse_trumps
 from kozyri.owntrumps.rules import NO_CARD, Move, MoveKind, Outcome, Rules
 from kozyri.owntrumps.sampling import Sampler, no_assignment
-
-_KEYS = ("seat", "deck", "trumps", "rules", "to_move", "hand", "pile", "counts", "known", "known_not", "moves",
-         "outcome")
 
 
 def _popcount(mask: int) -> int:
@@ -733,94 +717,15 @@ class Observation:
 
     # --- JSON -------------------------------------------------------------------
     def to_json(self) -> dict:
-        d = self.deck
-
-        def cards(mask):
-            return [d.card_text(c) for c in d.cards_of(mask)]
-
+        """The JSON form (:mod:`kozyri.owntrumps.observation_json`); ``known_not``
+        lists the unseen cards each opponent still holding cards cannot hold."""
         unseen = self.unseen
-        out = {
-            "seat": self.seat,
-            "deck": d.to_json(),
-            "trumps": list(self.trumps),
-            "rules": self.rules.to_json(),
-            "to_move": self.to_move,
-            "hand": cards(self.hand),
-            "pile": [d.card_text(c) for c in self.pile],
-            "counts": list(self.counts),
-            "known": [cards(k) for k in self.known],
-            "known_not": [cards(self.known_not[o] & unseen) if o != self.seat and self.counts[o] else []
-                          for o in range(self.n_players)],
-            "moves": list(self.moves),
-        }
-        if self.outcome is not None:
-            out["outcome"] = {"loser": self.outcome.loser}
-        return out
+        known_not = [self.known_not[o] & unseen if o != self.seat and self.counts[o] else 0
+                     for o in range(self.n_players)]
+        return view_json(self.seat, self.deck, self.trumps, self.rules, self.to_move, self.hand, self.pile,
+                         self.counts, self.known, known_not, self.moves, self.outcome)
 
     @classmethod
     def from_json(cls, data) -> "Observation":
         """An observation from its JSON form (a dict or JSON text), fully checked."""
-        data = load_json(data)
-        if not isinstance(data, dict):
-            raise InvalidInput('an observation must be a JSON object with "seat", "trumps", "hand" and "counts"')
-        unknown = set(data) - set(_KEYS)
-        if unknown:
-            raise InvalidInput(f"unknown key {sorted(unknown)[0]!r} in the observation (known: {', '.join(_KEYS)})")
-        for key in ("seat", "trumps", "hand", "counts"):
-            if key not in data:
-                raise InvalidInput(f'the observation has no "{key}"')
-        deck = Deck.from_json(data.get("deck"))
-        counts = data["counts"]
-        if not isinstance(counts, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in counts):
-            raise InvalidInput('"counts" must be a list of whole numbers, one per player')
-        n = len(counts)
-        if not 2 <= n <= MAX_PLAYERS:
-            raise InvalidInput(f"{n} counts: Own Trumps is for 2 to {MAX_PLAYERS} players")
-        trumps = parse_trumps(data["trumps"])
-        if len(trumps) != n:
-            raise InvalidInput(f'"counts" has {n} numbers and "trumps" {len(trumps)} suits: the observation must '
-                               "have one of each per player")
-
-        def card_list(value, what):
-            if value is None:
-                return []
-            if not isinstance(value, list):
-                raise InvalidInput(f"{what} must be a list of cards")
-            return deck.parse_cards(value)
-
-        def per_seat(key):
-            value = data.get(key)
-            if value is None:
-                return [0] * n
-            if not isinstance(value, list) or not all(isinstance(x, list) for x in value):
-                raise InvalidInput(f'"{key}" must be a list of lists of cards, one per player')
-            if len(value) != n:
-                raise InvalidInput(f'"{key}" has {len(value)} lists for {n} players')
-            return [deck.mask(card_list(x, f'"{key}"')) for x in value]
-
-        hand = card_list(data["hand"], '"hand"')
-        if len(set(hand)) != len(hand):
-            dup = next(c for c in hand if hand.count(c) > 1)
-            raise InvalidInput(f"duplicate card {deck.card_text(dup)} (twice in the hand)")
-        known = per_seat("known")
-        known_not = per_seat("known_not")
-        for key in ("known",):
-            for o, cards in enumerate(data.get(key) or []):
-                parsed = deck.parse_cards(cards)
-                if len(set(parsed)) != len(parsed):
-                    dup = next(c for c in parsed if parsed.count(c) > 1)
-                    raise InvalidInput(f"duplicate card {deck.card_text(dup)} (twice in known {o})")
-        pile = card_list(data.get("pile"), '"pile"')
-        moves = data.get("moves") or []
-        if not isinstance(moves, list) or not all(isinstance(x, str) for x in moves):
-            raise InvalidInput('"moves" must be a list of move texts like ["QS", "KS+QH", "take3"]')
-        outcome = data.get("outcome")
-        if outcome is not None:
-            if not isinstance(outcome, dict) or set(outcome) != {"loser"} or not (
-                    outcome["loser"] is None or (isinstance(outcome["loser"], int)
-                                                 and not isinstance(outcome["loser"], bool))):
-                raise InvalidInput('"outcome" must be {"loser": SEAT} or {"loser": null} for a draw')
-            outcome = Outcome(outcome["loser"])
-        return cls(data["seat"], deck, trumps, Rules.from_json(data.get("rules")), data.get("to_move", 0),
-                   deck.mask(hand), tuple(pile), tuple(counts), tuple(known), tuple(known_not), tuple(moves),
-                   outcome)
+        return cls(*view_fields(data))

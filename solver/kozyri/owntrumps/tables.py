@@ -12,8 +12,8 @@ Used to cross-check the solver at sizes the plain-Python reference cannot
 reach, and measured against it in ``benchmarks/``; :class:`DeckTables`
 answers every deal of a small deck for the win-rate studies and, given to
 :func:`~kozyri.owntrumps.solver.solve`, answers before the search. (The
-plain-Python reference for tiny decks is
-:class:`kozyri.owntrumps.reference.ReferenceSolver`.)
+plain-Python reference for tiny decks, which only the tests use, is
+``ReferenceSolver`` in ``tests/support/owntrumps_reference.py``.)
 
 Finished tables are kept on disk in a
 :class:`~kozyri.owntrumps.table_store.TableStore`, which the caller names:

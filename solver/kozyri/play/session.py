@@ -388,10 +388,8 @@ class Session:
         table = self.table
         if isinstance(text, str):
             move = self.kind.read_move(table, seat, text)
-        elif text in table.legal_moves():  # the game's own move (a computer seat's choice)
+        else:  # the game's own move (a computer seat's choice): the table's play refuses an illegal one
             move = text
-        else:
-            raise IllegalMove(f"illegal move {checks.shown(text)}")
         spent = self._spent(seconds)
         table.play(move, seat=seat, seconds=spent)
         self._offer = None  # an offer stands until the next move

@@ -3,9 +3,12 @@ engines, above the live game (docs/engine-protocol.md).
 
 * :mod:`kozyri.protocols.engine`: ``kozyri engine``, the Own Trumps engine's
   line protocol and its JSON Lines form (:mod:`.messages`: the JSON
-  vocabulary every front end speaks; :mod:`.analysis`: the analysis behind
-  ``analyze``; :mod:`.games`: a game held by one seat; :mod:`.lines`:
-  bounded line reading);
+  vocabulary every front end speaks and the stateless requests;
+  :mod:`.analysis`: the analysis behind ``analyze``; :mod:`.transport`: the
+  framing and the threads; :mod:`.clock`: the clocks; :mod:`.lines`:
+  bounded line reading). Its games are the session floor's
+  (:mod:`kozyri.play`: a :class:`~kozyri.play.Session`, or a
+  :class:`~kozyri.play.SeatTable` for a game held by one seat);
 * :mod:`kozyri.protocols.gtp`: the Go Text Protocol subset Othello programs
   speak, for the Reversi engine.
 """

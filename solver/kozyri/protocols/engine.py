@@ -20,10 +20,11 @@ it from the settings' seed, or was given it: ``deal=``), or a
 seat's move comes in with ``play``, as every move is public. The engine's
 seats move with ``genmove``, from their own seat's view alone.
 
-Searches run in a worker thread (:class:`~kozyri.protocols.transport.Connection`)
-while the input is still read: ``stop`` ends the search in progress (``genmove`` answers the best move
-found so far, ``analyze`` its last line), as in UCI. ``stop`` ends every
-search asked for before it; other commands wait their turn, in order.
+Searches run in a worker thread
+(:class:`~kozyri.protocols.transport.Connection`) while the input is still
+read: ``stop`` ends the search in progress (``genmove`` answers the best
+move found so far, ``analyze`` its last line), as in UCI. ``stop`` ends
+every search asked for before it; other commands wait their turn, in order.
 ``quit`` and the end of the input end an analysis without a budget; a
 search with a budget (every ``genmove``) is answered first.
 

@@ -18,8 +18,10 @@ cancels out. The lineup names the agent of each seat in rotation 0; with
 two agents for three or four players (:func:`lineup`) the first plays
 against a field of the second.
 
-**What an agent sees.** Every game is played on an
-:class:`~kozyri.play.OwnTrumpsTable`: the agent to move gets its seat's
+**What an agent sees.** Every game is a :class:`~kozyri.play.Session` of
+the match's settings (:meth:`MatchSettings.game_settings`), played by its
+computer seats (:meth:`Session.computer_turns
+<kozyri.play.Session.computer_turns>`): the agent to move gets its seat's
 :class:`Observation`, kept from public moves alone, and never a hidden card
 (with two players every card is known, RULES.md "Information", and the
 observation says so). A game ends at the third occurrence of a position as
@@ -28,9 +30,12 @@ game that reaches ``turn_cap`` moves is stopped and reported as **capped**
 (RULES.md: a game that never ends is a draw, and a simulator that caps must
 say so): capped games score as draws and are counted apart.
 
-**Reproducible.** The deal of deal ``d`` comes from the match seed and
-``d``; the seed of the agent at seat ``s`` in rotation ``r`` of deal ``d``
-from the match seed, ``d``, ``r`` and ``s``. Nothing depends on the order of
+**Reproducible.** Deal ``d`` is deal ``d`` of the series seeded by the
+match seed (:func:`kozyri.owntrumps.deals.series_deal`: its leader and the
+seed of the one deal, :meth:`Position.deal
+<kozyri.owntrumps.Position.deal>`; the seed formats are written there);
+the seed of the agent at seat ``s`` in rotation ``r`` of deal ``d`` is
+``random.Random(f"agent:{seed}:{d}:{r}:{s}").getrandbits(62)``. Nothing depends on the order of
 play or on the process, so under a node limit a match gives the same games
 with any number of workers, resumed or not (under a time limit the amount
 of search depends on the machine).
@@ -67,15 +72,19 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 
+import kozyri.checks as checks
 from kozyri.agents import agent_class, agent_names
 from kozyri.agents.base import Agent
-from kozyri.agents.levels import HIGHEST, LOWEST, level
+from kozyri.agents.levels import HIGHEST, LOWEST, level, resolve
 from kozyri.core import InvalidInput, Limit
 from kozyri.owntrumps.cards import SUITS, Deck
+from kozyri.owntrumps.deals import series_deal
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord
 from kozyri.owntrumps.rules import REPETITION, Rules
-from kozyri.play import DEFAULT_TURN_CAP, OwnTrumpsTable, Seat
+from kozyri.play import DEFAULT_TURN_CAP, GameSettings, OwnTrumpsTable, Seat, Session
+from kozyri.play.session import MOVE
+from kozyri.play.settings import MOST_TURN_CAP
 from kozyri.runs import RunFormat, elo, mean_interval, wilson
 from kozyri.runs.files import holds_a_run
 from kozyri.runs.checks import seconds_value, whole_number
@@ -155,8 +164,8 @@ class MatchSettings:
     time: float | None = DEFAULT_TIME
     #: Iterations per move (None: no node limit): identical games on every machine.
     nodes: int | None = None
-    #: MB for a searching agent's tree (None: the agent's default).
-    memory: float | None = None
+    #: MB for a searching agent's tree, a whole number (None: the agent's default).
+    memory: int | None = None
     seed: int = 1
     turn_cap: int = DEFAULT_TURN_CAP
     #: Whether the third occurrence of a position ends a game (RULES.md). A
@@ -169,7 +178,6 @@ class MatchSettings:
         if isinstance(names, str) or not isinstance(names, (list, tuple)):
             raise InvalidInput("the lineup must be a list of agent names, one per seat")
         names = tuple(names)
-        object.__setattr__(self, "lineup", names)
         if not 2 <= len(names) <= len(SUITS):
             raise InvalidInput(f"a match needs 2 to {len(SUITS)} seats, not {len(names)}")
         for name in names:
@@ -178,24 +186,20 @@ class MatchSettings:
                                    f"levels level1 to level8)")
         if len(set(names)) < 2:
             raise InvalidInput(f"a match needs at least two different agents (the lineup is {' '.join(names)})")
-        for key, least in (("deals", 1), ("turn_cap", 1), ("seed", 0)):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise InvalidInput(f"{key.replace('_', ' ')} must be a whole number >= {least}, not {value!r}")
-        for key in ("must_beat", "pass_sixes", "repetition"):
-            if not isinstance(getattr(self, key), bool):
-                raise InvalidInput(f"{key} must be true or false, not {getattr(self, key)!r}")
-        deck = self.deck
-        if isinstance(deck, int) and not isinstance(deck, bool):
-            deck = Deck.standard(deck)
-        elif isinstance(deck, str):
-            deck = Deck.parse(deck)
-        elif not isinstance(deck, Deck):
-            raise InvalidInput(f"the deck must be a deck's name like \"36\" or \"4x3\", not {self.deck!r}")
-        object.__setattr__(self, "deck", deck.spec())
+        deck = Deck.of(self.deck)
         if deck.size < len(names):
             raise InvalidInput(f"a {deck.size}-card deck cannot be dealt to {len(names)} players")
-        self.limit  # noqa: B018 - Limit checks time, nodes and memory
+        checks.whole_number(self.deals, "the number of deals", 1)
+        checks.seed(self.seed)
+        checks.whole_number(self.turn_cap, "the turn cap", 1, MOST_TURN_CAP)
+        checks.seconds(self.time, "the time a move", none=True)
+        checks.nodes(self.nodes, "the nodes a move", none=True)
+        if self.memory is not None:
+            checks.memory(self.memory)
+        for key in ("must_beat", "pass_sixes", "repetition"):
+            checks.switch(getattr(self, key), key)
+        object.__setattr__(self, "lineup", names)
+        object.__setattr__(self, "deck", deck.spec())
 
     @property
     def n_players(self) -> int:
@@ -226,27 +230,36 @@ class MatchSettings:
         n = self.n_players
         return tuple(self.lineup[(seat - rotation) % n] for seat in range(n))
 
+    def game_settings(self, deal: int, rotation: int = 0) -> GameSettings:
+        """The settings of game ``(deal, rotation)``: the match's deck and
+        rules, trump suits S, H, D, C seat by seat, the leader and seed of
+        deal ``deal`` of the match's series
+        (:func:`~kozyri.owntrumps.deals.series_deal`: the same in every
+        rotation), the turn cap, and the rotation's seats with their seeds
+        (:meth:`seat`, :meth:`agent_seed`)."""
+        trumps = SUITS[:self.n_players]
+        leader, seed = series_deal(self.seed, deal, Deck.of(self.deck), trumps, self.rules, self.n_players)
+        seats = [self.seat(name, self.agent_seed(deal, rotation, number))
+                 for number, name in enumerate(self.seating(rotation))]
+        return GameSettings.create(deck=self.deck, players=self.n_players, rules=self.rules, trumps=trumps,
+                                   leader=leader, seed=seed, turn_cap=self.turn_cap, seats=seats)
+
     def start(self, deal: int) -> Position:
         """The seeded deal number ``deal``: hands dealt evenly, trump suits
-        S, H, D, C seat by seat, a random leader (the same in every rotation)."""
-        rng = random.Random(f"deal:{self.seed}:{deal}")
-        leader = rng.randrange(self.n_players)
-        for _ in range(100):
-            try:
-                return Position.deal(self.deck, SUITS[:self.n_players], leader=leader, seed=rng.randrange(2**62),
-                                     rules=self.rules, n_players=self.n_players)
-            except InvalidInput:  # passing the sixes emptied a hand of a tiny deck: another shuffle
-                continue
-        raise InvalidInput(f"no deal of the {self.deck} deck to {self.n_players} players leaves every hand "
-                           "a card once the sixes are passed")
+        S, H, D, C seat by seat, a leader drawn with it (the same in every
+        rotation): :meth:`GameSettings.deal <kozyri.play.GameSettings.deal>`
+        of :meth:`game_settings`."""
+        return self.game_settings(deal).deal()
 
     def seat(self, name: str, seed: int) -> Seat:
         """The seat of a lineup's name: an agent at the match's limit, or a
-        level (``level3``) with its own agent and budget."""
+        level (``level3``) with its own agent and budget (both as
+        :func:`kozyri.agents.levels.resolve` answers)."""
         number = level_of(name)
         if number is not None:
             return Seat.at_level(number, "owntrumps", self.n_players, seed, name)
-        return Seat(name, self.limit, seed, name)
+        found = resolve("owntrumps", agent=name, time=self.time, nodes=self.nodes, memory=self.memory)
+        return Seat(found.agent, found.limit, seed, name)
 
     def agent_seed(self, deal: int, rotation: int, seat: int) -> int:
         """The seed of the agent at ``seat`` in ``rotation`` of ``deal``."""
@@ -418,14 +431,33 @@ def _play(table: OwnTrumpsTable, names: tuple[str, ...], control: SearchControl 
     return GameResult(table.record, names, ending.capped, tuple(table.clocks), info=info)
 
 
+def match_session(settings: MatchSettings, deal: int, rotation: int) -> Session:
+    """Game ``(deal, rotation)`` of a match before its first move: a session
+    of :meth:`MatchSettings.game_settings` (its deal dealt, every seat a
+    computer seat)."""
+    return Session(settings.game_settings(deal, rotation))
+
+
 def play_match_game(settings: MatchSettings, deal: int, rotation: int, *, details: bool = False) -> GameResult:
     """Game ``(deal, rotation)`` of a match, seeded by the match's seed, the
-    deal and the rotation alone. Ctrl-C ends it with ``KeyboardInterrupt``."""
-    names = settings.seating(rotation)
-    seats = [settings.seat(name, settings.agent_seed(deal, rotation, seat)) for seat, name in enumerate(names)]
-    game = _play(OwnTrumpsTable(settings.start(deal), seats, settings.turn_cap), names, SearchControl(), details)
-    game.deal, game.rotation = deal, rotation
-    return game
+    deal and the rotation alone: its session (:func:`match_session`) played
+    out by its computer seats, the result from how it ended. Ctrl-C ends it
+    with ``KeyboardInterrupt``. ``details``: each move's agent info, with
+    ``seconds`` the time the move took (milliseconds)."""
+    session = match_session(settings, deal, rotation)
+    info = [] if details else None
+
+    def keep(event) -> None:
+        if event.kind == MOVE:
+            info.append({**session.last_search(event.seat).to_json(), "seconds": event.seconds})
+
+    session.computer_turns(SearchControl(), keep if details else None)
+    ending = session.ending
+    if ending is None:  # stopped before the end
+        raise KeyboardInterrupt
+    table = session.table
+    return GameResult(table.record, settings.seating(rotation), ending.capped, tuple(table.clocks), deal, rotation,
+                      info)
 
 
 # --- statistics ----------------------------------------------------------------

@@ -258,8 +258,12 @@
       h.id = "result";
       if (this.summary.game === "reversi") {
         h.textContent = "Game over: " + ending.text + ".";
+      } else if (ending.reason === "resignation") {
+        h.textContent = "Game over: " + (ending.loser === this.seat ? "you resigned." : this.names[ending.loser] + " resigned.");
       } else if (ending.loser === null || ending.loser === undefined) {
-        h.textContent = ending.capped ? "Game over: " + ending.text + " (a draw)." : "Game over: a draw.";
+        h.textContent = ending.capped ? "Game over: " + ending.text + " (a draw)." :
+          ending.reason === "agreement" || ending.reason === "repetition" ? "Game over: " + ending.text + "." :
+          "Game over: a draw.";
       } else {
         h.textContent = "Game over: " + (ending.loser === this.seat ? "you lost." : this.names[ending.loser] + " lost.");
       }

@@ -1,4 +1,4 @@
-"""Brute-force retrograde analysis: the reference for every exact solver.
+"""Brute-force retrograde analysis: the reference for every exact solver (tests only).
 
 It enumerates every state reachable from a start state, then propagates wins
 and losses backwards from the ends of the game; whatever is neither proven won

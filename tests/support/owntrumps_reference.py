@@ -1,6 +1,6 @@
-"""The brute-force reference solver for Own Trumps.
+"""The brute-force reference solver for Own Trumps (tests only).
 
-Retrograde analysis (:mod:`kozyri.search.retrograde`) over the plain-Python
+Retrograde analysis (:mod:`tests.support.retrograde`) over the plain-Python
 rules of :mod:`kozyri.owntrumps.rules`. Only for tiny decks: it holds every
 reachable state in a Python dict. Tests check the fast solver against it.
 
@@ -16,7 +16,7 @@ from kozyri.core import InvalidInput, Value
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.rules import Move
-from kozyri.search.retrograde import RetrogradeAnalysis
+from tests.support.retrograde import RetrogradeAnalysis
 
 
 class ReferenceSolver:

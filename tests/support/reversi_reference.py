@@ -1,4 +1,4 @@
-"""Plain-Python Reversi rules: the slow, obvious version the Numba kernels are tested against.
+"""Plain-Python Reversi rules: the slow, obvious version the Numba kernels are tested against (tests only).
 
 Bitboards are Python ints with the same layout as :mod:`kozyri.reversi.kernels`
 (bit ``8 * row + column``, a1 = bit 0), but every move is found by walking
