@@ -91,7 +91,7 @@ def part_of(name: str) -> str:
 
 #: A module named in a string: ``kozyri.openspiel.bots`` or ``kozyri.openspiel.bots:OpenSpielMctsAgent``
 #: (a registry's entry, an ``importlib.import_module``/``__import__`` argument, a lazy table).
-_MODULE_TEXT = re.compile(r"\s*((?:kozyri|kozyri_cli|kozyri_server)(?:\.[A-Za-z_][A-Za-z0-9_]*)+)(?::[A-Za-z_][A-Za-z0-9_.]*)?\s*")
+_MODULE_TEXT = re.compile(r"\s*((?:kozyri|kozyri_cli|kozyri_server)(?:\.[A-Za-z_]\w*)+)(?::[A-Za-z_][\w.]*)?\s*")
 
 
 def _docstrings(tree: ast.AST) -> set[int]:

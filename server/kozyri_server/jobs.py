@@ -27,6 +27,7 @@ import kozyri.checks as checks
 from kozyri import __version__
 from kozyri.agents.levels import Strength, resolve
 from kozyri.core import InvalidInput, KozyriError, Limit
+from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.inputs import classify_json, read_deal, read_record
 from kozyri.play.games import game_kind
 from kozyri.play.table import Seat
@@ -132,16 +133,12 @@ def _trumps(body: dict, control: SearchControl) -> dict:
     _known(body, ("game", "deck", "leader", "must_beat", "pass_sixes", "time", "memory"), "trumps")
     from kozyri.owntrumps.grid import trump_grid
 
-    deck = body.get("deck")
-    if deck is not None and not isinstance(deck, (str, int)) or isinstance(deck, bool):
-        raise InvalidInput('"deck" must be a deck like "36" or "4x3"')
-    for key in ("must_beat", "pass_sixes"):
-        if body.get(key) is not None and not isinstance(body[key], bool):
-            raise InvalidInput(f'"{key}" must be true or false')
+    deck = None if body.get("deck") is None else Deck.of(body["deck"])
+    rules = {key: checks.switch(body[key], f'"{key}"') for key in ("must_beat", "pass_sixes")
+             if body.get(key) is not None}
     leader = body.get("leader")
-    position = read_deal(_text(body.get("game"), "game"), deck=None if deck is None else str(deck),
-                         leader=None if leader is None else checks.whole_number(leader, '"leader"', 0, 1),
-                         must_beat=body.get("must_beat"), pass_sixes=body.get("pass_sixes"))
+    position = read_deal(_text(body.get("game"), "game"), deck=deck,
+                         leader=None if leader is None else checks.whole_number(leader, '"leader"', 0, 1), **rules)
     cell = checks.seconds(body.get("time"), '"time"', none=True) or DEFAULT_CELL_SECONDS
     memory = checks.whole_number(body.get("memory", 256), '"memory"', 1, 4096)
     grid = trump_grid(position, Limit(time=cell, memory=memory), tables=_worker.get("tables"), control=control)

@@ -1,8 +1,8 @@
 """The checks every door applies to what it is given: whole numbers with
-their bounds, seeds, seconds, node budgets, megabytes, on/off switches and
-short texts. One function per kind of value, one message for each way a
-value can be wrong, so that the server, the engine protocol, the command
-line and the Python API refuse the same input with the same words.
+their bounds, seeds, seats, seconds, node budgets, megabytes, on/off
+switches and short texts. One function per kind of value, one message for
+each way a value can be wrong, so that the server, the engine protocol, the
+command line and the Python API refuse the same input with the same words.
 
 A value from JSON or Python must already be of its type (JSON ``"5"`` is
 not the number 5, ``true`` is not 1). A door that reads text (the engine's
@@ -72,6 +72,26 @@ def seed(value, what: str = "the seed", *, text: bool = False) -> int:
         value = int(value.strip())
     if not _is_whole(value) or not 0 <= value <= MOST_SEED:
         raise InvalidInput(f"{what} must be a whole number from 0 to 2**63-1, not {shown(value)}")
+    return value
+
+
+def seat(value, players: int, what: str | None = None) -> int:
+    """``value`` as a seat of a game of ``players``: a whole number from 0
+    to ``players - 1``. ``what`` names a field that holds a seat
+    (``"to_move must be a seat number 0..2, not 3"``); without it the seat
+    is one asked for (``"no seat 3: the seats are 0..2"``).
+
+    >>> seat(1, 3)
+    1
+    >>> seat(True, 2, "the leader")
+    Traceback (most recent call last):
+    ...
+    kozyri.core.InvalidInput: the leader must be a seat number 0..1, not True
+    """
+    if not _is_whole(value) or not 0 <= value < players:
+        if what is None:
+            raise InvalidInput(f"no seat {shown(value)}: the seats are 0..{players - 1}")
+        raise InvalidInput(f"{what} must be a seat number 0..{players - 1}, not {shown(value)}")
     return value
 
 

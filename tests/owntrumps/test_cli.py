@@ -253,14 +253,14 @@ def test_a_time_limit_bounds_every_part_and_the_value_alone_ends_when_proven():
 
 
 def test_the_example_is_the_deal_the_readme_shows():
-    # `kozyri solve --example` in README.md: 4x3 deck, trumps S and H, player 0 leads, must_beat on.
+    # `kozyri solve --example` in docs/cli/solve.md: 4x3 deck, trumps S and H, player 0 leads, must_beat on.
     documented = Position.from_text("QS KS KH AH KD AC | AS QH QD AD QC KC", "SH", 0, "4x3")
     assert example_position() == documented == Position.deal(**EXAMPLE_DEAL)
     assert documented.rules == Rules(must_beat=True, pass_sixes=False)
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    shown = readme.split("$ kozyri solve --example\n", 1)[1].split("```", 1)[0]
+    page = (Path(__file__).resolve().parents[2] / "docs" / "cli" / "solve.md").read_text(encoding="utf-8")
+    shown = page.split("$ kozyri solve --example\n", 1)[1].split("```", 1)[0]
     assert position_text(documented) in shown
     # --trumps and --leader with --example keep its hands (kozyri solve --example --trumps HS --leader 1).
     other = example_position(Rules(must_beat=False), "HS", 1)

@@ -477,7 +477,7 @@ def test_json_defaults():
     (obs_json(counts="444"), '"counts" must be a list of whole numbers'),
     (obs_json(counts=[4, 4, 4, 0, 0]), "5 counts"),
     (obs_json(counts=[4, 4, 4.0]), '"counts" must be a list of whole numbers'),
-    (obs_json(counts=[4, 5, -1]), "the count of hand 2 must be a whole number >= 0"),
+    (obs_json(counts=[4, 5, -1]), "the count of hand 2 must be at least 0, not -1"),
     (obs_json(trumps=["S", "H"]), "\"counts\" has 3 numbers and \"trumps\" 2 suits"),
     (obs_json(hand="QS KS"), '"hand" must be a list of cards'),
     (obs_json(hand=["QS", "QS", "AS", "QH"]), "duplicate card QS (twice in the hand)"),

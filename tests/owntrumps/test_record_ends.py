@@ -19,7 +19,7 @@ from kozyri.owntrumps.observation import Observation, outcome_text
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord, SeatRecord, record_json
 from kozyri.owntrumps.render import render_record
-from kozyri.owntrumps.rules import AGREEMENT, BY_RULES, REPETITION, RESIGNATION, MoveKind, Outcome, Rules
+from kozyri.owntrumps.rules import AGREEMENT, BY_RULES, REPETITION, RESIGNATION, Outcome, Rules
 
 START = Position.from_text("QS KH AS | KS QH AH", "SH")
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 
 from hypothesis import assume, given, settings
-from hypothesis import strategies as st
 
 from kozyri.core import Value
 from kozyri.owntrumps import rules as R

@@ -98,7 +98,7 @@ def test_a_suit_the_deck_lacks_is_legal_and_computers_take_it_last():
 
 
 def test_bad_settings_are_refused():
-    with pytest.raises(InvalidInput, match="2 to 4 players"):
+    with pytest.raises(InvalidInput, match="the number of players must be at most 4, not 5"):
         TrumpChoice(36, 5)
     with pytest.raises(InvalidInput, match="cannot be dealt"):
         TrumpChoice("Q/S,H", 3)

@@ -13,7 +13,7 @@ import pytest
 
 from kozyri import checks
 from kozyri.core import InvalidInput
-from kozyri.owntrumps import GameRecord
+from kozyri.owntrumps import Deck, GameRecord
 from kozyri.owntrumps import inputs
 from kozyri.protocols import messages
 from kozyri.protocols.analysis import Strength
@@ -56,7 +56,7 @@ CONFUSED = [
     ("seat", 1.0, '"seat" must be a whole number'), ("seat", -1, '"seat" must be at least 0'),
     ("open", 1, '"open" must be true or false'), ("open", "yes", '"open" must be true or false'),
     ("trumps", ["S", "H"], '"trumps" must be text like "SH"'), ("trumps", 5, '"trumps" must be text'),
-    ("deck", True, '"deck" must be a deck'), ("deck", ["4x3"], '"deck" must be a deck'),
+    ("deck", True, "the deck must be a deck like"), ("deck", ["4x3"], "the deck must be a deck like"),
     ("leader", "1", '"leader" must be a whole number'), ("leader", {"a": 1}, '"leader" must be a whole number'),
     ("must_beat", "on", '"must_beat" must be true or false'), ("pass_sixes", 0, '"pass_sixes" must be true'),
     ("level", [1], "a level is a whole number from 1 to 8"), ("level", True, "a level is a whole number"),
@@ -94,7 +94,7 @@ def test_read_request_types_what_it_reads():
     read = read_request({"id": [7], "type": "bestmove", **SMALL, "level": "club", "agent": " MCTS ", "time": 2,
                          "nodes": 300, "seed": 4, "deck": 24, "open": False})
     assert read.id == [7] and read.type == "bestmove"
-    assert read.game.form == "deal" and read.get("deck") == "24" and read.get("agent") == "mcts"
+    assert read.game.form == "deal" and read.get("deck") == Deck.standard(24) and read.get("agent") == "mcts"
     assert read.get("time") == 2.0 and isinstance(read.get("time"), float) and read.get("nodes") == 300
     with pytest.raises(InvalidInput, match="unknown key 'colour' for bestmove"):
         read_request({"type": "bestmove", "colour": "red"})

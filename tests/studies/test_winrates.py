@@ -459,7 +459,8 @@ def test_garbage_in_the_file_is_refused_with_its_line(tmp_path):
 
 def test_settings_are_checked():
     for options, fragment in [
-        (dict(players=5), "number of players must be at most 4"), (dict(deals=0), "at least 1"), (dict(seat=2), "no seat 2"),
+        (dict(players=5), "number of players must be at most 4"), (dict(deals=0), "at least 1"),
+        (dict(seat=2), "no seat 2"),
         (dict(players=3, all_deals=True), "two players"), (dict(deck="36", all_deals=True), "random deals"),
         (dict(hand="AS AS"), "repeated"), (dict(hand="AS KS"), "18 cards"), (dict(solve_time=-1), "solve time"),
         (dict(agent="nobody"), "unknown agent"), (dict(time=None, nodes=None), "time or a number"),

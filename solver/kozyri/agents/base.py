@@ -25,7 +25,8 @@ import hashlib
 import random
 from dataclasses import replace
 
-from kozyri.core import AgentInfo, InvalidInput, Limit, PlayResult
+from kozyri.checks import whole_number
+from kozyri.core import AgentInfo, Limit, PlayResult
 
 __all__ = ["Agent", "AgentInfo", "PlayResult", "with_limit_defaults"]
 
@@ -48,9 +49,7 @@ class Agent:
     uses_tables = False
 
     def __init__(self, seed: int = 0):
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidInput(f"an agent's seed must be a whole number, not {seed!r}")
-        self.seed = seed
+        self.seed = whole_number(seed, "an agent's seed")
 
     def __repr__(self):
         return f"{type(self).__name__}(seed={self.seed})"

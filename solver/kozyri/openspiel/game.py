@@ -23,8 +23,8 @@ A game has up to three phases:
    ``pass_sixes`` the trump sixes then go to their owners;
 3. **play**: one action per turn (a lead, a beat with its follow card, a
    take), played in the session (:meth:`Session.act <kozyri.play.Session.act>`).
-   These two phases are OpenSpiel's (it needs chance nodes); the session
-   begins after the last card.
+   The first two phases stay OpenSpiel's own (it needs chance nodes); the
+   session begins after the last card.
 
 A state can also start in the middle of a game (:meth:`OwnTrumpsGame.state_at`),
 from what one seat knows: that is how the OpenSpiel bots of
@@ -45,6 +45,7 @@ from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import MAX_PLAYERS, Position, parse_trumps
 from kozyri.owntrumps.rules import NO_CARD, REPETITION, Move, MoveKind, Outcome, Rules
 from kozyri.play import Ending, GameSettings, Seat, Session
+from kozyri.play.settings import MOST_TURN_CAP
 
 #: The name OpenSpiel knows the game by.
 GAME_NAME = "python_own_trumps"
@@ -139,7 +140,9 @@ def _param(params: dict, key: str):
 class Settings:
     """A game's parameters, read and checked: the deck, the rules, the
     trumps (None: chosen in the first phase), the leader, the move cap,
-    the action numbering. (OpenSpiel rebuilds a game from its parameters
+    the action numbering, the settings of the session the play is
+    (:class:`~kozyri.play.GameSettings`: the move cap is its turn cap, at
+    most 100,000). (OpenSpiel rebuilds a game from its parameters
     when it copies or unpickles it, so states read these, not the game's
     Python attributes.)"""
 
@@ -165,8 +168,9 @@ class Settings:
         if not 0 <= self.leader < n:
             raise InvalidInput(f"the leader must be a seat number 0..{n - 1}, not {self.leader}")
         self.move_cap = _param(params, "move_cap")
-        if self.move_cap < 1:
-            raise InvalidInput(f"the move cap must be at least 1, not {self.move_cap}")
+        if not 1 <= self.move_cap <= MOST_TURN_CAP:
+            raise InvalidInput(f"the move cap must be from 1 to {MOST_TURN_CAP:,} (a session's turn cap), "
+                               f"not {self.move_cap}")
         self.codec = ActionCodec(self.deck)
         #: The settings of the session a state plays in after the deal (every seat played from
         #: outside: OpenSpiel's; the deal is OpenSpiel's too, so the seed deals nothing), checked now.
@@ -245,7 +249,8 @@ class OwnTrumpsGame(pyspiel.Game):
         seat's information state is its view and the moves since; another
         seat's start view is its hand, the pile, the counts and the cards
         the view knows in third hands (what an opponent knows of the seat's
-        own hand is not in the view). Its move cap counts from there."""
+        own hand is not in the view). Its move cap, and the occurrences of
+        positions for the repetition rule, count from there."""
         if not isinstance(view, Observation):
             raise InvalidInput(f"a state starts from a seat's Observation, not {type(view).__name__}")
         if view.is_over:

@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 
 from kozyri.core import GameOver, InvalidInput, load_json
+from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord, outcome_text
@@ -224,7 +225,7 @@ def _from_source(source: str | None, read):
 
 
 def read_position(content: str | Input, *, source: str | None = None, trumps=None, leader: int | None = None,
-                  deck: str | None = None, must_beat: bool | None = None,
+                  deck: Deck | str | None = None, must_beat: bool | None = None,
                   pass_sixes: bool | None = None) -> Position:
     """A position from the text form or JSON (see the module's docstring), or
     from an :class:`Input` classified already.
@@ -247,7 +248,7 @@ def read_position_at(content: str | Input, *, source: str | None = None, **optio
 
 
 def _read_position(given: Input, source: str | None, trumps=None, leader: int | None = None,
-                   deck: str | None = None, must_beat: bool | None = None,
+                   deck: Deck | str | None = None, must_beat: bool | None = None,
                    pass_sixes: bool | None = None) -> Position:
     if given.form == "record":
         options = {"trumps": trumps, "leader": leader, "deck": deck, "must_beat": must_beat, "pass_sixes": pass_sixes}
@@ -271,7 +272,7 @@ def _read_position(given: Input, source: str | None, trumps=None, leader: int | 
     return pos
 
 
-def read_deal(content: str, *, source: str | None = None, deck: str | None = None, leader: int | None = None,
+def read_deal(content: str, *, source: str | None = None, deck: Deck | str | None = None, leader: int | None = None,
               must_beat: bool | None = None, pass_sixes: bool | None = None) -> Position:
     """A two-player deal for the trump grid, from the text form ``HAND |
     HAND`` or a JSON position whose ``trumps`` may be omitted (they are

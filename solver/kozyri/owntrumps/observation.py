@@ -78,6 +78,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
+import kozyri.checks as checks
 from kozyri.core import GameOver, IllegalMove, InvalidInput, LimitReached
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.cards import Deck
@@ -103,12 +104,6 @@ def trump_sixes(deck: Deck, trumps, rules: Rules, pile) -> dict[int, int]:
     if not rules.pass_sixes or pile or "6" not in deck.ranks:
         return {}
     return {seat: deck.card("6", suit) for seat, suit in enumerate(trumps) if suit in deck.suits}
-
-
-def _seat_number(seat, n: int) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise InvalidInput(f"the seat must be a seat number 0..{n - 1}")
-    return seat
 
 
 _PASSED = "with pass_sixes a start with an empty pile is a deal whose sixes are passed: "
@@ -244,7 +239,7 @@ class Observation:
         n = len(trumps)
         if not 2 <= n <= MAX_PLAYERS:
             raise InvalidInput(f"{n} trump suits: Own Trumps is for 2 to {MAX_PLAYERS} players (one suit each)")
-        seat = _seat_number(seat, n)
+        seat = checks.seat(seat, n, "the seat")
         hand = deck.mask(_cards(deck, hand, "the hand"))
         pile = tuple(_cards(deck, pile, "the pile"))
         if counts is None:
@@ -273,7 +268,7 @@ class Observation:
         own hand and the public part (:meth:`from_hand`)."""
         if not isinstance(position, Position):
             raise InvalidInput(f"an observation of a Position, not of {type(position).__name__}")
-        seat = _seat_number(seat, position.n_players)
+        seat = checks.seat(seat, position.n_players, "the seat")
         check_sixes_passed(position)
         return cls.from_hand(seat, position.hands[seat], position.trumps, deck=position.deck,
                              counts=[_popcount(h) for h in position.hands], rules=position.rules,
@@ -285,7 +280,7 @@ class Observation:
         given the whole position, as with two players and the whole deck)."""
         if not isinstance(position, Position):
             raise InvalidInput(f"an observation of a Position, not of {type(position).__name__}")
-        seat = _seat_number(seat, position.n_players)
+        seat = checks.seat(seat, position.n_players, "the seat")
         n = position.n_players
         return cls(seat, position.deck, position.trumps, position.rules, position.to_move, position.hands[seat],
                    position.pile, tuple(_popcount(h) for h in position.hands), position.hands, (0,) * n,
@@ -555,8 +550,7 @@ class Observation:
     def sample(self, rng, n: int = 1) -> list[Position]:
         """``n`` independent positions drawn uniformly from those consistent
         with the observation (``rng``: a :class:`random.Random`)."""
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise InvalidInput(f"the number of samples must be a whole number >= 0, not {n!r}")
+        checks.whole_number(n, "the number of samples", 0)
         draw = self._table().draw
         args = (self.pile, self.trumps, self.to_move, self.rules, self.outcome)
         deck = self.deck
@@ -610,14 +604,11 @@ class Observation:
 
     def _check_seat_numbers(self, n: int) -> None:
         for name in ("seat", "to_move"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-                raise InvalidInput(f"{name} must be a seat number 0..{n - 1}")
+            checks.seat(getattr(self, name), n, name)
 
     def _check_counts(self) -> None:
         for seat, count in enumerate(self.counts):
-            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-                raise InvalidInput(f"the count of hand {seat} must be a whole number >= 0, not {count!r}")
+            checks.whole_number(count, f"the count of hand {seat}", 0)
 
     def _check_cards(self) -> None:
         """The hand and the card sets are masks of the deck's cards, the pile its cards."""

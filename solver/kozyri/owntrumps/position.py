@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 
+import kozyri.checks as checks
 from kozyri.core import GameOver, IllegalMove, InvalidInput, load_json
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.cards import RANKS, SUITS, Deck, parse_suit
@@ -150,8 +151,7 @@ class Position:
         if not 2 <= n <= MAX_PLAYERS:
             raise InvalidInput(f"{n} hands: Own Trumps is for 2 to {MAX_PLAYERS} players")
         trumps = parse_trumps(trumps, n)
-        if not isinstance(to_move, int) or isinstance(to_move, bool) or not 0 <= to_move < n:
-            raise InvalidInput(f"to_move must be a seat number 0..{n - 1}")
+        checks.seat(to_move, n, "to_move")
         seen: dict[int, str] = {}
         for where, cards in [(f"hand {i}", h) for i, h in enumerate(hands)] + [("the pile", pile)]:
             for c in cards:
@@ -326,10 +326,7 @@ def parse_deal_text(text: str, deck: Deck | str | None = None) -> tuple[Deck, li
     parts = body.split("|")
     if len(parts) < 2:
         raise InvalidInput("a deal needs at least two hands separated by '|', e.g. \"QS KH AS | KS QH AH\"")
-    if isinstance(deck, str):
-        deck = Deck.parse(deck)
-    if deck is None:
-        deck = _infer_deck(parts + [pile_text])
+    deck = _infer_deck(parts + [pile_text]) if deck is None else Deck.of(deck)
     hands = [deck.parse_cards(p) for p in parts]
     pile = deck.parse_cards(pile_text) if pile_text.strip() else []
     for seat, hand in enumerate(hands):

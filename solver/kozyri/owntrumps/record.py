@@ -28,8 +28,14 @@ Every move is public, so a :class:`SeatRecord` counts repetitions as the
 whole record does: a hand is its start hand with the cards it took or
 placed since then toggled, so two positions are the same when every
 player's toggled cards, the pile and the player to move are the same
-(:func:`position_key`). The count travels with the record (a dictionary of
-the keys seen, shared along the line of play): O(1) a move.
+(:func:`position_key`).
+
+**Long games stay linear.** The records along one line of play share its
+moves, states and repetition counts (append-only lists): :meth:`play` on
+the longest record appends to them, O(1) a move, and ``record.moves`` is a
+read-only tuple-like view of the first moves (equal to, hashed and shown
+as the tuple of the same moves); playing on from an earlier record (after
+a take-back, or a second move from one record) copies its prefix once.
 
 What one seat knows along a record is ``record.observations(seat)``: its
 start view (:meth:`Observation.of`) played on with each public move
@@ -37,7 +43,9 @@ start view (:meth:`Observation.of`) played on with each public move
 never knew the other hands, is a :class:`SeatRecord`: the seat's start
 :class:`~kozyri.owntrumps.observation.Observation` and the public moves,
 ``{"start": OBSERVATION, "moves": [...]}`` in JSON, replayed and checked
-move by move when read.
+move by move when read. Both kinds of record share one replay and one set
+of members (:class:`GameRecord` over positions, :class:`SeatRecord` over
+one seat's views).
 
 JSON form (``"moves"`` may be left out; the start is the JSON form of a
 :class:`~kozyri.owntrumps.position.Position`)::
@@ -51,26 +59,9 @@ JSON form (``"moves"`` may be left out; the start is the JSON form of a
 and, for a stored end only, ``"end": {"by": "resignation", "seat": 1}`` or
 ``"end": {"by": "agreement"}`` (a repetition follows from the moves).
 
-Text form, like a chess PGN: tags in brackets, then the moves::
-
-    [Deck "2x3"]
-    [Trumps "SH"]
-    [ToMove "0"]
-    [Rules "must_beat=on pass_sixes=off"]
-    [Hands "QS KH AS | KS QH AH"]
-    [Pile ""]
-
-    1. QS 2. KS+QH 3. AS+KH
-    ; a draw
-
-Tags may come in any order; ``Deck``, ``Trumps`` and ``Hands`` are required,
-``ToMove`` (0), ``Rules`` (the defaults) and ``Pile`` (empty, else bottom to
-top) are optional, and ``End`` is there for a stored end only:
-``[End "player 1 resigned"]`` or ``[End "draw by agreement"]``. The hands
-are the start as it is: no sixes are passed when the record is read. Move
-numbers are optional and must be right when given; ``;`` starts a comment
-that runs to the end of its line. The closing comment says how the game
-ended (``; player 1 lost``, ``; a draw by repetition``, ...).
+The text form, like a chess PGN (tags in brackets, then the numbered moves
+and a closing comment saying how the game ended), is read and written by
+:mod:`kozyri.owntrumps.record_text`.
 
 Records made before the repetition rule may go on past a third occurrence;
 they are read with ``repetition=False`` (the rule off), as the arena reads
@@ -79,26 +70,19 @@ its older results files.
 
 from __future__ import annotations
 
-import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from itertools import islice
 
 from kozyri.core import GameOver, IllegalMove, InvalidInput, load_json
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.observation import Observation, check_sixes_passed, move_text, outcome_text
-from kozyri.owntrumps.position import Position, parse_trumps
+from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.record_text import TAGS, WIDTH, end_from_text, end_text, read_text, write_text
 from kozyri.owntrumps.rules import AGREEMENT, NO_CARD, REPETITION, RESIGNATION, Move, MoveKind, Outcome, Rules
 
-#: The tags of the text form, in the order they are written (``End`` only for a stored end).
-TAGS = ("Deck", "Trumps", "ToMove", "Rules", "Hands", "Pile", "End")
-_REQUIRED = ("Deck", "Trumps", "Hands")
-_TAG = re.compile(r'\[\s*([A-Za-z_]+)\s+"([^"]*)"\s*\]')
-_NUMBER = re.compile(r"([0-9]{1,9})\.+(.*)")
-_SWITCH = {"on": True, "off": False, "true": True, "false": False, "yes": True, "no": False, "1": True, "0": False}
-_RESIGNED = re.compile(r"\s*player\s+([0-9]{1,4})\s+resign(?:ed|s)\s*", re.IGNORECASE)
-_AGREED = re.compile(r"\s*(?:a\s+)?draw\s+by\s+agreement\s*", re.IGNORECASE)
-_WIDTH = 79
 #: The third occurrence of a position ends the game (RULES.md).
 REPEATS = 3
 
@@ -125,39 +109,101 @@ def position_key(key: tuple, before: Position | Observation, move: Move, after: 
     return (moved[:mover] + (moved[mover] ^ cards,) + moved[mover + 1:], after.pile, after.to_move)
 
 
+# --- one line of play, shared by the records along it ----------------------------
 class _Line:
-    """The keys of the positions of one line of play, the start first, and
-    how many times each had occurred by then. The records along the line
-    share it, each a prefix: playing on the longest one extends it in place
-    (O(1) a move); playing on a shorter one (after a take-back, or a second
-    move from one record) starts a copy of its prefix."""
+    """One line of play: the moves, the states (positions or views) from
+    the start on, their keys (:func:`position_key`) and how many times each
+    key had occurred by then. The records along the line share it, each a
+    prefix (its first ``ply`` moves): playing on the longest one extends
+    it in place (O(1) a move); playing on a shorter one (after a take-back,
+    or a second move from one record) starts a copy of its prefix."""
 
-    __slots__ = ("keys", "seen", "_counts", "_lock")
+    __slots__ = ("moves", "states", "keys", "seen", "_counts", "_lock")
 
-    def __init__(self, keys=()):
-        self.keys: list[tuple] = []
+    def __init__(self, moves: list[Move], states: list, keys: list[tuple]):
+        self.moves, self.states, self.keys = moves, states, keys
         self.seen: list[int] = []
         self._counts: dict[tuple, int] = {}
         self._lock = threading.Lock()
         for key in keys:
-            self._add(key)
+            self._count(key)
 
-    def __reduce__(self):  # pickled (records cross processes) as its keys, without the lock
-        return _Line, (list(self.keys),)
+    @classmethod
+    def starting(cls, start: Position | Observation) -> _Line:
+        """The line of a record with no moves yet."""
+        return cls([], [start], [start_key(start)])
 
-    def _add(self, key: tuple) -> None:
+    def __reduce__(self):  # pickled (records cross processes) without the lock
+        return _Line, (self.moves, self.states, self.keys)
+
+    def _count(self, key: tuple) -> None:
         count = self._counts.get(key, 0) + 1
         self._counts[key] = count
-        self.keys.append(key)
         self.seen.append(count)
 
-    def extended(self, length: int, key: tuple) -> _Line:
-        """The line of the record of the first ``length`` positions, then ``key``."""
+    def _add(self, move: Move, state, key: tuple) -> None:
+        self.moves.append(move)
+        self.states.append(state)
+        self.keys.append(key)
+        self._count(key)
+
+    def extended(self, ply: int, move: Move, state, key: tuple) -> _Line:
+        """The line of the record of the first ``ply`` moves, then ``move`` to ``state`` (whose key is ``key``)."""
         with self._lock:
-            if len(self.keys) == length:
-                self._add(key)
+            if len(self.moves) == ply:
+                self._add(move, state, key)
                 return self
-        return _Line(self.keys[:length] + [key])
+        line = _Line(self.moves[:ply], self.states[:ply + 1], self.keys[:ply + 1])
+        line._add(move, state, key)
+        return line
+
+
+class _Prefix(Sequence):
+    """The first ``length`` items of an append-only list (a record's moves
+    on its shared line), read like a tuple without copying the list: equal
+    to the tuple of the same items, hashed and shown as it; a slice or
+    ``+`` gives a tuple."""
+
+    __slots__ = ("_items", "_length")
+
+    def __init__(self, items: list, length: int):
+        self._items, self._length = items, length
+
+    def __reduce__(self):
+        return _Prefix, (self._items, self._length)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            span = range(self._length)[index]
+            if span.step == 1:
+                return tuple(self._items[span.start:span.stop])
+            return tuple(self._items[i] for i in span)
+        return self._items[range(self._length)[index]]  # out of range: an IndexError, as a tuple's
+
+    def __iter__(self):
+        return islice(self._items, self._length)
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, _Prefix):
+            return self._length == other._length and (self._items is other._items or tuple(self) == tuple(other))
+        if isinstance(other, tuple):
+            return self._length == len(other) and tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __add__(self, other):
+        return tuple(self) + tuple(other) if isinstance(other, (tuple, _Prefix)) else NotImplemented
+
+    def __radd__(self, other):
+        return other + tuple(self) if isinstance(other, tuple) else NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
 
 
 # --- replay ----------------------------------------------------------------------
@@ -182,14 +228,6 @@ def _checked_end(end) -> Outcome | None:
                        f"RESIGNATION) or Outcome(None, AGREEMENT)), not {end!r}; a repetition follows from the moves")
 
 
-def _at(items: list, index, what: str):
-    """``items[index]`` for a whole-number ``index`` in range (negative from the end), else one clear line."""
-    n = len(items)
-    if isinstance(index, bool) or not isinstance(index, int) or not -n <= index < n:
-        raise InvalidInput(f"no {what} {index!r}: the record has {what}s 0..{n - 1} (or -{n}..-1 from the end)")
-    return items[index]
-
-
 def _ended(state, seen: int, repetition: bool) -> Outcome | None:
     """How the game ended at ``state`` (which occurred for the ``seen``-th time), or None."""
     if state.outcome is not None:
@@ -197,31 +235,28 @@ def _ended(state, seen: int, repetition: bool) -> Outcome | None:
     return Outcome(None, REPETITION) if repetition and seen >= REPEATS else None
 
 
-def _replay(start, moves, advance, line: _Line, repetition: bool, lines=None, first: int = 1):
-    """The moves (Move objects or texts) played from ``start`` (a position
-    or a view: the state after move ``first - 1``, whose key ends ``line``)
-    with ``advance(state, move) -> (move, state after it)``, which refuses
-    an illegal move: ``(moves, states, line)``. A move after the end of the
-    game (by the rules or by repetition) is refused; an error names the
-    move's number and, given ``lines`` (each move's), its line."""
-    if isinstance(moves, (str, Move)) or not isinstance(moves, (list, tuple)):
+def _replay(line: _Line, ply: int, moves, advance, repetition: bool, lines=None) -> tuple[_Line, int]:
+    """The moves (Move objects or texts) played on from the record of the
+    first ``ply`` moves of ``line`` with ``advance(state, move) -> (move,
+    state after it)``, which refuses an illegal move: ``(line, ply)`` of
+    the record after them. A move after the end of the game (by the rules
+    or by repetition) is refused; an error names the move's number and,
+    given ``lines`` (each move's), its line."""
+    if isinstance(moves, (str, Move)) or not isinstance(moves, (list, tuple, _Prefix)):
         raise InvalidInput("the moves of a record must be a list of moves or move texts")
-    played, states = [], [start]
-    state, ply = start, first - 1
-    for i, move in enumerate(moves, first):
-        where = f"move {i}" if lines is None else f"line {lines[i - first]}, move {i}"
+    for k, move in enumerate(moves):
+        where = f"move {ply + 1}" if lines is None else f"line {lines[k]}, move {ply + 1}"
+        state = line.states[ply]
         ended = _ended(state, line.seen[ply], repetition)
         if ended is not None:
-            raise GameOver(f"{where}: the game is over after move {i - 1} ({outcome_text(ended)})")
+            raise GameOver(f"{where}: the game is over after move {ply} ({outcome_text(ended)})")
         try:
             move, after = advance(state, move)
         except InvalidInput as exc:
             raise type(exc)(f"{where}: {exc}") from None
-        line = line.extended(ply + 1, position_key(line.keys[ply], state, move, after))
-        played.append(move)
-        states.append(after)
-        state, ply = after, ply + 1
-    return played, states, line
+        line = line.extended(ply, move, after, position_key(line.keys[ply], state, move, after))
+        ply += 1
+    return line, ply
 
 
 def _advance_position(pos: Position, move) -> tuple[Move, Position]:
@@ -244,47 +279,61 @@ def _advance_position(pos: Position, move) -> tuple[Move, Position]:
     return move, Position(pos.deck, hands, pile, pos.trumps, to_move, pos.rules, outcome)
 
 
-def _advance_view(view: Observation, move) -> tuple[Move, Observation]:
-    return view.advance(move)
-
-
-# --- what both kinds of record share ---------------------------------------------
+# --- what both kinds of record are -----------------------------------------------
+@dataclass(frozen=True)
 class _Record:
-    """The members :class:`GameRecord` and :class:`SeatRecord` share: the
-    states along the game (``_states``: positions or views), the line of
-    repetition keys, the stored end and how the game ended."""
+    """A game as its start, the moves played, the stored end and whether
+    the repetition rule applies: what :class:`GameRecord` (over positions)
+    and :class:`SeatRecord` (over one seat's views) are and do. The states
+    along the game and the repetition counts are on the record's line of
+    play (``_line``), shared with the records played on from it."""
 
     start: Position | Observation
-    moves: tuple[Move, ...]
-    end: Outcome | None
-    repetition: bool
-    _states: tuple
-    _line: _Line
+    moves: Sequence[Move] = ()
+    end: Outcome | None = None
+    repetition: bool = True
+    _line: _Line | None = field(default=None, init=False, repr=False, compare=False)
+    #: ``advance(state, move) -> (move, state after it)``, refusing an illegal move.
     _advance = staticmethod(_advance_position)
 
     def __post_init__(self):
         if not isinstance(self.repetition, bool):
             raise InvalidInput(f"repetition (whether the rule applies) must be True or False, not {self.repetition!r}")
         start = self._checked_start(self.start)
-        line = _Line([start_key(start)])
-        moves, states, line = _replay(start, self.moves, self._advance, line, self.repetition)
+        line, ply = _replay(_Line.starting(start), 0, self.moves, self._advance, self.repetition)
         end = _checked_end(self.end)
-        self._set(start, moves, states, line, None, self.repetition)
+        self._set(line, ply, None, self.repetition)
         if end is not None:
             self._check_end(end)
             object.__setattr__(self, "end", end)
 
-    def _set(self, start, moves, states, line, end, repetition) -> None:
-        for name, value in (("start", start), ("moves", tuple(moves)), ("_states", tuple(states)),
-                            ("_line", line), ("end", end), ("repetition", repetition)):
+    def _set(self, line: _Line, ply: int, end: Outcome | None, repetition: bool) -> None:
+        for name, value in (("start", line.states[0]), ("moves", _Prefix(line.moves, ply)), ("_line", line),
+                            ("end", end), ("repetition", repetition)):
             object.__setattr__(self, name, value)
 
     @classmethod
-    def _trusted(cls, start, moves, states, line, end=None, repetition=True):
-        """A record of moves already replayed (no second replay)."""
+    def _trusted(cls, line: _Line, ply: int, end: Outcome | None = None, repetition: bool = True):
+        """The record of the first ``ply`` moves of ``line``, already replayed (no second replay)."""
         record = object.__new__(cls)
-        record._set(start, moves, states, line, end, repetition)
+        record._set(line, ply, end, repetition)
         return record
+
+    @classmethod
+    def _replayed(cls, start, moves, repetition: bool, lines=None):
+        """The record of ``moves`` played from ``start`` (already checked); ``lines``: each move's, for errors."""
+        return cls._trusted(*_replay(_Line.starting(start), 0, moves, cls._advance, repetition, lines),
+                            None, repetition)
+
+    @classmethod
+    def _from_json(cls, data, repetition: bool, what: str, start_form: str, read_start):
+        """A record of the JSON form (:func:`_start_moves_end`) whose start ``read_start`` reads."""
+        start, moves, end = _start_moves_end(data, what, start_form)
+        try:
+            start = read_start(start)
+        except InvalidInput as exc:
+            raise type(exc)(f"start: {exc}") from None
+        return cls(start, moves, repetition=repetition)._ended_with(end, '"end": ')
 
     def _checked_start(self, start):
         raise NotImplementedError
@@ -298,10 +347,8 @@ class _Record:
         ply = len(self.moves)
         if self.end is not None:
             raise GameOver(f"move {ply + 1}: the game is over after move {ply} ({outcome_text(self.end)})")
-        played, states, line = _replay(self.final, [move], self._advance, self._line, self.repetition,
-                                       first=ply + 1)
-        return self._trusted(self.start, self.moves + tuple(played), self._states + (states[-1],), line, None,
-                             self.repetition)
+        line, ply = _replay(self._line, ply, [move], self._advance, self.repetition)
+        return self._trusted(line, ply, None, self.repetition)
 
     def resign(self, seat: int):
         """This record ended by ``seat`` resigning: it loses (RULES.md: a
@@ -317,7 +364,21 @@ class _Record:
 
     def _ended_by(self, end: Outcome):
         self._check_end(end)
-        return self._trusted(self.start, self.moves, self._states, self._line, end, self.repetition)
+        return self._trusted(self._line, len(self.moves), end, self.repetition)
+
+    def _ended_with(self, end, where: str):
+        """This record ended by ``end`` (None: as it is; else the JSON or
+        Outcome of a stored end); a refusal starts with ``where``."""
+        if end is None:
+            return self
+        try:
+            if not isinstance(end, Outcome):
+                end = end_from_json(end)
+            if end.reason == RESIGNATION:
+                return self.resign(end.loser)
+            return self.agree_draw()
+        except InvalidInput as exc:
+            raise type(exc)(f"{where}{exc}") from None
 
     def _check_end(self, end: Outcome) -> None:
         """Refuse ``end`` (a resignation or an agreement) after the last
@@ -336,17 +397,28 @@ class _Record:
     def taken_back(self):
         """This record one step back (an undo): without its stored end when
         it has one, else without its last move."""
-        if self.end is not None:
-            return self._trusted(self.start, self.moves, self._states, self._line, None, self.repetition)
-        if not self.moves:
+        ply = len(self.moves)
+        if self.end is None and not ply:
             raise InvalidInput("no move to take back")
-        return self._trusted(self.start, self.moves[:-1], self._states[:-1], self._line, None, self.repetition)
+        return self._trusted(self._line, ply if self.end is not None else ply - 1, None, self.repetition)
 
     # --- reading ----------------------------------------------------------------
+    def _states(self) -> list:
+        return self._line.states[:len(self.moves) + 1]
+
+    def _state_at(self, index, what: str):
+        """The state after ``index`` moves (negative from the end), else one clear line naming ``what``."""
+        n = len(self.moves) + 1
+        if isinstance(index, bool) or not isinstance(index, int) or not -n <= index < n:
+            raise InvalidInput(f"no {what} {index!r}: the record has {what}s 0..{n - 1} (or -{n}..-1 from the end)")
+        return self._line.states[index % n]
+
     @property
     def final(self):
-        """The state (position or view) after the last move."""
-        return self._states[-1]
+        """The state after the last move: a :class:`Position` (a
+        :class:`GameRecord`'s) or the seat's :class:`Observation` (a
+        :class:`SeatRecord`'s)."""
+        return self._line.states[len(self.moves)]
 
     @property
     def occurrences(self) -> int:
@@ -391,20 +463,27 @@ def end_from_json(data) -> Outcome:
                        "follows from the moves)")
 
 
-def end_text(end: Outcome) -> str:
-    """The value of the ``End`` tag: ``player 1 resigned`` or ``draw by agreement``."""
-    return f"player {end.loser} resigned" if end.reason == RESIGNATION else "draw by agreement"
-
-
-def end_from_text(text: str) -> Outcome:
-    """A stored end from the value of the ``End`` tag (:func:`end_text`)."""
-    match = _RESIGNED.fullmatch(text)
-    if match:
-        return Outcome(int(match.group(1)), RESIGNATION)
-    if _AGREED.fullmatch(text):
-        return Outcome(None, AGREEMENT)
-    raise InvalidInput(f'must be "player N resigned" or "draw by agreement", not {text!r} (a repetition follows '
-                       "from the moves)")
+def _start_moves_end(data, what: str, start_form: str) -> tuple[dict, list[str], dict | None]:
+    """The ``"start"`` (a JSON object), the ``"moves"`` (texts) and the
+    ``"end"`` (None when there is none) of the JSON form of a ``what``
+    ("record", "seat record"), checked."""
+    data = load_json(data)
+    if not isinstance(data, dict):
+        raise InvalidInput(f'a {what} must be a JSON object with "start" and "moves"')
+    unknown = set(data) - {"start", "moves", "end"}
+    if unknown:
+        raise InvalidInput(f"unknown key {sorted(unknown)[0]!r} in the {what} (known: start, moves, end)")
+    if "start" not in data:
+        raise InvalidInput(f'the {what} has no "start"')
+    if not isinstance(data["start"], dict):
+        raise InvalidInput(f'"start" must be {start_form}')
+    moves = data.get("moves", [])
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise InvalidInput('"moves" must be a list of move texts like ["QS", "KS+QH", "take3"]')
+    end = data.get("end")
+    if end is not None:
+        end_from_json(end)  # malformed: refused before the moves are replayed
+    return data["start"], moves, end
 
 
 # --- the whole game --------------------------------------------------------------
@@ -419,11 +498,6 @@ class GameRecord(_Record):
     to read records made before the rule)."""
 
     start: Position
-    moves: tuple[Move, ...] = ()
-    end: Outcome | None = None
-    repetition: bool = True
-    _states: tuple[Position, ...] = field(default=(), init=False, repr=False, compare=False)
-    _line: _Line | None = field(default=None, init=False, repr=False, compare=False)
 
     def _checked_start(self, start) -> Position:
         return _checked_start(start)
@@ -446,16 +520,11 @@ class GameRecord(_Record):
     # --- reading ----------------------------------------------------------------
     def positions(self) -> list[Position]:
         """The start, the position after move 1, after move 2, ..."""
-        return list(self._states)
+        return self._states()
 
     def position_at(self, index: int) -> Position:
         """The position after ``index`` moves (0 the start; negative counts from the end)."""
-        return _at(self._states, index, "position")
-
-    @property
-    def final(self) -> Position:
-        """The position after the last move."""
-        return self._states[-1]
+        return self._state_at(index, "position")
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` knows now (see :mod:`kozyri.owntrumps.observation`)."""
@@ -473,110 +542,28 @@ class GameRecord(_Record):
 
     def seat_record(self, seat: int) -> SeatRecord:
         """The game as ``seat`` saw it (its start view, the public moves, the end)."""
-        views = self.observations(seat)
-        return SeatRecord._trusted(views[0], self.moves, views, self._line, self.end, self.repetition)
+        views, ply = self.observations(seat), len(self.moves)
+        line = _Line(list(self.moves), views, self._line.keys[:ply + 1])  # every move public: the same keys
+        return SeatRecord._trusted(line, ply, self.end, self.repetition)
 
-    # --- JSON -------------------------------------------------------------------
+    # --- JSON and text ----------------------------------------------------------
     @classmethod
     def from_json(cls, data, *, repetition: bool = True) -> GameRecord:
         """A record from its JSON form (a dict or JSON text)."""
-        start, moves, end = _start_moves_end(data, "record",
-                                             'a JSON position (an object with "hands" and "trumps")')
-        try:
-            start = _checked_start(Position.from_json(start))
-        except InvalidInput as exc:
-            raise type(exc)(f"start: {exc}") from None
-        played, positions, line = _replay(start, moves, _advance_position, _Line([start_key(start)]), repetition)
-        record = cls._trusted(start, played, positions, line, None, repetition)
-        return record if end is None else _with_end(record, end, '"end": ')
+        return cls._from_json(data, repetition, "record", 'a JSON position (an object with "hands" and "trumps")',
+                              lambda start: _checked_start(Position.from_json(start)))
 
-    # --- text -------------------------------------------------------------------
-    def to_text(self, width: int = _WIDTH) -> str:
-        """The text form: the tags, a blank line, the numbered moves (and how the game ended, as a comment)."""
-        start, deck = self.start, self.start.deck
-        switch = {True: "on", False: "off"}
-        values = {
-            "Deck": deck.spec(),
-            "Trumps": "".join(start.trumps),
-            "ToMove": str(start.to_move),
-            "Rules": f"must_beat={switch[start.rules.must_beat]} pass_sixes={switch[start.rules.pass_sixes]}",
-            "Hands": " | ".join(deck.mask_text(h) for h in start.hands),
-            "Pile": " ".join(deck.card_text(c) for c in start.pile),
-        }
-        if self.end is not None:
-            values["End"] = end_text(self.end)
-        lines = [f'[{tag} "{values[tag]}"]' for tag in TAGS if tag in values]
-        lines.append("")
-        line = ""
-        for i, move in enumerate(self.moves, 1):
-            item = f"{i}. {move.text(deck)}"
-            if line and len(line) + 1 + len(item) > width:
-                lines.append(line)
-                line = item
-            else:
-                line = f"{line} {item}" if line else item
-        if line:
-            lines.append(line)
-        if self.is_over:
-            lines.append(f"; {outcome_text(self.outcome)}")
-        return "\n".join(lines).rstrip("\n")
+    def to_text(self, width: int = WIDTH) -> str:
+        """The text form (:mod:`~kozyri.owntrumps.record_text`): the tags, a
+        blank line, the numbered moves (and how the game ended, as a comment)."""
+        return write_text(self.start, self.moves, self.end, self.outcome, width)
 
     @classmethod
     def from_text(cls, text: str, *, repetition: bool = True) -> GameRecord:
-        """A record from its text form (see the module's docstring)."""
-        if not isinstance(text, str):
-            raise InvalidInput("a record in text form must be a string")
-        tags: dict[str, tuple[str, int]] = {}
-        moves: list[tuple[str, int]] = []
-        pending: tuple[int, int] | None = None  # a move number waiting for its move: (number, line)
-        for lineno, raw in enumerate(text.splitlines(), 1):
-            line = raw.split(";", 1)[0].strip()
-            if not line:
-                continue
-            if line.startswith("["):
-                if moves or pending:
-                    raise InvalidInput(f"line {lineno}: a tag after the moves (tags come first)")
-                match = _TAG.fullmatch(line)
-                if not match:
-                    raise InvalidInput(f"line {lineno}: malformed tag {_short(line)} (write [Name \"value\"])")
-                name, value = match.groups()
-                canonical = next((t for t in TAGS if t.lower() == name.lower()), None)
-                if canonical is None:
-                    raise InvalidInput(f"line {lineno}: unknown tag [{name}] (known: {', '.join(TAGS)})")
-                if canonical in tags:
-                    raise InvalidInput(f"line {lineno}: the tag [{canonical}] is given twice "
-                                       f"(first on line {tags[canonical][1]})")
-                tags[canonical] = (value, lineno)
-                continue
-            for token in line.split():
-                match = _NUMBER.fullmatch(token)
-                if match:
-                    if pending:
-                        raise InvalidInput(f"line {lineno}: move number {pending[0]} has no move")
-                    number, token = int(match.group(1)), match.group(2)
-                    expected = len(moves) + 1
-                    if number != expected:
-                        raise InvalidInput(f"line {lineno}: move number {number} where move {expected} "
-                                           "was expected")
-                    if not token:
-                        pending = (number, lineno)
-                        continue
-                pending = None
-                moves.append((token, lineno))
-        if pending:
-            raise InvalidInput(f"line {pending[1]}: move number {pending[0]} has no move")
-        start = _start_from_tags(tags)
-        end = None
-        if "End" in tags:
-            value, lineno = tags["End"]
-            try:
-                end = end_from_text(value)
-            except InvalidInput as exc:
-                raise type(exc)(f"line {lineno}: [End] {exc}") from None
-        played, positions, line = _replay(start, [m for m, _ in moves], _advance_position,
-                                          _Line([start_key(start)]), repetition, [line for _, line in moves])
-        record = cls._trusted(start, played, positions, line, None, repetition)
-        return record if end is None else _with_end(record, end, f"line {tags['End'][1]}: [End] ")
+        """A record from its text form (:mod:`~kozyri.owntrumps.record_text`)."""
+        read = read_text(text, _checked_start)
+        record = cls._replayed(read.start, read.moves, repetition, read.lines)
+        return record._ended_with(read.end, f"line {read.end_line}: [End] ")
 
     @classmethod
     def parse(cls, content: str, *, repetition: bool = True) -> GameRecord:
@@ -610,12 +597,7 @@ class SeatRecord(_Record):
     """
 
     start: Observation
-    moves: tuple[Move, ...] = ()
-    end: Outcome | None = None
-    repetition: bool = True
-    _states: tuple[Observation, ...] = field(default=(), init=False, repr=False, compare=False)
-    _line: _Line | None = field(default=None, init=False, repr=False, compare=False)
-    _advance = staticmethod(_advance_view)
+    _advance = staticmethod(Observation.advance)
 
     def _checked_start(self, start) -> Observation:
         if not isinstance(start, Observation):
@@ -634,64 +616,19 @@ class SeatRecord(_Record):
 
     def views(self) -> list[Observation]:
         """The seat's view at the start, after move 1, after move 2, ..."""
-        return list(self._states)
+        return self._states()
 
     def view_at(self, index: int) -> Observation:
         """The view after ``index`` moves (0 the start; negative counts from the end)."""
-        return _at(self._states, index, "view")
-
-    @property
-    def final(self) -> Observation:
-        """The seat's view after the last move."""
-        return self._states[-1]
+        return self._state_at(index, "view")
 
     # --- JSON -------------------------------------------------------------------
     @classmethod
     def from_json(cls, data, *, repetition: bool = True) -> SeatRecord:
         """A seat record from its JSON form (a dict or JSON text), every move replayed."""
-        start, moves, end = _start_moves_end(data, "seat record",
-                                             'a JSON observation (an object with "seat", "hand", "counts", ...)')
-        try:
-            start = Observation.from_json(start)
-        except InvalidInput as exc:
-            raise type(exc)(f"start: {exc}") from None
-        record = cls(start, moves, repetition=repetition)
-        return record if end is None else _with_end(record, end, '"end": ')
-
-
-def _with_end(record: _Record, end, where: str):
-    """``record`` ended by ``end`` (the JSON or Outcome of a stored end); a refusal starts with ``where``."""
-    try:
-        if not isinstance(end, Outcome):
-            end = end_from_json(end)
-        if end.reason == RESIGNATION:
-            return record.resign(end.loser)
-        return record.agree_draw()
-    except InvalidInput as exc:
-        raise type(exc)(f"{where}{exc}") from None
-
-
-def _start_moves_end(data, what: str, start_form: str) -> tuple[dict, list[str], dict | None]:
-    """The ``"start"`` (a JSON object), the ``"moves"`` (texts) and the
-    ``"end"`` (None when there is none) of the JSON form of a ``what``
-    ("record", "seat record"), checked."""
-    data = load_json(data)
-    if not isinstance(data, dict):
-        raise InvalidInput(f'a {what} must be a JSON object with "start" and "moves"')
-    unknown = set(data) - {"start", "moves", "end"}
-    if unknown:
-        raise InvalidInput(f"unknown key {sorted(unknown)[0]!r} in the {what} (known: start, moves, end)")
-    if "start" not in data:
-        raise InvalidInput(f'the {what} has no "start"')
-    if not isinstance(data["start"], dict):
-        raise InvalidInput(f'"start" must be {start_form}')
-    moves = data.get("moves", [])
-    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise InvalidInput('"moves" must be a list of move texts like ["QS", "KS+QH", "take3"]')
-    end = data.get("end")
-    if end is not None:
-        end_from_json(end)  # malformed: refused before the moves are replayed
-    return data["start"], moves, end
+        return cls._from_json(data, repetition, "seat record",
+                              'a JSON observation (an object with "seat", "hand", "counts", ...)',
+                              Observation.from_json)
 
 
 # --- the replay's JSON (``kozyri replay --json``) ----------------------------------
@@ -752,68 +689,9 @@ def _views_json(record: GameRecord, seat: int) -> list[dict]:
     return views
 
 
-def _short(text: str, most: int = 40) -> str:
-    return repr(text if len(text) <= most else text[:most] + "...")
-
-
-def _start_from_tags(tags: dict[str, tuple[str, int]]) -> Position:
-    """The start position of the text form's tags."""
-    for name in _REQUIRED:
-        if name not in tags:
-            raise InvalidInput(f'the record has no [{name} "..."] tag (Deck, Trumps and Hands are required)')
-
-    def at(name, read):
-        value, line = tags[name]
-        try:
-            return read(value)
-        except InvalidInput as exc:
-            raise type(exc)(f"line {line}: [{name}] {exc}") from None
-
-    deck = at("Deck", Deck.parse)
-
-    def read_hands(value):
-        parts = value.split("|")
-        if len(parts) < 2:
-            raise InvalidInput('needs at least two hands separated by "|", e.g. "QS KH AS | KS QH AH"')
-        return [deck.parse_cards(p) for p in parts]
-
-    hands = at("Hands", read_hands)
-    trumps = at("Trumps", lambda v: parse_trumps(v, len(hands)))
-    to_move = 0
-    if "ToMove" in tags:
-        def read_seat(value):
-            if not re.fullmatch(r"\s*[0-9]{1,4}\s*", value):
-                raise InvalidInput(f"must be a seat number 0..{len(hands) - 1}, not {value!r}")
-            return int(value)
-
-        to_move = at("ToMove", read_seat)
-    rules = at("Rules", _parse_rules) if "Rules" in tags else Rules()
-    pile = at("Pile", deck.parse_cards) if "Pile" in tags else []
-    try:
-        return _checked_start(Position.build(deck, hands, pile, trumps, to_move, rules))
-    except InvalidInput as exc:
-        message = str(exc)
-        about_pile = message.startswith("the pile") or message.endswith(("and the pile)", "twice in the pile)"))
-        if message.startswith("to_move") and "ToMove" in tags:
-            name = "ToMove"
-        elif about_pile and "Pile" in tags:
-            name = "Pile"
-        else:
-            name = "Hands"
-        raise type(exc)(f"line {tags[name][1]}: [{name}] {message}") from None
-
-
-def _parse_rules(text: str) -> Rules:
-    """``must_beat=on pass_sixes=off`` (either option may be left out)."""
-    values = {}
-    for item in re.split(r"[\s,]+", text.strip()):
-        if not item:
-            continue
-        key, sep, value = item.partition("=")
-        key = key.strip().lower()
-        if key not in ("must_beat", "pass_sixes"):
-            raise InvalidInput(f"unknown rule option {key!r} (known: must_beat, pass_sixes)")
-        if not sep or value.lower() not in _SWITCH:
-            raise InvalidInput(f"rule option {key} must be on or off (write {key}=on)")
-        values[key] = _SWITCH[value.lower()]
-    return Rules(**values)
+__all__ = [
+    "REPEATS", "GameRecord", "SeatRecord", "describe_move", "end_from_json", "end_json", "position_key",
+    "record_json", "start_key",
+    # from kozyri.owntrumps.record_text (the text form), where they were before it had a module of its own
+    "TAGS", "end_from_text", "end_text",
+]

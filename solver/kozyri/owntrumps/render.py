@@ -6,7 +6,6 @@ The command line prints these; a server or a notebook can too. Suit symbols
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kozyri.core import INTERRUPTED, MEMORY_BOUND, NODE_LIMIT, TIME_LIMIT, IllegalMove, PlayResult, Value
@@ -281,15 +280,14 @@ def render_record(record: GameRecord, seat: int | None = None) -> str:
     """A game move by move; with ``seat``, only what that seat saw and knew
     at the start and after each move (the other hands are hidden)."""
     lines = [position_text(record.start) if seat is None else _seat_header(record.start, seat), ""]
-    after = None
+    views = None if seat is None else record.observations(seat)
+
+    def after(i, _position):
+        return view_lines(views[i])
+
     if seat is not None:
-        views = record.observations(seat)
-
-        def after(i, _position):
-            return view_lines(views[i])
-
         lines.append(f"(hidden cards are what player {seat} cannot see: counted, not shown)")
-    lines += move_lines(record.start, record.moves, after)
+    lines += move_lines(record.start, record.moves, None if views is None else after)
     if record.is_over and not record.final.is_over:  # by repetition, a resignation or an agreement
         lines.append("  " + end_text(record.final, record.outcome))
     if not record.is_over:

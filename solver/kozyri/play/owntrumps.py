@@ -213,20 +213,17 @@ class TrumpChoice:
                  leader: int = 0, seed: int | None = None, chosen=(), turn_cap: int = DEFAULT_TURN_CAP,
                  limit: Limit | None = None, tables=None):
         self.deck = Deck.of(deck)
-        if isinstance(n_players, bool) or not isinstance(n_players, int) or not 2 <= n_players <= len(SUITS):
-            raise InvalidInput(f"Own Trumps is for 2 to {len(SUITS)} players, not {n_players!r}")
+        n_players = checks.whole_number(n_players, "the number of players", 2, len(SUITS))
         if self.deck.size < n_players:
             raise InvalidInput(f"a {self.deck.size}-card deck cannot be dealt to {n_players} players")
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise InvalidInput(f"the rules must be Rules, not {rules!r}")
-        if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < n_players:
-            raise InvalidInput(f"the leader must be a seat number 0..{n_players - 1}, not {leader!r}")
+        checks.seat(leader, n_players, "the leader")
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 32)
         seed = checks.seed(seed)  # the one seed rule of every door
-        if isinstance(turn_cap, bool) or not isinstance(turn_cap, int) or turn_cap < 1:
-            raise InvalidInput(f"the turn cap must be a whole number >= 1, not {turn_cap!r}")
+        checks.whole_number(turn_cap, "the turn cap", 1)
         self.seats = seats_of(seats, n_players, self.game, limit)
         # Agents given as objects go to the table as they are (as a Table keeps them).
         self._agents = {i: a for i, a in enumerate(seats or ()) if isinstance(a, Agent)}
@@ -274,9 +271,7 @@ class TrumpChoice:
         return tuple(s for s in SUITS if s not in self._chosen)
 
     def _check_seat(self, seat: int) -> int:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n_players:
-            raise InvalidInput(f"no seat {seat!r}: the seats are 0..{self.n_players - 1}")
-        return seat
+        return checks.seat(seat, self.n_players)
 
     # --- choosing ---------------------------------------------------------------------
     def choose(self, seat: int, suit: str) -> None:

@@ -342,10 +342,7 @@ class Session:
 
     # --- the events' effects (``seq``: the number of a stored event being replayed) -----
     def _check_seat(self, seat) -> int:
-        players = self.settings.players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise InvalidInput(f"no seat {checks.shown(seat)}: the seats are 0..{players - 1}")
-        return seat
+        return checks.seat(seat, self.settings.players)
 
     def _log(self, kind: str, seat: int | None, payload: str | None = None, seconds: float | None = None,
              seq: int | None = None) -> Event:

@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import kozyri.checks as checks
 from kozyri.agents import agent_names
 from kozyri.agents.base import Agent
 from kozyri.agents.levels import Resolved, resolve
@@ -64,8 +65,7 @@ class Seat:
             raise InvalidInput(f"a seat's agent is an agent's name, not {self.agent!r}")
         if self.limit is not None and not isinstance(self.limit, Limit):
             raise InvalidInput(f"a seat's limit must be a Limit, not {self.limit!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise InvalidInput(f"a seat's seed must be a whole number, not {self.seed!r}")
+        checks.whole_number(self.seed, "a seat's seed")
 
     @classmethod
     def at_level(cls, number, game: str, n_players: int, seed: int = 0, name: str | None = None) -> Seat:
@@ -185,10 +185,8 @@ class Table:
 
     def __init__(self, n_players: int, seats=None, turn_cap: int = DEFAULT_TURN_CAP, limit: Limit | None = None,
                  tables=None):
-        if isinstance(turn_cap, bool) or not isinstance(turn_cap, int) or turn_cap < 1:
-            raise InvalidInput(f"the turn cap must be a whole number >= 1, not {turn_cap!r}")
+        self.turn_cap = checks.whole_number(turn_cap, "the turn cap", 1)
         self.seats = seats_of(seats, n_players, self.game, limit)
-        self.turn_cap = turn_cap
         #: Retrograde tables (a TableStore) for the seats' agents: seats named
         #: by agent, and levels that use them.
         self.tables = tables
@@ -390,9 +388,7 @@ class Table:
 
     def check_seat(self, seat: int) -> int:
         """``seat`` if it is a seat of this table (InvalidInput otherwise)."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n_players:
-            raise InvalidInput(f"no seat {seat!r}: the seats are 0..{self.n_players - 1}")
-        return seat
+        return checks.seat(seat, self.n_players)
 
     def _restore_end(self, data) -> None:
         """The stored end of a table's JSON (:func:`stored_end_json`; None: none)."""
@@ -409,10 +405,9 @@ class Table:
         """The clocks of a table's JSON."""
         clocks = data.get("clocks")
         if clocks is not None:
-            if (not isinstance(clocks, list) or len(clocks) != self.n_players
-                    or not all(isinstance(c, (int, float)) and not isinstance(c, bool) and c >= 0 for c in clocks)):
+            if not isinstance(clocks, list) or len(clocks) != self.n_players:
                 raise InvalidInput('"clocks" must hold a number of seconds per seat')
-            self.clocks = [float(c) for c in clocks]
+            self.clocks = [checks.seconds_spent(c, 'each of "clocks"') for c in clocks]
 
 
 def envelope_fields(data, game: str) -> dict:

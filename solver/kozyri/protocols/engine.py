@@ -45,6 +45,7 @@ import shlex
 import time
 from typing import NamedTuple
 
+import kozyri.checks as checks
 from kozyri.core import GameOver, InvalidInput, Limit, ProtocolError
 from kozyri.owntrumps.cards import SUIT_SYMBOLS, SUITS
 from kozyri.owntrumps.observation import Observation
@@ -57,10 +58,7 @@ from kozyri.protocols.analysis import (
     Strength,
     analysis_agent,
     deepen,
-    nodes_or_none,
     principal_line,
-    seconds_or_none,
-    whole_number,
 )
 from kozyri.protocols.clock import Clock, TimeControl
 from kozyri.protocols.messages import (
@@ -111,7 +109,7 @@ def _seat_list(text: str, n_players: int) -> tuple[int, ...]:
         return tuple(range(n_players))
     if word == "none":
         return ()
-    seats = sorted({whole_number(part, "a seat", 0, n_players - 1) for part in word.split(",")})
+    seats = sorted({checks.whole_number(part, "a seat", 0, n_players - 1, text=True) for part in word.split(",")})
     return tuple(seats)
 
 
@@ -156,7 +154,7 @@ def new_game(options: dict[str, str]) -> NewGame:
                                                          for seat in range(n_players)), **changes)
 
     if "hand" in own:
-        seat = whole_number(own.get("seat", "0"), "the seat", 0, settings.players - 1)
+        seat = checks.whole_number(own.get("seat", "0"), "the seat", 0, settings.players - 1, text=True)
         view = Observation.from_hand(seat, own["hand"], settings.trumps, deck=settings.deck, rules=settings.rules,
                                      to_move=settings.leader)
         seats = named(settings.players, (seat,)).seats
@@ -274,7 +272,7 @@ class Engine(LineProtocol):
         options = _key_values(args[1:], ("ply",), "play")
         table = self._in_play()
         if "ply" in options:
-            ply = whole_number(options["ply"], "the ply", 0)
+            ply = checks.whole_number(options["ply"], "the ply", 0, text=True)
             if ply != table.ply:
                 raise ProtocolError(f"the move is for ply {ply}, but the game is at ply {table.ply}")
         self._move(args[0])
@@ -295,7 +293,7 @@ class Engine(LineProtocol):
     def _seat_arg(self, args: list[str], table: Table) -> int | None:
         if len(args) > 1:
             raise ProtocolError("give at most one seat")
-        return table.check_seat(whole_number(args[0], "the seat", 0)) if args else None
+        return table.check_seat(checks.whole_number(args[0], "the seat", 0, text=True)) if args else None
 
     def _showboard(self, args: list[str], call: Call) -> str:
         table = self._game()
@@ -333,7 +331,7 @@ class Engine(LineProtocol):
         if len(args) != 3:
             raise ProtocolError("time_settings takes MAIN_SECONDS PERIOD_SECONDS PERIOD_MOVES (GTP's form)")
         main, period = _seconds(args[0], "the main time"), _seconds(args[1], "the period's time")
-        moves = whole_number(args[2], "the moves of a period", 0)
+        moves = checks.whole_number(args[2], "the moves of a period", 0, text=True)
         self.time_control = None if main == period == 0 else TimeControl(main, period, moves)
         self.clocks = {}
         return ""
@@ -341,9 +339,9 @@ class Engine(LineProtocol):
     def _time_left(self, args: list[str], call: Call) -> str:
         if len(args) not in (2, 3):
             raise ProtocolError("time_left takes SEAT SECONDS [MOVES]")
-        seat = whole_number(args[0], "the seat", 0, 3)
+        seat = checks.whole_number(args[0], "the seat", 0, 3, text=True)
         left = _seconds(args[1], "the time left")
-        moves = whole_number(args[2], "the moves", 0) if len(args) == 3 else 0
+        moves = checks.whole_number(args[2], "the moves", 0, text=True) if len(args) == 3 else 0
         self.clocks[seat] = Clock(left, moves)
         return ""
 
@@ -351,8 +349,7 @@ class Engine(LineProtocol):
         """A move's budget: the command's ``time``/``nodes``, else the
         strength's, within the seat's clock when there is one."""
         if per_call:
-            return Limit(seconds_or_none(per_call.get("time"), "the time"), nodes_or_none(per_call.get("nodes")),
-                         self.strength.memory)
+            return Limit(_time(per_call), _nodes(per_call), self.strength.memory)
         clock = self.clocks.get(seat) or (self.time_control.clock() if self.time_control else None)
         base = self.strength.budget()
         if clock is None:
@@ -400,7 +397,7 @@ class Engine(LineProtocol):
             if latest:
                 call.stream(snapshot(inner.total_nodes, control.elapsed))
 
-        limit = Limit(seconds_or_none(per_call.get("time"), "the time"), nodes_or_none(per_call.get("nodes")))
+        limit = Limit(_time(per_call), _nodes(per_call))
         control = call.control(limit, progress)
         if limit.time is None and limit.nodes is None:
             call.stop_with_input(control)
@@ -433,7 +430,17 @@ def _seconds(text: str, what: str) -> float:
             return 0.0
     except ValueError:
         pass
-    return seconds_or_none(text, what) or 0.0
+    return checks.seconds(text, what, text=True, none=True) or 0.0
+
+
+def _time(per_call: dict[str, str]) -> float | None:
+    """A command's ``time=SECONDS`` (None: not given, or ``none``)."""
+    return checks.seconds(per_call.get("time"), "the time", text=True, none=True)
+
+
+def _nodes(per_call: dict[str, str]) -> int | None:
+    """A command's ``nodes=N`` (None: not given, or ``none``)."""
+    return checks.nodes(per_call.get("nodes"), "nodes", text=True, none=True)
 
 
 __all__ = ["COMMANDS", "ENGINE_OPTIONS", "NEWGAME_OPTIONS", "Engine", "NewGame", "new_game", "serve", "serve_jsonl"]

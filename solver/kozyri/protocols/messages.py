@@ -37,8 +37,9 @@ from dataclasses import dataclass
 
 import kozyri.checks as checks
 from kozyri.agents import agent_names
-from kozyri.agents.levels import LEVELS
+from kozyri.agents.levels import LEVELS, find_level
 from kozyri.core import InvalidInput, KozyriError, Limit, PlayResult, load_json
+from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.inputs import Input, classify, classify_json, read_position_at, read_state_at
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.solver import solve
@@ -137,17 +138,8 @@ def _game(value, key: str) -> Input:
                        "(a JSON object, or the text form)")
 
 
-def _deck(value, key: str) -> str:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    if not isinstance(value, str):
-        raise InvalidInput('"deck" must be a deck like "36" or "4x3"')
-    return value
-
-
 def _level(value, key: str):
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise InvalidInput(f"a level is a whole number from 1 to 8 or a level's name, not {checks.shown(value)}")
+    find_level(value)  # a level's number or name, refused with the words of every door
     return value
 
 
@@ -159,13 +151,14 @@ def _agent(value, key: str) -> str:
 
 
 #: How each key of a request is read: a JSON value of its type, checked with the words of every door
-#: (:mod:`kozyri.checks`); a value of another type is an error reply, never an internal error.
+#: (:mod:`kozyri.checks`, :meth:`Deck.of <kozyri.owntrumps.cards.Deck.of>`, the levels); a value of
+#: another type is an error reply, never an internal error.
 FIELDS = {
     "game": _game,
     "seat": lambda value, key: checks.whole_number(value, f'"{key}"', 0),
     "open": _boolean,
     "trumps": _text('"SH"'),
-    "deck": _deck,
+    "deck": lambda value, key: Deck.of(value),
     "leader": lambda value, key: checks.whole_number(value, f'"{key}"', 0),
     "must_beat": _boolean,
     "pass_sixes": _boolean,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from kozyri.core import InvalidInput, Limit, LimitReached
+from kozyri.checks import whole_number
+from kozyri.core import Limit, LimitReached
 from kozyri.reversi import kernels
 from kozyri.reversi.board import Board
 from kozyri.search.control import SearchControl, controlled
@@ -23,8 +24,7 @@ def perft(board: Board, depth: int, limit: Limit | None = None, *, control: Sear
     ``limit``, ``control`` or Ctrl-C) has no value: it raises
     :class:`~kozyri.core.LimitReached` naming the reason.
     """
-    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
-        raise InvalidInput(f"perft depth must be a whole number from 0 to {MAX_DEPTH}, got {depth!r}")
+    whole_number(depth, "perft depth", 0, MAX_DEPTH)
     load_kernels()  # before the clock starts
     with controlled(limit, control) as ctrl:
         ctrl.status = f"perft {depth}"

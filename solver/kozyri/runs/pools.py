@@ -16,6 +16,7 @@ import signal
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import kozyri.checks as checks
 from kozyri.core import InvalidInput
 
 #: Where tasks run: this process and local worker processes, or a Dask cluster.
@@ -30,9 +31,7 @@ def default_workers() -> int:
 
 def check_workers(workers) -> int:
     workers = default_workers() if workers is None else workers
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InvalidInput(f"the number of workers must be a whole number >= 1, not {workers!r}")
-    return workers
+    return checks.whole_number(workers, "the number of workers", 1)
 
 
 def run_tasks(function: Callable, tasks: Iterable, done: Callable[[Any], None], *, workers: int = 1,

@@ -35,10 +35,10 @@ match seed (:func:`kozyri.owntrumps.deals.series_deal`: its leader and the
 seed of the one deal, :meth:`Position.deal
 <kozyri.owntrumps.Position.deal>`; the seed formats are written there);
 the seed of the agent at seat ``s`` in rotation ``r`` of deal ``d`` is
-``random.Random(f"agent:{seed}:{d}:{r}:{s}").getrandbits(62)``. Nothing depends on the order of
-play or on the process, so under a node limit a match gives the same games
-with any number of workers, resumed or not (under a time limit the amount
-of search depends on the machine).
+``random.Random(f"agent:{seed}:{d}:{r}:{s}").getrandbits(62)``. Nothing
+depends on the order of play or on the process, so under a node limit a
+match gives the same games with any number of workers, resumed or not
+(under a time limit the amount of search depends on the machine).
 
 **The results file** (JSON Lines, :func:`run_match` ``out``): a header line
 ``{"arena": <settings>, "version": 1}``, then one line per finished game in
@@ -443,7 +443,8 @@ def play_match_game(settings: MatchSettings, deal: int, rotation: int, *, detail
     deal and the rotation alone: its session (:func:`match_session`) played
     out by its computer seats, the result from how it ended. Ctrl-C ends it
     with ``KeyboardInterrupt``. ``details``: each move's agent info, with
-    ``seconds`` the time the move took (milliseconds)."""
+    ``seconds`` the time the move took (to the millisecond, as the
+    session's event of the move says)."""
     session = match_session(settings, deal, rotation)
     info = [] if details else None
 

@@ -78,6 +78,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable
 
+import kozyri.checks as checks
 from kozyri.agents import make_agent
 from kozyri.agents.owntrumps.mcts import MctsAgent, cards_in_hands
 from kozyri.agents.owntrumps.trees import MoveStats
@@ -310,8 +311,8 @@ def _rounded(x: float | None) -> float | None:
 def reviewed_moves(record: GameRecord, seat: int | None = None) -> list[int]:
     """The numbers (from 1) of the moves a review covers: ``seat``'s, or every move."""
     n = record.start.n_players
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
-        raise InvalidInput(f"the seat must be a seat number 0..{n - 1}, not {seat!r}")
+    if seat is not None:
+        checks.seat(seat, n, "the seat")
     positions = record.positions()
     return [i for i in range(1, len(positions)) if seat is None or positions[i - 1].to_move == seat]
 

@@ -27,6 +27,7 @@ from kozyri.agents.owntrumps.trees import (
     load_kernels,
     pick,
 )
+from kozyri.checks import whole_number
 from kozyri.core import AgentInfo, InvalidInput, PlayResult
 from kozyri.search.control import controlled
 
@@ -47,9 +48,8 @@ class IsmctsAgent(OwnTrumpsAgent):
             raise InvalidInput(f"the exploration constant must be positive, not {exploration!r}")
         epsilon_code(epsilon)
         self.epsilon = epsilon
-        if isinstance(pool, bool) or not isinstance(pool, int) or pool < 1:
-            raise InvalidInput(f"the pool of deals must be a whole number >= 1, not {pool!r}")
-        self.exploration, self.pool, self.max_plies = exploration, pool, max_plies
+        self.pool = whole_number(pool, "the pool of deals", 1)
+        self.exploration, self.max_plies = exploration, max_plies
 
     def _choose(self, view, moves, limit, control) -> PlayResult:
         load_kernels()

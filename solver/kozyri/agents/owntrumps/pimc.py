@@ -23,7 +23,8 @@ from kozyri.agents.owntrumps.base import fully_known
 from kozyri.agents.owntrumps.mcts import MctsAgent
 from kozyri.agents.owntrumps.simple import greedy_scores
 from kozyri.agents.owntrumps.trees import DEFAULT_LIMIT, load_kernels
-from kozyri.core import AgentInfo, InvalidInput, Limit, PlayResult
+from kozyri.checks import whole_number
+from kozyri.core import AgentInfo, Limit, PlayResult
 from kozyri.search.control import controlled, part_of
 
 #: Deals searched per move when the budget allows.
@@ -37,9 +38,7 @@ class PimcAgent(MctsAgent):
 
     def __init__(self, seed: int = 0, *, worlds: int = DEFAULT_WORLDS, **options):
         super().__init__(seed, **options)
-        if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
-            raise InvalidInput(f"the number of deals must be a whole number >= 1, not {worlds!r}")
-        self.worlds = worlds
+        self.worlds = whole_number(worlds, "the number of deals", 1)
 
     def _choose(self, view, moves, limit, control) -> PlayResult:
         if fully_known(view):
