@@ -24,6 +24,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+import kozyri.checks as checks
 from kozyri import __version__
 from kozyri.core import GameOver, InvalidInput, KozyriError, load_json
 from kozyri.play.games import game_kind
@@ -188,9 +189,12 @@ class Api:
             raise InvalidInput(f"only {reviewed} games are reviewed")
         record = await self.tables.record(room)
         body: dict = {"game": record}
-        for key in ("time", "nodes", "seat"):
-            if key in request.query_params:
-                body[key] = request.query_params[key]
+        query = request.query_params  # text: read as text, then passed on as numbers
+        for key, read in (("time", checks.seconds), ("nodes", checks.nodes)):
+            if key in query:
+                body[key] = read(query[key], f'"{key}"', text=True)
+        if "seat" in query:
+            body["seat"] = checks.whole_number(query["seat"], '"seat"', 0, text=True)
         if "time" not in body and "nodes" not in body:
             body["time"] = self.limits.review_seconds_per_move
         budget = budget_seconds(job, body, self.limits.max_request_seconds, len(record["moves"]))

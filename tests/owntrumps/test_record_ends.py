@@ -134,7 +134,7 @@ def test_the_count_travels_with_the_record():
     r0 = GameRecord(START)
     r1 = r0.play("QS")
     r2 = r1.play("KS+QH")
-    assert r0._line is r1._line is r2._line and r1.seat_record(0)._line is r1._line
+    assert r0._line is r1._line is r2._line and r1.seat_record(0).occurrences == r1.occurrences == 1
     branch = r1.play("AH+KS")
     assert branch._line is not r1._line and branch.occurrences == r2.occurrences == 1
     assert r2.play("AS+KH")._line is r2._line  # the first line goes on

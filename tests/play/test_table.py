@@ -157,6 +157,11 @@ def test_a_table_saves_and_restores_itself():
     broken["record"]["moves"][-1] = "AS+AH"
     with pytest.raises(InvalidInput):
         table_from_json(broken)
+    for clocks, words in (([0.5] * 3, '"clocks" must hold a number of seconds per seat'),
+                          ([0.5, -1, 0, 0], 'each of "clocks" must be a number of seconds >= 0, not -1'),
+                          ([0.5, True, 0, 0], 'each of "clocks" must be a number of seconds >= 0, not True')):
+        with pytest.raises(InvalidInput, match=words):
+            table_from_json({**saved, "clocks": clocks})
 
 
 def test_a_seats_json_shows_its_legal_moves_only_on_its_turn():

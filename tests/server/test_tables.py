@@ -42,6 +42,8 @@ def test_whole_games_with_people_and_computer_seats(tmp_path, players, people, t
         assert record.start.n_players == players
         review = c.get(f"/api/tables/{table_id}/review", params={"nodes": 50})
         assert review.status_code == 200, review.text
+        bad = c.get(f"/api/tables/{table_id}/review", params={"nodes": "fifty"})  # a query is text, read as text
+        assert bad.status_code == 400 and '"nodes" must be a whole number' in bad.json()["error"], bad.text
         assert review.json()["over"] is True and review.json()["moves"]
 
 

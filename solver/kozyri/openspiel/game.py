@@ -29,6 +29,9 @@ A game has up to three phases:
 A state can also start in the middle of a game (:meth:`OwnTrumpsGame.state_at`),
 from what one seat knows: that is how the OpenSpiel bots of
 :mod:`kozyri.openspiel.bots` are given an arena seat's view.
+
+The parameters and the action numbering are :mod:`kozyri.openspiel.parameters`,
+what a seat observes :mod:`kozyri.openspiel.observer`.
 """
 
 from __future__ import annotations
@@ -36,26 +39,29 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-import numpy as np
 import pyspiel
 
 from kozyri.core import IllegalMove, InvalidInput
-from kozyri.owntrumps.cards import SUITS, Deck
+from kozyri.openspiel.observer import OwnTrumpsObserver
+from kozyri.openspiel.parameters import (
+    CHOOSE,
+    CHOOSING,
+    DEALING,
+    DEFAULT_MOVE_CAP,
+    DEFAULTS,
+    GAME_NAME,
+    OVER,
+    PHASE_NAMES,
+    PLAYING,
+    ActionCodec,
+    Settings,
+    settings_of,
+)
+from kozyri.owntrumps.cards import SUITS
 from kozyri.owntrumps.observation import Observation
-from kozyri.owntrumps.position import MAX_PLAYERS, Position, parse_trumps
-from kozyri.owntrumps.rules import NO_CARD, REPETITION, Move, MoveKind, Outcome, Rules
-from kozyri.play import Ending, GameSettings, Seat, Session
-from kozyri.play.settings import MOST_TURN_CAP
-
-#: The name OpenSpiel knows the game by.
-GAME_NAME = "python_own_trumps"
-#: Moves (turns of play) after which a game stops as a draw, by default.
-DEFAULT_MOVE_CAP = 1000
-#: The ``trumps`` parameter that makes choosing the trumps the game's first phase.
-CHOOSE = "choose"
-
-_DEFAULTS = {"players": 2, "deck": "36", "must_beat": True, "pass_sixes": False, "trumps": "", "leader": 0,
-             "move_cap": DEFAULT_MOVE_CAP}
+from kozyri.owntrumps.position import MAX_PLAYERS, Position
+from kozyri.owntrumps.rules import REPETITION, Move, Outcome
+from kozyri.play import Ending, Session
 
 GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -72,137 +78,12 @@ GAME_TYPE = pyspiel.GameType(
     provides_observation_string=True,
     provides_observation_tensor=True,
     provides_factored_observation_string=False,
-    parameter_specification=_DEFAULTS,
+    parameter_specification=DEFAULTS,
 )
 
-_CHOOSE_PHASE, _DEAL_PHASE, _PLAY_PHASE, _OVER_PHASE = range(4)
-_PHASE_NAMES = ("choosing trumps", "dealing", "playing", "over")
-
-
-class ActionCodec:
-    """The fixed action numbering of one deck of ``size`` cards (docs/openspiel.md).
-
-    ``c`` plays card ``c`` alone (a lead, or a beat with the last card);
-    ``size + size * b + c`` beats with ``b`` and follows with ``c``;
-    ``size + size * size`` takes; the next four choose the trump suit S, H, D, C.
-    Chance outcomes (the deal) are card numbers. Cards are kozyri's:
-    ``suit_index * n_ranks + rank_index`` of the deck.
-
-    >>> codec = ActionCodec(Deck.parse("2x3"))
-    >>> codec.encode(Move.beat(1, 3)), codec.decode(codec.take), codec.num_actions
-    (15, Move(kind=<MoveKind.TAKE: 2>, card=-1, follow=-1, count=0), 47)
-    """
-
-    def __init__(self, deck: Deck):
-        self.deck = deck
-        self.size = n = deck.size
-        self.take = n + n * n
-        self.first_suit = self.take + 1
-        self.num_actions = self.first_suit + len(SUITS)
-
-    def encode(self, move: Move) -> int:
-        """The action of a move (a take is one action whatever it takes)."""
-        if move.kind == MoveKind.TAKE:
-            return self.take
-        if move.follow == NO_CARD:
-            return move.card
-        return self.size + self.size * move.card + move.follow
-
-    def decode(self, action: int) -> Move:
-        """The move of a play action, with a take's count left 0 (the state knows it)."""
-        n = self.size
-        if 0 <= action < n:
-            return Move(MoveKind.LEAD, action)  # the state turns it into a beat when the pile is not empty
-        if n <= action < self.take:
-            b, c = divmod(action - n, n)
-            return Move.beat(b, c)
-        if action == self.take:
-            return Move(MoveKind.TAKE)
-        raise InvalidInput(f"action {action} is not a move of Own Trumps with {n} cards")
-
-    def suit_action(self, suit: str) -> int:
-        return self.first_suit + SUITS.index(suit)
-
-    def action_suit(self, action: int) -> str:
-        if not self.first_suit <= action < self.num_actions:
-            raise InvalidInput(f"action {action} is not a trump choice")
-        return SUITS[action - self.first_suit]
-
-
-def _param(params: dict, key: str):
-    value = params.get(key, _DEFAULTS[key])
-    expected = type(_DEFAULTS[key])
-    if type(value) is not expected:
-        raise InvalidInput(f"the parameter {key!r} must be a {expected.__name__}, not {value!r}")
-    return value
-
-
-class Settings:
-    """A game's parameters, read and checked: the deck, the rules, the
-    trumps (None: chosen in the first phase), the leader, the move cap,
-    the action numbering, the settings of the session the play is
-    (:class:`~kozyri.play.GameSettings`: the move cap is its turn cap, at
-    most 100,000). (OpenSpiel rebuilds a game from its parameters
-    when it copies or unpickles it, so states read these, not the game's
-    Python attributes.)"""
-
-    def __init__(self, params: dict):
-        params = dict(params or {})
-        unknown = set(params) - set(_DEFAULTS)
-        if unknown:
-            raise InvalidInput(f"unknown parameter {sorted(unknown)[0]!r} (known: {', '.join(_DEFAULTS)})")
-        n = _param(params, "players")
-        if not 2 <= n <= MAX_PLAYERS:
-            raise InvalidInput(f"Own Trumps is for 2 to {MAX_PLAYERS} players, not {n}")
-        self.n_players = n
-        self.deck = Deck.parse(_param(params, "deck"))
-        if self.deck.size < n:
-            raise InvalidInput(f"a {self.deck.size}-card deck cannot be dealt to {n} players")
-        self.rules = Rules(_param(params, "must_beat"), _param(params, "pass_sixes"))
-        if self.rules.pass_sixes and "6" in self.deck.ranks and self.deck.size // n < n:
-            raise InvalidInput(f"with pass_sixes a hand of {self.deck.size // n} cards could be left empty "
-                               "by the passing: take a larger deck")
-        trumps = _param(params, "trumps")
-        self.trumps = None if trumps == CHOOSE else parse_trumps(trumps or "".join(SUITS[:n]), n)
-        self.leader = _param(params, "leader")
-        if not 0 <= self.leader < n:
-            raise InvalidInput(f"the leader must be a seat number 0..{n - 1}, not {self.leader}")
-        self.move_cap = _param(params, "move_cap")
-        if not 1 <= self.move_cap <= MOST_TURN_CAP:
-            raise InvalidInput(f"the move cap must be from 1 to {MOST_TURN_CAP:,} (a session's turn cap), "
-                               f"not {self.move_cap}")
-        self.codec = ActionCodec(self.deck)
-        #: The settings of the session a state plays in after the deal (every seat played from
-        #: outside: OpenSpiel's; the deal is OpenSpiel's too, so the seed deals nothing), checked now.
-        self.game_settings = GameSettings(deck=self.deck, players=n, rules=self.rules, trumps=self.trumps,
-                                          leader=self.leader, seed=0, turn_cap=self.move_cap, seats=(Seat(),) * n)
-        self._with_trumps: dict = {}
-        # The forms that survive OpenSpiel's game strings (a text like "36" would come back a number).
-        top = self.deck == Deck.top(len(self.deck.suits), self.deck.n_ranks)
-        self.params = {**_DEFAULTS, **params, "deck": f"{len(self.deck.suits)}x{self.deck.n_ranks}" if top
-                       else self.deck.spec(), "trumps": CHOOSE if self.trumps is None else "".join(self.trumps)}
-
-    def session_settings(self, trumps: tuple[str, ...]) -> GameSettings:
-        """:attr:`game_settings` with each seat's trump suit ``trumps`` (kept: a search makes many)."""
-        found = self._with_trumps.get(trumps)
-        if found is None:
-            found = self._with_trumps[trumps] = replace(self.game_settings, trumps=trumps)
-        return found
-
-
-_SETTINGS: dict = {}
-
-
-def settings_of(game) -> Settings:
-    """The :class:`Settings` of ``game`` (cached by its parameters)."""
-    params = game.get_parameters()
-    key = tuple(sorted((k, params.get(k, v)) for k, v in _DEFAULTS.items()))
-    found = _SETTINGS.get(key)
-    if found is None:
-        if len(_SETTINGS) > 64:
-            _SETTINGS.clear()
-        found = _SETTINGS[key] = Settings(dict(key))
-    return found
+# The parameters' names are the game's too (kozyri.openspiel and the bots read them from here).
+__all__ = ["CHOOSE", "DEFAULT_MOVE_CAP", "GAME_NAME", "GAME_TYPE", "ActionCodec", "OwnTrumpsGame", "OwnTrumpsObserver",
+           "OwnTrumpsState", "Settings", "load", "settings_of"]
 
 
 class OwnTrumpsGame(pyspiel.Game):
@@ -327,11 +208,13 @@ class OwnTrumpsState(pyspiel.State):
         d.legal = None
 
     # --- phases -------------------------------------------------------------------
-    def _phase(self) -> int:
+    @property
+    def phase(self) -> int:
+        """The phase: :data:`~kozyri.openspiel.parameters.CHOOSING`, ``DEALING``, ``PLAYING`` or ``OVER``."""
         d = self._d
         if d.session is None:
-            return _CHOOSE_PHASE if len(d.chosen) < d.game.n_players else _DEAL_PHASE
-        return _OVER_PHASE if d.to_act is None else _PLAY_PHASE
+            return CHOOSING if len(d.chosen) < d.game.n_players else DEALING
+        return OVER if d.to_act is None else PLAYING
 
     def _chooser(self) -> int:
         d = self._d
@@ -339,17 +222,17 @@ class OwnTrumpsState(pyspiel.State):
 
     def current_player(self) -> int:
         """The seat to act, CHANCE while dealing, TERMINAL at the end."""
-        phase = self._phase()
-        if phase == _PLAY_PHASE:
+        phase = self.phase
+        if phase == PLAYING:
             return self._d.to_act
-        if phase == _CHOOSE_PHASE:
+        if phase == CHOOSING:
             return self._chooser()
-        if phase == _DEAL_PHASE:
+        if phase == DEALING:
             return pyspiel.PlayerId.CHANCE
         return pyspiel.PlayerId.TERMINAL
 
     def is_terminal(self) -> bool:
-        return self._phase() == _OVER_PHASE
+        return self.phase == OVER
 
     # --- the game (the session's) -------------------------------------------------
     @property
@@ -400,6 +283,33 @@ class OwnTrumpsState(pyspiel.State):
         session = self._d.session
         return () if session is None else session.table.record.moves
 
+    @property
+    def chosen(self) -> tuple[str, ...]:
+        """The trump suits chosen so far, in choosing order from the leader
+        (with trumps the parameters fix: those)."""
+        return self._d.chosen
+
+    @property
+    def dealt(self) -> tuple[int, ...]:
+        """The cards dealt so far, in dealing order (none for a state started from a view)."""
+        return self._d.dealt
+
+    @property
+    def given(self) -> bool:
+        """Whether the state started from a seat's view (:meth:`OwnTrumpsGame.state_at`), not from the deal."""
+        return self._d.given
+
+    def trumps_by_seat(self) -> tuple[str | None, ...]:
+        """Each seat's trump suit, None while it has not chosen."""
+        d = self._d
+        g = d.game
+        if d.session is not None:
+            return d.session.table.record.start.trumps
+        if g.trumps is not None:
+            return g.trumps
+        mine = {(g.leader + i) % g.n_players: suit for i, suit in enumerate(d.chosen)}
+        return tuple(mine.get(seat) for seat in range(g.n_players))
+
     def _trumps(self) -> tuple[str, ...]:
         """The trump suit of each seat (all chosen)."""
         d = self._d
@@ -429,7 +339,7 @@ class OwnTrumpsState(pyspiel.State):
 
     def move_of(self, action: int) -> Move:
         """The kozyri move of a legal action of play (IllegalMove otherwise)."""
-        move = self._legal_map().get(action) if self._phase() == _PLAY_PHASE else None
+        move = self._legal_map().get(action) if self.phase == PLAYING else None
         if move is None:
             raise IllegalMove(f"action {action} is not a legal move here")
         return move
@@ -441,24 +351,24 @@ class OwnTrumpsState(pyspiel.State):
         return [(c, 1.0 / len(rest)) for c in rest]
 
     def _apply_action(self, action: int) -> None:
-        phase = self._phase()
+        phase = self.phase
         d = self._d
         g = d.game
-        if phase == _DEAL_PHASE:
+        if phase == DEALING:
             if not 0 <= action < g.deck.size or action in d.dealt:
                 raise IllegalMove(f"card {action} cannot be dealt now")
             d.dealt += (action,)
             if len(d.dealt) == g.deck.size:
                 self._deal_done()
             return
-        if phase == _CHOOSE_PHASE:
+        if phase == CHOOSING:
             suit = g.codec.action_suit(action)
             if suit in d.chosen:
                 raise IllegalMove(f"{suit} is chosen already")
             d.chosen += (suit,)
             d.legal = None
             return
-        if phase != _PLAY_PHASE:
+        if phase != PLAYING:
             raise IllegalMove("the game is over")
         move = self._legal_map().get(action)
         if move is None:
@@ -515,6 +425,16 @@ class OwnTrumpsState(pyspiel.State):
         win = 1.0 / (n - 1)
         return [-1.0 if seat == ending.loser else win for seat in range(n)]
 
+    def end_text(self) -> str:
+        """How a finished state ended, for its strings: ``capped``, ``draw``,
+        ``draw by repetition`` or ``player N lost``."""
+        ending = self.ending
+        if ending.capped:
+            return "capped"
+        if ending.loser is not None:
+            return f"player {ending.loser} lost"
+        return "draw by repetition" if ending.reason == REPETITION else "draw"
+
     # --- views ------------------------------------------------------------------------
     def view(self, seat: int) -> Observation | None:
         """What ``seat`` knows now in play (its Observation), None before play."""
@@ -555,7 +475,7 @@ class OwnTrumpsState(pyspiel.State):
         d = self._d
         g = d.game
         n = g.n_players
-        if self._phase() == _CHOOSE_PHASE:
+        if self.phase == CHOOSING:
             return self.clone()
         if d.session is None:  # dealing: the seat's own cards stay in their slots, the rest is shuffled
             mine = set(range(player_id, len(d.dealt), n))
@@ -616,25 +536,14 @@ class OwnTrumpsState(pyspiel.State):
     def __str__(self) -> str:
         d = self._d
         g = d.game
-        phase = self._phase()
+        phase = self.phase
         if d.session is None:
             trumps = " ".join(d.chosen) or "-"
-            return f"{_PHASE_NAMES[phase]}; trumps {trumps}; dealt {len(d.dealt)} of {g.deck.size}"
+            return f"{PHASE_NAMES[phase]}; trumps {trumps}; dealt {len(d.dealt)} of {g.deck.size}"
         position = self.position
         text = position.text() or "-"
-        end = "" if phase != _OVER_PHASE else f"; {_end_text(self)}"
+        end = "" if phase != OVER else f"; {self.end_text()}"
         return f"{text}; trumps {' '.join(position.trumps)}; to move {position.to_move}; moves {len(self.moves)}{end}"
-
-
-def _end_text(state: OwnTrumpsState) -> str:
-    """How a finished state ended, for its strings: ``capped``, ``draw``,
-    ``draw by repetition`` or ``player N lost``."""
-    ending = state.ending
-    if ending.capped:
-        return "capped"
-    if ending.loser is not None:
-        return f"player {ending.loser} lost"
-    return "draw by repetition" if ending.reason == REPETITION else "draw"
 
 
 def _sixes(start: Position) -> list[int]:
@@ -652,189 +561,6 @@ def _rng_of(probability_sampler) -> random.Random:
         return random.Random(int(float(probability_sampler()) * 2 ** 53))
     except Exception:  # noqa: BLE001 - any sampler that cannot be called
         return random.Random()
-
-
-# --- the observer -------------------------------------------------------------------
-class OwnTrumpsObserver:
-    """What a seat observes (OpenSpiel's PyObserver interface; docs/openspiel.md).
-
-    Built from kozyri's :class:`~kozyri.owntrumps.Observation` of the seat:
-    the phase, the seat to act, the trumps, the seat's own hand
-    (``private_info`` SINGLE_PLAYER, the default; ALL_PLAYERS adds every
-    hand; NONE leaves it out), the pile in order, the counts, the cards known
-    in each hand and, for each opponent, the unseen cards it is known not to
-    hold. With ``perfect_recall`` (the information state) also the cards
-    the seat was dealt (before any passing), the trump choices and every
-    public move of play in order.
-    """
-
-    def __init__(self, game: Settings, iig_obs_type, params):
-        if params:
-            raise ValueError(f"the Own Trumps observer takes no parameters, not {params}")
-        self.game = game
-        self.perfect_recall = iig_obs_type.perfect_recall
-        private = iig_obs_type.private_info
-        self.own = private in (pyspiel.PrivateInfoType.SINGLE_PLAYER, pyspiel.PrivateInfoType.ALL_PLAYERS)
-        self.everyone = private == pyspiel.PrivateInfoType.ALL_PLAYERS
-        self.public = iig_obs_type.public_info
-        n, size = game.n_players, game.deck.size
-        pieces = [("observer", n, (n,)), ("phase", 4, (4,)), ("to_move", n, (n,)), ("trumps", 4 * n, (n, 4))]
-        if self.own:
-            pieces.append(("hand", size, (size,)))
-        if self.everyone:
-            pieces.append(("hands", n * size, (n, size)))
-        if self.public:
-            pieces += [("pile", size * size, (size, size)), ("counts", n, (n,)), ("known", n * size, (n, size))]
-            if self.own:
-                pieces.append(("known_not", n * size, (n, size)))
-        if self.perfect_recall:
-            if self.own:
-                pieces.append(("dealt", size, (size,)))
-            if self.public:
-                width = 2 * size + 1
-                pieces.append(("history", game.move_cap * width, (game.move_cap, width)))
-        self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
-        self.dict = {}
-        index = 0
-        for name, size, shape in pieces:
-            self.dict[name] = self.tensor[index:index + size].reshape(shape)
-            index += size
-
-    # --- tensors ----------------------------------------------------------------------
-    def set_from(self, state: OwnTrumpsState, player: int) -> None:
-        """Fill ``tensor`` (and its named views in ``dict``) with ``state`` as ``player`` sees it."""
-        self.tensor.fill(0)
-        d, g, t = state._d, self.game, self.dict
-        t["observer"][player] = 1
-        phase = state._phase()
-        t["phase"][phase] = 1
-        actor = state.current_player()
-        if actor >= 0:
-            t["to_move"][actor] = 1
-        start = state.start
-        trumps = state._trumps() if start is None and len(d.chosen) == g.n_players else (
-            start.trumps if start is not None else _chosen_by_seat(state))
-        for seat, suit in enumerate(trumps):
-            if suit is not None:
-                t["trumps"][seat, SUITS.index(suit)] = 1
-        if start is None:  # choosing or dealing: the seat's own cards so far, the counts dealt
-            if self.own:
-                for card in state.own_dealt(player):
-                    t["hand"][card] = 1
-                    if "dealt" in t:
-                        t["dealt"][card] = 1
-            if self.everyone:
-                for seat in range(g.n_players):
-                    for card in state.own_dealt(seat):
-                        t["hands"][seat, card] = 1
-            if self.public:
-                for seat in range(g.n_players):
-                    t["counts"][seat] = len(state.own_dealt(seat))
-            return
-        view = state.view(player)
-        size = g.deck.size
-        if self.own:
-            _fill(t["hand"], view.hand, size)
-            if "dealt" in t:
-                for card in state.own_dealt(player) if not d.given else g.deck.cards_of(state.start_view(player).hand):
-                    t["dealt"][card] = 1
-        if self.everyone:
-            for seat, hand in enumerate(state.position.hands):
-                _fill(t["hands"][seat], hand, size)
-        if self.public:
-            for place, card in enumerate(view.pile):
-                t["pile"][place, card] = 1
-            t["counts"][:] = view.counts
-            unseen = view.unseen
-            for seat in range(g.n_players):
-                if seat != player or self.own:
-                    _fill(t["known"][seat], view.known[seat], size)
-                if self.own and seat != player and view.counts[seat]:
-                    _fill(t["known_not"][seat], view.known_not[seat] & unseen, size)
-            if "history" in t:
-                history = t["history"]
-                for ply, move in enumerate(state.moves):
-                    if move.kind == MoveKind.TAKE:
-                        history[ply, 2 * size] = 1
-                    else:
-                        history[ply, move.card] = 1
-                        if move.follow != NO_CARD:
-                            history[ply, size + move.follow] = 1
-
-    # --- strings ----------------------------------------------------------------------
-    def string_from(self, state: OwnTrumpsState, player: int) -> str:
-        """``state`` as ``player`` sees it, as text (equal texts: the seat cannot tell the states apart)."""
-        d, g = state._d, self.game
-        deck = g.deck
-        parts = [f"p{player}"]
-        dealing = state.session is None
-        if self.perfect_recall or dealing:
-            if g.trumps is None:
-                parts.append("chosen " + ("".join(d.chosen) or "-"))
-            else:
-                parts.append("trumps " + "".join(g.trumps))
-        if dealing:
-            if len(d.chosen) < g.n_players:
-                parts.append(f"to choose {state.current_player()}")
-                return " | ".join(parts)
-            parts.append(f"dealt {len(d.dealt)}/{deck.size}")
-            if self.own:
-                parts.append("mine " + (deck.mask_text(deck.mask(state.own_dealt(player))) or "-"))
-            if self.everyone:
-                parts.append("hands " + " / ".join(deck.mask_text(deck.mask(state.own_dealt(s)))
-                                                  for s in range(g.n_players)))
-            return " | ".join(parts)
-        if self.perfect_recall:
-            if self.own and not d.given and g.rules.pass_sixes:
-                parts.append("dealt " + deck.mask_text(deck.mask(state.own_dealt(player))))
-            parts.append("start " + _view_text(state.start_view(player), self.own, self.public, player))
-            if self.public:
-                parts.append("moves " + (" ".join(m.text(deck) for m in state.moves) or "-"))
-        else:
-            parts.append(_view_text(state.view(player), self.own, self.public, player))
-        if self.everyone:
-            parts.append("hands " + " / ".join(deck.mask_text(h) for h in state.position.hands))
-        phase = state._phase()
-        if phase == _OVER_PHASE:
-            parts.append(_end_text(state))
-        return " | ".join(parts)
-
-
-def _view_text(view: Observation, own: bool, public: bool, player: int) -> str:
-    """A seat's view as text: what the observer type shows of it."""
-    deck = view.deck
-    out = [f"trumps {''.join(view.trumps)}", f"to move {view.to_move}"]
-    if own:
-        out.append("hand " + (deck.mask_text(view.hand) or "-"))
-    if public:
-        out.append("pile " + (" ".join(deck.card_text(c) for c in view.pile) or "-"))
-        out.append("counts " + " ".join(map(str, view.counts)))
-        unseen = view.unseen
-        known = [f"{s}:{deck.mask_text(view.known[s])}" for s in range(view.n_players)
-                 if s != player and view.known[s]]
-        out.append("known " + (" ".join(known) or "-"))
-        if own:
-            known_not = [f"{s}:{deck.mask_text(view.known_not[s] & unseen)}" for s in range(view.n_players)
-                         if s != player and view.counts[s] and view.known_not[s] & unseen]
-            out.append("known_not " + (" ".join(known_not) or "-"))
-    return "; ".join(out)
-
-
-def _chosen_by_seat(state: OwnTrumpsState) -> list[str | None]:
-    """Each seat's trump suit chosen so far (None while it has not chosen)."""
-    d = state._d
-    n = d.game.n_players
-    out: list[str | None] = [None] * n
-    for i, suit in enumerate(d.chosen):
-        out[(d.game.leader + i) % n] = suit
-    return out
-
-
-def _fill(row, mask: int, size: int) -> None:
-    """Set ``row[c] = 1`` for every card ``c`` of ``mask``."""
-    for card in range(size):
-        if mask >> card & 1:
-            row[card] = 1
 
 
 def load(**params) -> OwnTrumpsGame:

@@ -115,7 +115,8 @@ class StudySettings:
                                f"from the leader (e.g. {''.join(SUITS[:players])}), not {self.trumps!r}")
         if self.time is None and self.nodes is None:
             raise InvalidInput("self-play needs a time or a number of nodes a move")
-        self.seat_for(0)  # checks the agent and its budget
+        checks.seconds(self.time, "the time a move", none=True)
+        self.seat_for(0)  # checks the agent and its nodes
 
     # --- derived ---------------------------------------------------------------------
     @functools.cached_property
