@@ -41,7 +41,7 @@ def received_signal() -> int | None:
 def _on_stop_signal(signum, frame) -> None:
     """SIGINT or SIGTERM outside a computation. While a module is being
     imported (the start-up, or a command loading the solvers on first use)
-    the program ends at once: an exception raised inside an import can be
+    or Numba loads its kernels, the program ends at once: an exception raised inside an import can be
     turned into another error by an extension module, with its traceback.
     Otherwise ``KeyboardInterrupt``, which the commands' door turns into
     ``interrupted`` and exit code 130 or 143. In a worker forked from this
@@ -59,10 +59,18 @@ def _on_stop_signal(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
+#: Parts of the file names of the code that loads or compiles the kernels (Numba, llvmlite).
+_KERNEL_LOADERS = (f"{os.sep}numba{os.sep}", f"{os.sep}llvmlite{os.sep}")
+
+
 def _importing(frame) -> bool:
-    """Is the code that ``frame`` runs part of an import in progress?"""
+    """Is the code that ``frame`` runs part of an import in progress, or of
+    Numba loading or compiling kernels? (An exception raised there can be
+    lost: llvmlite calls back into Python through ctypes, which prints and
+    ignores it, and the command would go on as if no signal had come.)"""
     while frame is not None:
-        if frame.f_code.co_filename.startswith("<frozen importlib"):
+        name = frame.f_code.co_filename
+        if name.startswith("<frozen importlib") or any(part in name for part in _KERNEL_LOADERS):
             return True
         frame = frame.f_back
     return False

@@ -56,233 +56,43 @@ killed run) is dropped; a file made with other settings is refused (the
 number of deals may change: games are seeded deal by deal, so a match can be
 extended). :func:`load_match` recomputes everything from the file alone.
 
-**Statistics** (:func:`summarize`, formulas in docs/arena.md): with two
-players wins, draws, losses, draws by repetition and capped games, the
-score (win 1, draw, repetition or capped 1/2) with a 95% normal interval over deals (the duplicate pair of
-games is the unit), and the Elo difference it implies; with any number of
-players how often each agent was the loser, with a Wilson 95% interval (an
-equal player loses 1 game in ``n_players``).
+The rooms this module stands on: :mod:`kozyri.studies.match_settings`
+(:class:`MatchSettings`, the lineup, the seats and seeds of each game) and
+:mod:`kozyri.studies.match_stats` (:func:`summarize`, :class:`AgentStats`:
+the statistics, formulas in docs/arena.md). Their public names are
+importable from here too.
 """
 
 from __future__ import annotations
 
 import functools
-import random
-import re
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field
 
-import kozyri.checks as checks
-from kozyri.agents import agent_class, agent_names
+from kozyri.agents import agent_class
 from kozyri.agents.base import Agent
-from kozyri.agents.levels import HIGHEST, LOWEST, level, resolve
+from kozyri.agents.levels import level
 from kozyri.core import InvalidInput, Limit
-from kozyri.owntrumps.cards import SUITS, Deck
-from kozyri.owntrumps.deals import series_deal
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord
 from kozyri.owntrumps.rules import REPETITION, Rules
-from kozyri.play import DEFAULT_TURN_CAP, GameSettings, OwnTrumpsTable, Seat, Session
+from kozyri.play import DEFAULT_TURN_CAP, OwnTrumpsTable, Session
 from kozyri.play.session import MOVE
-from kozyri.play.settings import MOST_TURN_CAP
-from kozyri.runs import RunFormat, elo, mean_interval, wilson
+from kozyri.runs import RunFormat
 from kozyri.runs.files import holds_a_run
 from kozyri.runs.checks import seconds_value, whole_number
 from kozyri.search.control import SearchControl, interrupts_end_run
+from kozyri.studies.match_settings import DEFAULT_TIME, GamePlan, MatchSettings, level_of, lineup
+from kozyri.studies.match_stats import AgentStats, count_ends, summarize
 
-#: Seconds per move when a match names no limit.
-DEFAULT_TIME = 0.1
+__all__ = ["DEFAULT_TIME", "FORMAT_VERSION", "RESULTS", "AgentStats", "GamePlan", "GameResult", "Match",
+           "MatchSettings", "arena", "count_ends", "level_of", "lineup", "load_match", "match_session",
+           "play_game", "play_match_game", "read_results", "read_settings", "run_match", "summarize"]
+
 #: The version of the results file's format (the header's ``"version"``).
 FORMAT_VERSION = 1
 
 _OUTCOME_CAPPED, _OUTCOME_DRAW, _OUTCOME_REPETITION = "capped", "draw", "repetition"
-
-
-# --- the match's settings ------------------------------------------------------
-def lineup(names: Sequence[str], n_players: int | None = None) -> tuple[str, ...]:
-    """The agent of each seat in rotation 0: ``names`` itself when it names
-    one agent per seat, or, for two names and three or four players, the
-    first against a field of the second (``["pimc", "greedy"]``, 4 players:
-    pimc, greedy, greedy, greedy)."""
-    names = tuple(names)
-    n = len(names) if n_players is None else n_players
-    if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= len(SUITS):
-        raise InvalidInput(f"Own Trumps is for 2 to {len(SUITS)} players, not {n!r}")
-    if len(names) == n:
-        return names
-    if len(names) == 2:
-        return (names[0],) + (names[1],) * (n - 1)
-    raise InvalidInput(f"{len(names)} agents for {n} players: name one agent per seat, or two "
-                       "(the first against a field of the second)")
-
-
-class GamePlan(Sequence):
-    """The games ``(deal, rotation)`` of a match, deal by deal, computed on
-    demand rather than held in a list.
-
-    >>> plan = GamePlan(2, 3)
-    >>> len(plan), list(plan)[:4], (1, 2) in plan, (2, 0) in plan
-    (6, [(0, 0), (0, 1), (0, 2), (1, 0)], True, False)
-    """
-
-    def __init__(self, deals: int, n_players: int):
-        self.deals, self.n_players = deals, n_players
-
-    def __len__(self) -> int:
-        return self.deals * self.n_players
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        return divmod(index, self.n_players)
-
-    def __iter__(self):
-        return ((deal, rotation) for deal in range(self.deals) for rotation in range(self.n_players))
-
-    def __contains__(self, game) -> bool:
-        return (isinstance(game, tuple) and len(game) == 2 and all(type(x) is int for x in game)
-                and 0 <= game[0] < self.deals and 0 <= game[1] < self.n_players)
-
-
-@dataclass(frozen=True)
-class MatchSettings:
-    """Everything that decides a match's games: the header of its results file."""
-
-    #: The agent of each seat in rotation 0 (2 to 4 seats, at least two different agents).
-    lineup: tuple[str, ...]
-    #: Seeded deals; each is played once per rotation.
-    deals: int
-    #: The deck's name (``Deck.spec()``: ``"36"``, ``"4x3"``, ...).
-    deck: str = "36"
-    must_beat: bool = True
-    pass_sixes: bool = False
-    #: Seconds per move (None: no time limit).
-    time: float | None = DEFAULT_TIME
-    #: Iterations per move (None: no node limit): identical games on every machine.
-    nodes: int | None = None
-    #: MB for a searching agent's tree, a whole number (None: the agent's default).
-    memory: int | None = None
-    seed: int = 1
-    turn_cap: int = DEFAULT_TURN_CAP
-    #: Whether the third occurrence of a position ends a game (RULES.md). A
-    #: results file made before the rule has no such setting: its games are
-    #: read with the rule off, and a match without it is not played on.
-    repetition: bool = True
-
-    def __post_init__(self):
-        names = self.lineup
-        if isinstance(names, str) or not isinstance(names, (list, tuple)):
-            raise InvalidInput("the lineup must be a list of agent names, one per seat")
-        names = tuple(names)
-        if not 2 <= len(names) <= len(SUITS):
-            raise InvalidInput(f"a match needs 2 to {len(SUITS)} seats, not {len(names)}")
-        for name in names:
-            if not isinstance(name, str) or name not in agent_names() and level_of(name) is None:
-                raise InvalidInput(f"unknown agent {name!r} (known: {', '.join(agent_names())}, and the "
-                                   f"levels level1 to level8)")
-        if len(set(names)) < 2:
-            raise InvalidInput(f"a match needs at least two different agents (the lineup is {' '.join(names)})")
-        deck = Deck.of(self.deck)
-        if deck.size < len(names):
-            raise InvalidInput(f"a {deck.size}-card deck cannot be dealt to {len(names)} players")
-        checks.whole_number(self.deals, "the number of deals", 1)
-        checks.seed(self.seed)
-        checks.whole_number(self.turn_cap, "the turn cap", 1, MOST_TURN_CAP)
-        checks.seconds(self.time, "the time a move", none=True)
-        checks.nodes(self.nodes, "the nodes a move", none=True)
-        if self.memory is not None:
-            checks.memory(self.memory)
-        for key in ("must_beat", "pass_sixes", "repetition"):
-            checks.switch(getattr(self, key), key)
-        object.__setattr__(self, "lineup", names)
-        object.__setattr__(self, "deck", deck.spec())
-
-    @property
-    def n_players(self) -> int:
-        return len(self.lineup)
-
-    @property
-    def limit(self) -> Limit:
-        """Each move's limit."""
-        return Limit(time=self.time, nodes=self.nodes, memory=self.memory)
-
-    @property
-    def rules(self) -> Rules:
-        return Rules(must_beat=self.must_beat, pass_sixes=self.pass_sixes)
-
-    @property
-    def agents(self) -> list[str]:
-        """The distinct agents, in lineup order."""
-        return list(dict.fromkeys(self.lineup))
-
-    def games(self) -> GamePlan:
-        """Every game of the match: ``(deal, rotation)``, deal by deal (a
-        lazy sequence: a match of a hundred million deals plans nothing ahead)."""
-        return GamePlan(self.deals, self.n_players)
-
-    def seating(self, rotation: int) -> tuple[str, ...]:
-        """The agent of each seat in ``rotation``: the agent of seat ``s`` in
-        rotation 0 sits at seat ``s + rotation``."""
-        n = self.n_players
-        return tuple(self.lineup[(seat - rotation) % n] for seat in range(n))
-
-    def game_settings(self, deal: int, rotation: int = 0) -> GameSettings:
-        """The settings of game ``(deal, rotation)``: the match's deck and
-        rules, trump suits S, H, D, C seat by seat, the leader and seed of
-        deal ``deal`` of the match's series
-        (:func:`~kozyri.owntrumps.deals.series_deal`: the same in every
-        rotation), the turn cap, and the rotation's seats with their seeds
-        (:meth:`seat`, :meth:`agent_seed`)."""
-        trumps = SUITS[:self.n_players]
-        leader, seed = series_deal(self.seed, deal, Deck.of(self.deck), trumps, self.rules, self.n_players)
-        seats = [self.seat(name, self.agent_seed(deal, rotation, number))
-                 for number, name in enumerate(self.seating(rotation))]
-        return GameSettings.create(deck=self.deck, players=self.n_players, rules=self.rules, trumps=trumps,
-                                   leader=leader, seed=seed, turn_cap=self.turn_cap, seats=seats)
-
-    def start(self, deal: int) -> Position:
-        """The seeded deal number ``deal``: hands dealt evenly, trump suits
-        S, H, D, C seat by seat, a leader drawn with it (the same in every
-        rotation): :meth:`GameSettings.deal <kozyri.play.GameSettings.deal>`
-        of :meth:`game_settings`."""
-        return self.game_settings(deal).deal()
-
-    def seat(self, name: str, seed: int) -> Seat:
-        """The seat of a lineup's name: an agent at the match's limit, or a
-        level (``level3``) with its own agent and budget (both as
-        :func:`kozyri.agents.levels.resolve` answers)."""
-        number = level_of(name)
-        if number is not None:
-            return Seat.at_level(number, "owntrumps", self.n_players, seed, name)
-        found = resolve("owntrumps", agent=name, time=self.time, nodes=self.nodes, memory=self.memory)
-        return Seat(found.agent, found.limit, seed, name)
-
-    def agent_seed(self, deal: int, rotation: int, seat: int) -> int:
-        """The seed of the agent at ``seat`` in ``rotation`` of ``deal``."""
-        return random.Random(f"agent:{self.seed}:{deal}:{rotation}:{seat}").getrandbits(62)
-
-    def to_json(self) -> dict:
-        out = asdict(self)
-        out["lineup"] = list(self.lineup)
-        return out
-
-    @classmethod
-    def from_json(cls, data) -> MatchSettings:
-        """Settings from their JSON form (keys left out take their defaults)."""
-        if not isinstance(data, dict):
-            raise InvalidInput("a match's settings must be a JSON object")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise InvalidInput(f"unknown key {unknown[0]!r} in a match's settings (known: {', '.join(sorted(known))})")
-        for key in ("lineup", "deals"):
-            if key not in data:
-                raise InvalidInput(f"a match's settings need {key!r}")
-        return cls(**data)
 
 
 # --- one game ------------------------------------------------------------------
@@ -461,98 +271,7 @@ def play_match_game(settings: MatchSettings, deal: int, rotation: int, *, detail
                       info)
 
 
-# --- statistics ----------------------------------------------------------------
-@dataclass
-class AgentStats:
-    """One agent's results in a match (see docs/arena.md for the formulas).
-
-    Counts are over the agent's seat-games (a game in which it holds two
-    seats counts twice): ``wins`` (another player was the loser), ``draws``
-    (nobody was, by the rules), ``losses`` (it was), ``repetition`` (a draw
-    by repetition), ``capped`` (stopped at the turn cap).
-    """
-
-    agent: str
-    games: int = 0
-    seats: int = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    capped: int = 0
-    repetition: int = 0
-    #: Deals in which it played.
-    deals: int = 0
-    #: Two players: the score (win 1, draw, repetition or capped 1/2, loss 0), a mean over
-    #: deals, its 95% interval and the Elo difference they imply (None with more players).
-    score: float | None = None
-    score_interval: tuple[float, float] | None = None
-    elo: float | None = None
-    elo_interval: tuple[float, float] | None = None
-    #: How often it was the loser (``losses / seats``) and the Wilson 95% interval.
-    loser_rate: float = 0.0
-    loser_interval: tuple[float, float] = (0.0, 1.0)
-    moves: int = 0
-    seconds: float = 0.0
-
-    @property
-    def seconds_per_move(self) -> float:
-        return self.seconds / self.moves if self.moves else 0.0
-
-    def to_json(self) -> dict:
-        out = asdict(self)
-        for key in ("score_interval", "elo_interval", "loser_interval"):
-            if out[key] is not None:
-                out[key] = [round(x, 6) for x in out[key]]
-        for key in ("score", "elo", "loser_rate"):
-            if out[key] is not None:
-                out[key] = round(out[key], 6)
-        out["seconds"] = round(self.seconds, 3)
-        out["seconds_per_move"] = round(self.seconds_per_move, 6)
-        return out
-
-
-def summarize(settings: MatchSettings, games: Sequence[GameResult]) -> list[AgentStats]:
-    """Each agent's statistics over ``games``, in lineup order. The order of
-    the games does not matter."""
-    games = sorted(games, key=lambda g: (g.deal is None, g.deal or 0, g.rotation or 0))  # sums in one order
-    out = []
-    for name in settings.agents:
-        st = AgentStats(name)
-        per_deal: dict[int, list[float]] = {}
-        for game in games:
-            mine = [seat for seat, agent in enumerate(game.seats) if agent == name]
-            if not mine:
-                continue
-            st.games += 1
-            moves = game.moves_by_seat()
-            for seat in mine:
-                st.seats += 1
-                st.moves += moves[seat]
-                st.seconds += game.seconds[seat]
-                if game.capped:
-                    st.capped += 1
-                elif game.repetition:
-                    st.repetition += 1
-                elif game.loser is None:
-                    st.draws += 1
-                elif game.loser == seat:
-                    st.losses += 1
-                else:
-                    st.wins += 1
-                per_deal.setdefault(game.deal, []).append(game.score(seat))
-        st.deals = len(per_deal)
-        if settings.n_players == 2 and per_deal:
-            means = [sum(v) / len(v) for v in per_deal.values()]
-            st.score = sum(means) / len(means)
-            st.score_interval = mean_interval(means)
-            st.elo = elo(st.score)
-            st.elo_interval = (elo(st.score_interval[0]), elo(st.score_interval[1]))
-        st.loser_rate = st.losses / st.seats if st.seats else 0.0
-        st.loser_interval = wilson(st.losses, st.seats)
-        out.append(st)
-    return out
-
-
+# --- a match and its games -----------------------------------------------------
 @dataclass
 class Match:
     """A match's settings and finished games: what :func:`run_match` returns."""
@@ -577,8 +296,7 @@ class Match:
     def to_json(self) -> dict:
         games = self.games
         return {"settings": self.settings.to_json(), "planned": self.planned, "games": len(games),
-                "capped": sum(g.capped for g in games), "repetition": sum(g.repetition for g in games),
-                "draws": sum(not g.capped and not g.repetition and g.loser is None for g in games),
+                **count_ends(games),
                 "mean_moves": round(sum(len(g.record.moves) for g in games) / len(games), 2) if games else None,
                 "stopped": self.stopped, "agents": [st.to_json() for st in self.stats()]}
 
@@ -671,14 +389,6 @@ def arena(agent_names: Sequence[str], deals: int, *, deck="36", n_players: int |
     settings = MatchSettings(lineup(agent_names, n_players), deals, deck, rules.must_beat, rules.pass_sixes,
                              limit.time, limit.nodes, limit.memory, seed, turn_cap)
     return run_match(settings, out, resume=resume, workers=workers, on_game=on_game, details=details)
-
-
-def level_of(name: str) -> int | None:
-    """The level a lineup's name stands for (``level3``: 3), or None."""
-    if isinstance(name, str) and name.startswith("level") and re.fullmatch(r"[0-9]{1,4}", name[5:]):
-        number = int(name[5:])
-        return number if LOWEST <= number <= HIGHEST else None
-    return None
 
 
 def _load_agents(agents: list[str]) -> None:
