@@ -393,3 +393,25 @@ class PlayResult(NamedTuple):
     def to_json(self, move_text: str) -> dict:
         """``{"move": move_text, **info}`` (the game writes its moves: ``move_text``)."""
         return {"move": move_text, **self.info.to_json()}
+
+
+def lazy_exports(package: str, lazy: dict[str, str]):
+    """``(__getattr__, __dir__)`` for ``package``, which exports the names of
+    ``lazy`` (a name -> the module that defines it) without importing those
+    modules before a name is first used (the solvers' Numba, the pools), so
+    a command imports only what it uses. In the package's ``__init__``:
+    ``__getattr__, __dir__ = lazy_exports(__name__, _LAZY)``."""
+    import importlib
+    import sys
+
+    def __getattr__(name: str):
+        if name in lazy:
+            value = getattr(importlib.import_module(lazy[name]), name)
+            setattr(sys.modules[package], name, value)
+            return value
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    def __dir__():
+        return sorted(set(vars(sys.modules[package])) | set(lazy))
+
+    return __getattr__, __dir__

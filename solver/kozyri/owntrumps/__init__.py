@@ -9,6 +9,7 @@ plain Python; the solver, the trump grid and the table store (which load
 Numba or NumPy) are imported on first use.
 """
 
+from kozyri.core import lazy_exports
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.inputs import read_deal, read_position
 from kozyri.owntrumps.observation import Observation
@@ -29,15 +30,4 @@ __all__ = ["Deck", "GameRecord", "Move", "MoveKind", "Observation", "Outcome", "
            "TableStore", "TrumpGrid", "read_deal", "read_position", "solve", "trump_grid"]
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)

@@ -4,6 +4,7 @@
 (:mod:`.run`), and their statistics (:mod:`.stats`). Nothing here knows a
 game."""
 
+from kozyri.core import lazy_exports
 from kozyri.runs.files import ResultsFile, write_atomically
 from kozyri.runs.stats import Z95, elo, mean_interval, wilson
 
@@ -16,15 +17,4 @@ __all__ = ["BACKENDS", "ResultsFile", "RunFormat", "Z95", "check_workers", "defa
            "mean_interval", "run_tasks", "wilson", "write_atomically"]
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)

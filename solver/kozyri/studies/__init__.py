@@ -1,6 +1,7 @@
 """Studies over many deals, a layer above the games and the agents:
 trump-choice win rates (:mod:`kozyri.studies.winrates`, ``kozyri winrates``)."""
 
+from kozyri.core import lazy_exports
 from kozyri.studies.policies import POLICIES, choose_trump
 
 #: Names loaded on first use (the studies load the solvers, hence Numba), and the module each comes from:
@@ -12,15 +13,4 @@ __all__ = ["POLICIES", "Study", "StudySettings", "Summary", "choose_trump", "loa
            "study_deal", "summarize"]
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)
