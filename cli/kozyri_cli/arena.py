@@ -96,9 +96,10 @@ def arena(ctx, agents, players, deals, deck, seconds, nodes, memory, seed, turn_
     Prints per agent: with two players wins, draws and losses, the score
     (win 1, draw 1/2) with a 95% interval over deals and the Elo difference
     it implies; with three or four how often the agent was the loser, with a
-    Wilson 95% interval (an equal player loses 1 game in N). A game still
-    going at --turn-cap moves is stopped, scored as a draw and counted as
-    capped.
+    Wilson 95% interval (an equal player loses 1 game in N). A position
+    that occurs for the third time ends the game as a draw by repetition
+    (RULES.md; column rep); a game still going at --turn-cap moves is
+    stopped, scored as a draw and counted as capped.
 
     \b
     Examples:
