@@ -39,6 +39,7 @@ ALLOWED = {
     "kozyri.studies": _BASE | _GAMES | {"kozyri.runs", "kozyri.agents", "kozyri.play"},
     "kozyri.protocols": _BASE | _GAMES | {"kozyri.agents", "kozyri.play"},
     "kozyri.openspiel": _BASE | _GAMES | {"kozyri.agents", "kozyri.play"},
+    "kozyri.rl": _BASE | _GAMES | {"kozyri.agents", "kozyri.play"},  # a door beside openspiel
     "kozyri": {"kozyri.core"},  # the package's own __init__
     "kozyri_server": _BASE | _GAMES | {"kozyri", "kozyri.runs", "kozyri.agents", "kozyri.play", "kozyri.studies",
                                        "kozyri.protocols"},
@@ -49,7 +50,8 @@ ALLOWED = {
 
 #: Parts that need an optional extra, by the module that extra brings: where
 #: it is missing their modules are not imported (their tests skip too).
-OPTIONAL = {"kozyri.openspiel": "pyspiel", "kozyri_server": "starlette"}
+OPTIONAL = {"kozyri.openspiel": "pyspiel", "kozyri_server": "starlette",
+            "kozyri.rl.pettingzoo_env": "pettingzoo", "kozyri.rl.gymnasium_env": "gymnasium"}
 
 
 def can_import(name: str) -> bool:

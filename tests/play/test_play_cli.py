@@ -60,7 +60,7 @@ def test_whole_games_with_the_trump_choice(cli, players, seat):
     assert out.count("your choice: ") == 1
     for other in range(players):
         if other != seat:
-            assert f"player {other} chooses" in out
+            assert f"Computer {other} chose" in out
     assert end["you"] == seat and end["moves"] == len(record.moves) and end["seed"] == 3
     assert record.is_over and end["ending"]["loser"] == record.outcome.loser
     assert end["result"] == ("draw" if record.outcome.loser is None else
@@ -77,12 +77,16 @@ def test_the_screen_shows_the_persons_hand_and_no_hidden_card(cli):
     start = GameRecord.from_json(end["record"]).start
     deck = start.deck
     screen = first_screen(out)
-    assert "pile:  empty" in screen and "> player 0 (you)" in screen and "your move" in screen
+    assert "pile:  empty" in screen and "> you " in screen and "your move: lead any card" in screen
     assert words(f"your hand: {hand_label(deck, start.hands[0])}") in words(screen)
+    # The cards not seen yet are listed (a memory aid), in no hand: every card but the person's.
+    unseen = screen[screen.index("unseen (24): "):screen.index("your hand: ")]
+    assert words(unseen) == words("unseen (24): " + hand_label(deck, deck.all_cards & ~start.hands[0]))
+    seats = screen[:screen.index("unseen (24): ")]
     for other in (1, 2):
-        assert f"player {other}         trump " in screen
+        assert f"  Computer {other}  trump " in seats
         for card in deck.cards_of(start.hands[other]):
-            assert deck.card_text(card, True) not in screen
+            assert deck.card_text(card, True) not in seats
     # With two players every card is known (RULES.md, Information): the other hand is shown as deduced.
     out, end = finished(cli, "--level", "1", "--seed", "5", "--trumps", "SH")
     start = GameRecord.from_json(end["record"]).start
@@ -93,7 +97,8 @@ def test_illegal_and_unreadable_input_is_refused_and_the_game_goes_on(cli):
     out, end = finished(cli, "--deck", "4x3", "--trumps", "SH", "--level", "2", "--seed", "1",
                         moves="ZZ\n99\ntake3\nKS+\n" + ONES)
     assert "unknown card 'ZZ'" in out and "no choice 99: pick 1 to 6" in out
-    assert "illegal move 'take3'" in out and "malformed move 'KS+'" in out
+    assert "illegal move 'take3': the pile is empty: you lead a card" in out and "malformed move 'KS+'" in out
+    assert "must beat the top card" not in out
     assert out.count("legal moves: ") == 4
     assert GameRecord.from_json(end["record"]).is_over
 
@@ -126,7 +131,7 @@ def test_save_then_load_goes_on_with_the_same_game(cli, tmp_path):
     assert len(partial.moves) == 6 and not partial.is_over
     whole = tmp_path / "whole.txt"
     out, loaded = finished(cli, "--load", str(saved), "--level", "2", "--seed", "4", "--save", str(whole))
-    assert "Loaded" in out and "6 moves replayed" in out and "your trump" not in out
+    assert "Loaded" in out and "6 moves replayed" in out and "your choice: " not in out
     assert loaded["record"] == straight["record"] and loaded["saved"] == str(whole)
     assert GameRecord.parse(whole.read_text()).to_json() == straight["record"]
     assert f"review it: kozyri analyze {whole}" in out
@@ -150,7 +155,7 @@ def test_fixed_trumps_and_rules_reach_the_deal(cli):
     start = end["record"]["start"]
     assert start["trumps"] == list("CDHS") and start["to_move"] == 2
     assert start["rules"] == {"must_beat": False, "pass_sixes": True}
-    assert "your trump" not in out and "must_beat off, pass_sixes" in out
+    assert "your choice: " not in out and "must_beat off, pass_sixes" in out
 
 
 def test_end_of_input_and_quit_end_the_game_quietly(cli):
@@ -265,36 +270,80 @@ class Terminal:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=30)
 
 
-PROMPT = r"your move \(number, move, or help\):\s*$"
+PROMPT = r"(your move \(number, move, or help\)|card to add \(number or card; Enter goes back\)):\s*$"
+AGAIN = r"play again\? \(y/n, or save FILE\):\s*$"
+TERMINAL_ENV = ["env", f"PYTHONPATH={os.pathsep.join(p for p in sys.path if p)}", "TERM=xterm-256color"]
 
 
 @pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install -y tmux): no terminal to play on")
 def test_a_game_on_a_terminal_under_tmux(tmp_path):
-    env = ["env", f"PYTHONPATH={os.pathsep.join(p for p in sys.path if p)}", "TERM=xterm-256color"]
     saved = tmp_path / "game.txt"
-    terminal = Terminal(env + KOZYRI + ["play", "--deck", "4x3", "--level", "2", "--seed", "3"])
+    terminal = Terminal(TERMINAL_ENV + KOZYRI + ["play", "--deck", "4x3", "--level", "2", "--seed", "3"])
     try:
         start = terminal.wait_for(r"your choice:\s*$")
         assert "Trumps are chosen before the deal" in start and "1) \u2660 spades" in start
         terminal.type("1")
         first = terminal.wait_for(PROMPT)
-        assert "--- move 1 ---" in first and "pile:  empty" in first and "> player 0 (you)" in first
+        assert "--- move 1 ---" in first and "pile:  empty" in first and "> you " in first
         assert "your hand: " in first and "trump \u2660" in first and "holds " in first
         terminal.type("1")
-        after = terminal.wait_for(r"1\. player 0 \(you\)")
+        after = terminal.wait_for(r"1\. You led ")
         assert "last moves:" in after
         while True:  # one "1" a prompt until the game is over
-            shown = terminal.wait_for(PROMPT + "|keeps the record")
-            if "keeps the record" in shown:
+            shown = terminal.wait_for(PROMPT + "|" + AGAIN)
+            if re.search(AGAIN, shown, re.MULTILINE):
                 break
             terminal.type("1")
             terminal.wait_for("", changed_from=shown)
         end = shown
-        assert "game over after" in end and "the deal, every hand revealed:" in end
+        assert "game over after" in end and "the deal, every hand revealed:" in end and "places: " in end
         terminal.type(f"save {saved}")
+        terminal.wait_for(r"review it: kozyri analyze .*\n" + AGAIN)
+        terminal.type("n")
         done = terminal.wait_for(r"EXIT=\d+")
         assert f"review it: kozyri analyze {saved}" in done and "EXIT=0" in done
         assert GameRecord.parse(saved.read_text()).is_over
         print(end)  # what the person saw at the end (pytest -s shows it)
+    finally:
+        terminal.close()
+
+
+def first_step_fits(screen: str) -> bool:
+    """Whether a 24-line screen at the person's first step shows the whole table: its head line down to the prompt."""
+    return re.search(r"^--- move \d+ ---", screen, re.MULTILINE) is not None
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install -y tmux): no terminal to play on")
+def test_a_three_player_game_fits_a_24_line_terminal():
+    """80x24, 36 cards, three players: at each first step the whole table
+    (head line to prompt) is on the screen, the computers' moves told in
+    words above it; the second step of a beat lists the cards to add; then
+    play again starts game 2 with Computer 1 leading."""
+    terminal = Terminal(TERMINAL_ENV + KOZYRI + ["play", "--players", "3", "--trumps", "SHD", "--level", "1",
+                                                 "--seed", "4", "--pace", "0"], width=80, height=24)
+    try:
+        fitted = steps = 0
+        while True:
+            shown = terminal.wait_for(PROMPT + "|" + AGAIN + "|skip goes to the result:\\s*$")
+            last = shown.rstrip().splitlines()[-1]
+            if re.search(AGAIN, last):
+                break
+            if last.startswith("your move"):
+                steps += 1
+                fitted += first_step_fits(shown)
+                assert "your move: " in shown
+            elif last.startswith("card to add"):
+                assert re.search(r"^beat \S+ with \S+, then add:$", shown, re.MULTILINE)
+            terminal.type("1" if not last.startswith("Enter watches") else "")
+            terminal.wait_for("", changed_from=shown)
+        assert steps >= 5 and fitted == steps, (fitted, steps)
+        assert "places: " in shown
+        terminal.type("y")
+        second = terminal.wait_for(r"Game 2: the same opponents and settings, Computer 1 leads")
+        assert second
+        terminal.wait_for(PROMPT)
+        terminal.type("quit")
+        assert "EXIT=0" in terminal.wait_for(r"EXIT=\d+")
     finally:
         terminal.close()

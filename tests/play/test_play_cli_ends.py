@@ -49,7 +49,7 @@ def test_resign_asks_first_then_ends_the_game_and_its_record_says_so(cli, tmp_pa
 
 def test_a_draw_offer_a_weak_computer_declines_and_the_game_goes_on(cli):
     out, end = ended(cli, *SMALL, moves="draw\n1\ndraw\n" + ONES)
-    assert out.count("you offer a draw") == 2 and out.count("player 1 declines the draw") == 2
+    assert out.count("you offer a draw") == 2 and out.count("Computer 1 declines the draw") == 2
     assert out.count("the draw is declined: play on") == 2
     assert end["ending"]["reason"] != AGREEMENT and GameRecord.from_json(end["record"]).is_over
 
@@ -65,7 +65,7 @@ def test_a_draw_offer_a_computer_that_proved_the_draw_accepts(cli, tmp_path):
     saved = tmp_path / "agreed.txt"
     out, end = ended(cli, "--load", drawn_deal(tmp_path), "--agent", "mcts", "--nodes", "2000", "--save", str(saved),
                      moves="QS\ndraw\n")
-    assert "you offer a draw" in out and "player 1 accepts the draw" in out
+    assert "you offer a draw" in out and "Computer 1 accepts the draw" in out
     assert "game over after 2 moves: a draw by agreement: nobody loses" in out
     assert end["result"] == "draw" and end["ending"]["reason"] == AGREEMENT and end["ending"]["loser"] is None
     assert end["record"]["end"] == {"by": AGREEMENT}
@@ -85,7 +85,8 @@ def test_the_third_occurrence_of_a_position_ends_the_game_as_a_draw(cli, tmp_pat
     you, last = before.final.to_move, game.moves[-1].text(game.start.deck)
     out, end = ended(cli, "--load", str(path), "--seat", str(you), "--level", "1", moves=f"{last}\n")
     assert f"{len(game.moves) - 1} moves replayed" in out
-    assert f"game over after {len(game.moves)} moves: a draw by repetition: nobody loses" in out
+    assert (f"game over after {len(game.moves)} moves: a draw by repetition (a position occurred for the third "
+            "time): nobody loses") in out
     assert end["result"] == "draw" and end["ending"]["reason"] == REPETITION
     assert end["ending"]["text"] == "a draw by repetition" and "end" not in end["record"]
 

@@ -1,7 +1,8 @@
 """The parameters of the OpenSpiel game ``python_own_trumps``, read and
-checked (:class:`Settings`), and its fixed action numbering
-(:class:`ActionCodec`); docs/openspiel.md describes both. Plain Python:
-OpenSpiel itself is imported by :mod:`kozyri.openspiel.game`.
+checked (:class:`Settings`); docs/openspiel.md describes them. Its action
+numbering is the game's own (:class:`kozyri.owntrumps.actions.ActionCodec`),
+shared with the RL environments. Plain Python: OpenSpiel itself is imported
+by :mod:`kozyri.openspiel.game`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from dataclasses import replace
 from kozyri.core import InvalidInput
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.position import MAX_PLAYERS, parse_trumps
-from kozyri.owntrumps.rules import NO_CARD, Move, MoveKind, Rules
+from kozyri.owntrumps.actions import ActionCodec  # noqa: F401 - where the OpenSpiel game finds it
+from kozyri.owntrumps.rules import Rules
 from kozyri.play import GameSettings, Seat
 from kozyri.play.settings import MOST_TURN_CAP
 
@@ -28,56 +30,6 @@ DEFAULTS = {"players": 2, "deck": "36", "must_beat": True, "pass_sixes": False, 
 #: A state's phases (its ``phase``), and their names.
 CHOOSING, DEALING, PLAYING, OVER = range(4)
 PHASE_NAMES = ("choosing trumps", "dealing", "playing", "over")
-
-
-class ActionCodec:
-    """The fixed action numbering of one deck of ``size`` cards (docs/openspiel.md).
-
-    ``c`` plays card ``c`` alone (a lead, or a beat with the last card);
-    ``size + size * b + c`` beats with ``b`` and follows with ``c``;
-    ``size + size * size`` takes; the next four choose the trump suit S, H, D, C.
-    Chance outcomes (the deal) are card numbers. Cards are kozyri's:
-    ``suit_index * n_ranks + rank_index`` of the deck.
-
-    >>> codec = ActionCodec(Deck.parse("2x3"))
-    >>> codec.encode(Move.beat(1, 3)), codec.decode(codec.take), codec.num_actions
-    (15, Move(kind=<MoveKind.TAKE: 2>, card=-1, follow=-1, count=0), 47)
-    """
-
-    def __init__(self, deck: Deck):
-        self.deck = deck
-        self.size = n = deck.size
-        self.take = n + n * n
-        self.first_suit = self.take + 1
-        self.num_actions = self.first_suit + len(SUITS)
-
-    def encode(self, move: Move) -> int:
-        """The action of a move (a take is one action whatever it takes)."""
-        if move.kind == MoveKind.TAKE:
-            return self.take
-        if move.follow == NO_CARD:
-            return move.card
-        return self.size + self.size * move.card + move.follow
-
-    def decode(self, action: int) -> Move:
-        """The move of a play action, with a take's count left 0 (the state knows it)."""
-        n = self.size
-        if 0 <= action < n:
-            return Move(MoveKind.LEAD, action)  # the state turns it into a beat when the pile is not empty
-        if n <= action < self.take:
-            b, c = divmod(action - n, n)
-            return Move.beat(b, c)
-        if action == self.take:
-            return Move(MoveKind.TAKE)
-        raise InvalidInput(f"action {action} is not a move of Own Trumps with {n} cards")
-
-    def suit_action(self, suit: str) -> int:
-        return self.first_suit + SUITS.index(suit)
-
-    def action_suit(self, action: int) -> str:
-        if not self.first_suit <= action < self.num_actions:
-            raise InvalidInput(f"action {action} is not a trump choice")
-        return SUITS[action - self.first_suit]
 
 
 def _param(params: dict, key: str):

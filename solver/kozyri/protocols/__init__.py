@@ -11,4 +11,7 @@ engines, above the live game (docs/engine-protocol.md).
   :class:`~kozyri.play.SeatTable` for a game held by one seat);
 * :mod:`kozyri.protocols.gtp`: the Go Text Protocol subset Othello programs
   speak, for the Reversi engine.
+* :mod:`kozyri.protocols.client`: the Own Trumps engine as a Python object
+  in python-chess's shape (``Engine.in_process()``, ``Engine.popen()``:
+  ``play``, ``analyse``, ``analysis``, ``quit``), docs/engine-api.md.
 """

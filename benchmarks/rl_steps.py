@@ -1,0 +1,86 @@
+"""What one step of the PettingZoo environment costs in Python (kozyri.rl,
+docs/rl.md): microseconds per ``env.step`` with random legal actions, with
+and without building the observation (the array and the action mask) the
+agent to act reads first, beside an OpenSpiel state's ``apply_action`` where
+OpenSpiel is installed. Resets are not counted.
+
+    python benchmarks/rl_steps.py                        # 24 and 36 cards, 2 and 4 players
+    python benchmarks/rl_steps.py --steps 20000 --deck 36 --players 3
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import time
+
+import click
+import numpy as np
+
+from kozyri.rl.pettingzoo_env import raw_env
+
+
+def step_cost(deck: str, players: int, steps: int, observe: bool, seed: int) -> float:
+    """Microseconds per step over ``steps`` steps of random games (``observe``: the mover's observation first)."""
+    env = raw_env(deck=deck, players=players)
+    rng = random.Random(seed)
+    spent, done, game = 0.0, 0, 0
+    while done < steps:
+        env.reset(seed=seed + game)
+        game += 1
+        while env.game.to_act is not None and done < steps:
+            began = time.perf_counter()
+            if observe:
+                observation = env.observe(env.agent_selection)
+                action = rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
+            else:
+                action = rng.choice(list(env.game.legal()))
+            env.step(action)
+            spent += time.perf_counter() - began
+            done += 1
+    return spent / steps * 1e6
+
+
+def openspiel_cost(deck: str, players: int, steps: int, seed: int) -> float | None:
+    """Microseconds per ``apply_action`` of the OpenSpiel game (legal actions asked each step), or None."""
+    if importlib.util.find_spec("pyspiel") is None:
+        return None
+    import pyspiel
+
+    import kozyri.openspiel  # noqa: F401 - registers the game
+
+    game = pyspiel.load_game("python_own_trumps", {"deck": deck, "players": players})
+    rng = random.Random(seed)
+    spent, done = 0.0, 0
+    while done < steps:
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(rng.choice([c for c, _ in state.chance_outcomes()]))
+        while not state.is_terminal() and done < steps:
+            began = time.perf_counter()
+            state.apply_action(rng.choice(state.legal_actions()))
+            spent += time.perf_counter() - began
+            done += 1
+    return spent / steps * 1e6
+
+
+@click.command()
+@click.option("--deck", "decks", multiple=True, default=("24", "36"), show_default=True, help="Decks to time.")
+@click.option("--players", "player_counts", multiple=True, type=int, default=(2, 4), show_default=True)
+@click.option("--steps", default=5000, show_default=True, help="Steps timed per row and column.")
+@click.option("--seed", default=1, show_default=True)
+def main(decks, player_counts, steps, seed):
+    """Print a table of microseconds per step."""
+    print(f"{'deck':>5} {'players':>7} {'step only':>10} {'step+observe':>13} {'observe':>8} {'openspiel':>10}")
+    for deck in decks:
+        for players in player_counts:
+            bare = step_cost(deck, players, steps, False, seed)
+            full = step_cost(deck, players, steps, True, seed)
+            spiel = openspiel_cost(deck, players, steps, seed)
+            spiel_text = "-" if spiel is None else f"{spiel:.0f}"
+            print(f"{deck:>5} {players:>7} {bare:>10.0f} {full:>13.0f} {full - bare:>8.0f} {spiel_text:>10}")
+    print("µs per step, random legal actions, resets not counted; 'observe' is the difference")
+
+
+if __name__ == "__main__":
+    main()

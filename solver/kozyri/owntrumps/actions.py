@@ -1,0 +1,63 @@
+"""Own Trumps' fixed action numbering: every move and trump choice of a
+deck as one integer, the numbering OpenSpiel's ``python_own_trumps``, the
+PettingZoo and Gymnasium environments and the batched step API share
+(docs/openspiel.md, docs/rl.md).
+"""
+
+from __future__ import annotations
+
+from kozyri.core import InvalidInput
+from kozyri.owntrumps.cards import SUITS, Deck
+from kozyri.owntrumps.rules import NO_CARD, Move, MoveKind
+
+__all__ = ["ActionCodec"]
+
+
+class ActionCodec:
+    """The fixed action numbering of one deck of ``size`` cards (docs/openspiel.md).
+
+    ``c`` plays card ``c`` alone (a lead, or a beat with the last card);
+    ``size + size * b + c`` beats with ``b`` and follows with ``c``;
+    ``size + size * size`` takes; the next four choose the trump suit S, H, D, C.
+    Chance outcomes (the deal) are card numbers. Cards are kozyri's:
+    ``suit_index * n_ranks + rank_index`` of the deck.
+
+    >>> codec = ActionCodec(Deck.parse("2x3"))
+    >>> codec.encode(Move.beat(1, 3)), codec.decode(codec.take), codec.num_actions
+    (15, Move(kind=<MoveKind.TAKE: 2>, card=-1, follow=-1, count=0), 47)
+    """
+
+    def __init__(self, deck: Deck):
+        self.deck = deck
+        self.size = n = deck.size
+        self.take = n + n * n
+        self.first_suit = self.take + 1
+        self.num_actions = self.first_suit + len(SUITS)
+
+    def encode(self, move: Move) -> int:
+        """The action of a move (a take is one action whatever it takes)."""
+        if move.kind == MoveKind.TAKE:
+            return self.take
+        if move.follow == NO_CARD:
+            return move.card
+        return self.size + self.size * move.card + move.follow
+
+    def decode(self, action: int) -> Move:
+        """The move of a play action, with a take's count left 0 (the state knows it)."""
+        n = self.size
+        if 0 <= action < n:
+            return Move(MoveKind.LEAD, action)  # the state turns it into a beat when the pile is not empty
+        if n <= action < self.take:
+            b, c = divmod(action - n, n)
+            return Move.beat(b, c)
+        if action == self.take:
+            return Move(MoveKind.TAKE)
+        raise InvalidInput(f"action {action} is not a move of Own Trumps with {n} cards")
+
+    def suit_action(self, suit: str) -> int:
+        return self.first_suit + SUITS.index(suit)
+
+    def action_suit(self, action: int) -> str:
+        if not self.first_suit <= action < self.num_actions:
+            raise InvalidInput(f"action {action} is not a trump choice")
+        return SUITS[action - self.first_suit]

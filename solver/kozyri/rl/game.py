@@ -1,0 +1,239 @@
+"""The game both environments step: :class:`EnvGame`, one Own Trumps game
+in a :class:`~kozyri.play.Session` (the rules, the trump choice, the deal,
+the end by the rules, by repetition or capped are the session's), read
+through the OpenSpiel game's action numbering and the array encoding of
+:mod:`kozyri.rl.encoding`. Plain Python and NumPy: neither PettingZoo nor
+Gymnasium is imported here.
+
+Actions (:class:`~kozyri.owntrumps.actions.ActionCodec`, docs/rl.md), for a
+deck of ``S`` cards: ``c`` plays card ``c`` alone (a lead, or a beat with the
+hand's last card); ``S + S * b + c`` beats with ``b`` and follows with ``c``;
+``S + S * S`` takes; the next four choose the trump suit S, H, D, C.
+
+>>> game = EnvGame(env_settings(deck="4x3", players=2))
+>>> game.start(seed=1)
+>>> game.phase, game.to_act, sorted(game.legal())[:3]
+(1, 0, [0, 3, 4])
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from kozyri.core import IllegalMove, InvalidInput
+from kozyri.owntrumps.actions import ActionCodec
+from kozyri.owntrumps.cards import SUITS
+from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.render import view_lines
+from kozyri.owntrumps.rules import Rules
+from kozyri.play import GameSettings, Session
+from kozyri.play.table import DEFAULT_TURN_CAP
+from kozyri.rl.encoding import CHOOSING, OVER, PLAYING, ObservationEncoding, returns_of
+
+#: The largest seed a deal is drawn with (GameSettings' seed rule: 0 to 2**63-1).
+MOST_SEED = 2**63 - 1
+
+
+def env_settings(deck="36", players: int = 2, *, must_beat: bool = True, pass_sixes: bool = False, trumps=None,
+                 leader: int = 0, turn_cap: int = DEFAULT_TURN_CAP, seats=None) -> GameSettings:
+    """The settings of an environment's games, checked now (each game gets
+    its own seed): ``trumps`` None gives the seats S, H, D, C in turn (as
+    the OpenSpiel game), ``"choose"`` makes the trump choice the first
+    phase, or one suit per seat (``"HS"``); ``seats`` as
+    :class:`~kozyri.play.GameSettings` takes them (default: every seat
+    played from outside)."""
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise InvalidInput(f"the number of players is a whole number from 2 to 4, not {players!r}")
+    if trumps is None:
+        trumps = "".join(SUITS[:players]) if 2 <= players <= len(SUITS) else None
+    for name, value in (("must_beat", must_beat), ("pass_sixes", pass_sixes)):
+        if not isinstance(value, bool):
+            raise InvalidInput(f"{name} is True or False, not {value!r}")
+    return GameSettings.create(deck=str(deck) if isinstance(deck, int) else deck, players=players,
+                               rules=Rules(must_beat, pass_sixes), trumps=trumps, leader=leader, seed=0,
+                               turn_cap=turn_cap, seats=[None] * players if seats is None else seats)
+
+
+class EnvGame:
+    """One game at a time of ``settings`` (:func:`env_settings`): started by
+    :meth:`start`, stepped by :meth:`act` with action numbers, observed by
+    :meth:`observe` from one seat's knowledge."""
+
+    def __init__(self, settings: GameSettings):
+        if not isinstance(settings, GameSettings):
+            raise InvalidInput(f"an environment's game is made from GameSettings, not {type(settings).__name__}")
+        self.settings = settings
+        self.n_players = settings.players
+        #: The action numbering (the OpenSpiel game's).
+        self.codec = ActionCodec(settings.deck)
+        #: The observation arrays' layout.
+        self.encoding = ObservationEncoding(settings.deck, settings.players, settings.turn_cap)
+        self.session: Session | None = None
+        self._order = None
+        # What is read of the session at its event number `_seen[1]` (kept until the next event).
+        self._seen: tuple = (None, -1)
+        self._legal = self._mask = self._to_act = None
+
+    # --- starting ------------------------------------------------------------------
+    def start(self, seed: int, order=None, start: Position | None = None, seats=None) -> None:
+        """A new game dealt from ``seed`` (the settings' deal), or from
+        ``order`` (every card number once, in dealing order: the OpenSpiel
+        game's chance outcomes), after the trump choice if there is one, or
+        from ``start`` (a position to play from, with its trumps); ``seats``
+        replaces the settings' seats."""
+        settings = replace(self.settings, seed=seed, **({} if seats is None else {"seats": tuple(seats)}))
+        self._order = None
+        if start is not None:
+            if not isinstance(start, Position):
+                raise InvalidInput(f"a start is a Position, not {type(start).__name__}")
+            if (start.deck, start.n_players, start.rules) != (settings.deck, settings.players, settings.rules):
+                raise InvalidInput("the start is of another deck, number of players or rules than the environment's")
+            self.session = Session(replace(settings, trumps=start.trumps), start=start)
+            return
+        if order is not None:
+            try:
+                order = [int(card) for card in order]
+            except (TypeError, ValueError):
+                order = None
+            if order is None or sorted(order) != list(range(settings.deck.size)):
+                raise InvalidInput(f"a deal's order holds every card of the {settings.deck.spec()} deck once")
+            if settings.chooses_trumps:
+                self._order = order  # dealt once the seats have chosen
+            else:
+                self.session = Session(settings, start=self._deal(settings, settings.trumps, order))
+                return
+        self.session = Session(settings)
+
+    @staticmethod
+    def _deal(settings: GameSettings, trumps, order) -> Position:
+        """The deal of the cards in dealing order ``order``, with ``trumps``."""
+        return Position.deal(settings.deck, trumps, settings.leader, rules=settings.rules,
+                             n_players=settings.players, order=order)
+
+    # --- state -----------------------------------------------------------------------
+    @property
+    def phase(self) -> int:
+        """:data:`~kozyri.rl.encoding.CHOOSING`, ``PLAYING`` or ``OVER``."""
+        if self.session.table is None:
+            return CHOOSING
+        return OVER if self.to_act is None else PLAYING
+
+    def _now(self) -> None:
+        """Forget what was read of the session when anything happened in it
+        since (every change is an event: an action here, a computer seat's
+        move, a resignation)."""
+        now = (self.session, self.session.last_seq)
+        if now[0] is not self._seen[0] or now[1] != self._seen[1]:
+            self._seen = now
+            self._legal = self._mask = None
+            self._to_act = self.session.to_act
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, None at the end."""
+        self._now()
+        return self._to_act
+
+    @property
+    def ending(self):
+        """How the game ended (the session's :class:`~kozyri.play.Ending`), None while it goes on."""
+        return self.session.ending
+
+    def returns(self) -> list[float]:
+        """Each seat's reward: :func:`~kozyri.rl.encoding.returns_of` the ending (0 each before it)."""
+        return returns_of(self.ending, self.n_players)
+
+    def trumps(self) -> tuple:
+        """Each seat's trump suit (None while it has not chosen)."""
+        session = self.session
+        return session.choice.trumps if session.table is None else session.table.position.trumps
+
+    # --- actions ------------------------------------------------------------------
+    def legal(self) -> dict:
+        """Each legal action of the seat to act, with its move (a suit in the trump choice); {} at the end."""
+        self._now()
+        if self._legal is None:
+            session, codec = self.session, self.codec
+            if session.table is None:
+                self._legal = {codec.suit_action(s): s for s in session.choice.free}
+            else:
+                self._legal = {codec.encode(m): m for m in session.table.legal_moves()}
+        return self._legal
+
+    def mask(self) -> np.ndarray:
+        """The legal actions of the seat to act as 0/1 values (int8), one per action."""
+        legal = self.legal()
+        if self._mask is None:
+            self._mask = np.zeros(self.codec.num_actions, np.int8)
+            self._mask[list(legal)] = 1
+        return self._mask.copy()
+
+    def act(self, action) -> None:
+        """The seat to act plays ``action`` (IllegalMove for an action that is not legal now)."""
+        if self.to_act is None:
+            raise IllegalMove(f"the game is over ({self.ending.text}): no action is legal")
+        try:
+            number = int(action)
+        except (TypeError, ValueError):
+            raise IllegalMove(f"an action is a whole number, not {action!r}") from None
+        move = self.legal().get(number) if number == action else None
+        if move is None:
+            shown = number if number == action else repr(action)
+            raise IllegalMove(f"action {shown} is not legal here (legal: {', '.join(map(str, sorted(self.legal())))})")
+        session = self.session
+        session.act(self._to_act, move, seconds=0.0)
+        if self._order is not None and session.table is not None:
+            self._redeal()
+
+    def _redeal(self) -> None:
+        """The trump choice is over: the game goes on from the deal of the order given."""
+        trumps = self.session.table.position.trumps
+        settings = replace(self.session.settings, trumps=trumps)
+        self.session = Session(settings, start=self._deal(settings, trumps, self._order))
+        self._order = None
+
+    def action_text(self, action: int) -> str:
+        """An action as kozyri writes it: ``trump H``, ``QS``, ``KH+9S``, ``take``."""
+        codec = self.codec
+        if action >= codec.first_suit:
+            return f"trump {codec.action_suit(action)}"
+        if action == codec.take:
+            return "take"
+        if action < codec.size:
+            return self.settings.deck.card_text(action)
+        return codec.decode(action).text(self.settings.deck)
+
+    # --- what a seat sees ---------------------------------------------------------
+    def encode(self, seat: int) -> np.ndarray:
+        """What ``seat`` observes, as a new array (:mod:`kozyri.rl.encoding`)."""
+        session = self.session
+        table = session.table
+        view = None if table is None else table.view(seat)
+        return self.encoding.encode(seat, self.phase, self.to_act, self.trumps(), self.settings.rules, view,
+                                    session.ply)
+
+    def observe(self, seat: int) -> dict:
+        """``{"observation": encode(seat), "action_mask": ...}``: the mask of the
+        legal actions when ``seat`` is to act, all 0 otherwise."""
+        mask = self.mask() if seat == self.to_act else np.zeros(self.codec.num_actions, np.int8)
+        return {"observation": self.encode(seat), "action_mask": mask}
+
+    def text(self, seat: int | None) -> str:
+        """The game as ``seat`` sees it, for people (None: only what is public)."""
+        session = self.session
+        lines = []
+        if session.table is None:
+            chosen = " ".join(s or "-" for s in session.choice.trumps)
+            lines.append(f"trump choice: {chosen}; player {session.to_act} to choose")
+        else:
+            table = session.table
+            trumps = " ".join(table.position.trumps)
+            to_act = "" if session.to_act is None else f"; player {session.to_act} to move"
+            lines.append(f"move {session.ply}; trumps {trumps}{to_act}")
+            if seat is not None:
+                lines += view_lines(table.view(seat), "  ")
+        if session.ending is not None:
+            lines.append(f"over: {session.ending.text}")
+        return "\n".join(lines)
