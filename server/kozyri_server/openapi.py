@@ -103,6 +103,11 @@ PATHS = {
         "summary": "give a seat up", "tags": ["tables"], "parameters": _TABLE_ID,
         "requestBody": {"content": {"application/json": {"example": {"token": "..."}}}},
         "responses": {"200": _REPLY, "409": {"description": "wrong token"}}}},
+    "/api/tables/{table_id}/rematch": {"post": {
+        "summary": "a finished table's rematch (made once): the same settings, the leader rotated, a new deal",
+        "tags": ["tables"], "parameters": _TABLE_ID,
+        "requestBody": {"content": {"application/json": {"example": {"token": "..."}}}},
+        "responses": {"200": _REPLY, "409": {"description": "wrong token, or the game is not over"}}}},
     "/api/tables/{table_id}/record": {"get": {
         "summary": "a finished game's record (what kozyri replay and kozyri analyze read)", "tags": ["tables"],
         "parameters": _TABLE_ID, "responses": {"200": _REPLY, "409": {"description": "the game is not over"}}}},

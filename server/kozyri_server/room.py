@@ -28,7 +28,9 @@ last event of any kind and ``"event_seq"`` its number (0 before the
 first); ``"draw_offer"`` is ``{"by": SEAT, "agreed": [SEATS], "waiting":
 [SEATS]}`` while a draw is on offer; ``"ending"`` is how the game ended,
 with its ``"reason"`` (``"rules"``, ``"repetition"``, ``"resignation"``,
-``"agreement"``, ``"turn cap"``).
+``"agreement"``, ``"turn cap"``); ``"rematch"`` is the id of the table
+that replays a finished one (:meth:`Tables.rematch
+<kozyri_server.tables.Tables.rematch>`), null until somebody asks for it.
 """
 
 from __future__ import annotations
@@ -108,6 +110,8 @@ class Room:
         #: Whether each computer seat accepts a draw, judged by its last search
         #: (:func:`kozyri.play.session.accepts_draw`).
         self.judgements: dict[int, bool] = {}
+        #: The id of this finished table's rematch, or None (:meth:`kozyri_server.tables.Tables.rematch`).
+        self.rematch: str | None = None
         # The events applied to the session and stored (the rest are staged).
         self._stored = len(session.events)
 
@@ -138,8 +142,10 @@ class Room:
                     break
         except KozyriError as exc:
             raise type(exc)(f"table {stored.id}: {exc}") from None
-        return cls(stored.id, session, [s.token_hash for s in stored.seats], [s.name for s in stored.seats],
+        room = cls(stored.id, session, [s.token_hash for s in stored.seats], [s.name for s in stored.seats],
                    stored.status)
+        room.rematch = stored.rematch
+        return room
 
     # --- state ------------------------------------------------------------------------
     @property
@@ -201,7 +207,7 @@ class Room:
         return {"type": "state", "table": self.id, "seat": seat, "status": self.status, "phase": self.phase,
                 "ply": self.ply, "last": last_move(events), "state": view["state"], "event_seq": view["seq"],
                 "event": events[-1].to_json() if events else None, "draw_offer": view["draw_offer"],
-                "ending": view["ending"]}
+                "ending": view["ending"], "rematch": self.rematch}
 
     def summary(self) -> dict:
         """The table as anybody may see it (no card, no seed, no token)."""
@@ -219,6 +225,7 @@ class Room:
         out.update({key: public[key] for key in self.session.kind.setting_keys if key in public})
         if self.is_over:
             out["ending"] = self.session.ending.to_json()
+            out["rematch"] = self.rematch
         return out
 
     def record_json(self) -> dict:
@@ -289,8 +296,8 @@ class Room:
                 self.version += 1
             changed = True
         hashes, names = [s.token_hash for s in stored.seats], [s.name for s in stored.seats]
-        if (hashes, names, stored.status) != (self.hashes, self.names, self.status):
-            self.hashes[:], self.names[:], self.status = hashes, names, stored.status
+        if (hashes, names, stored.status, stored.rematch) != (self.hashes, self.names, self.status, self.rematch):
+            self.hashes[:], self.names[:], self.status, self.rematch = hashes, names, stored.status, stored.rematch
             changed = True
         if changed:
             self.version += 1
@@ -318,7 +325,12 @@ class Room:
 
     def agent_request(self, seat: int) -> dict:
         """The engine job of ``seat``'s move: its seat (agent, budget, seed,
-        level) and its own view, nothing else (``jobs.agent_move``)."""
+        level), its own view and the game's public history of positions (for
+        the repetition rule), nothing else (``jobs.agent_move``)."""
         kind = self.session.kind
-        return {"game": kind.name, "seat": self.settings.seats[seat].to_json(),
+        body = {"game": kind.name, "seat": self.settings.seats[seat].to_json(),
                 "view": kind.view_json(self.session.table, seat)}
+        history = self.session.table.history()
+        if history is not None:
+            body["history"] = history.to_json()
+        return body

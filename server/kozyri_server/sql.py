@@ -12,7 +12,9 @@ accepted or declined. A database written before the events (one row per
 move in ``moves`` under (table, ply), trump choices at the plies ``-n ..
 -1``) is migrated when a store opens it: its rows become events in ply
 order (``choose`` below ply 0, ``move`` from it) and ``moves`` is dropped,
-in one transaction; a SQLite file also gains the ``revision`` column.
+in one transaction; a SQLite file also gains the ``revision`` column. A
+database written before the rematch gains the nullable ``rematch`` column
+(the id of the table that replays a finished one with the same settings).
 
 >>> pyformat(CLAIM_SEAT).count("%s"), "?" in pyformat(CLAIM_SEAT)
 (4, False)
@@ -29,6 +31,7 @@ SCHEMA = (
         settings TEXT NOT NULL,
         status TEXT NOT NULL,
         revision BIGINT NOT NULL DEFAULT 0,
+        rematch TEXT,
         created DOUBLE PRECISION NOT NULL,
         updated DOUBLE PRECISION NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS seats (
@@ -59,11 +62,18 @@ MOVES_TO_EVENTS = """INSERT INTO events (table_id, seq, kind, seat, payload, sec
            CASE WHEN ply < 0 THEN 'choose' ELSE 'move' END, seat, move, seconds, created
     FROM moves"""
 DROP_MOVES = "DROP TABLE moves"
+#: A table that has no ``rematch`` yet (a database of the stores before the rematch: nullable, no default).
+ADD_REMATCH = "ALTER TABLE tables ADD COLUMN rematch TEXT"
 
 # --- the queries -------------------------------------------------------------------------
 INSERT_TABLE = "INSERT INTO tables (id, game, settings, status, created, updated) VALUES (?, ?, ?, ?, ?, ?)"
 INSERT_SEAT = "INSERT INTO seats (table_id, seat, kind) VALUES (?, ?, ?)"
-SELECT_TABLE = "SELECT id, game, settings, status FROM tables WHERE id = ?"
+INSERT_TAKEN_SEAT = "INSERT INTO seats (table_id, seat, kind, token_hash, name) VALUES (?, ?, ?, ?, ?)"
+SELECT_TABLE = "SELECT id, game, settings, status, rematch FROM tables WHERE id = ?"
+#: The rematch of a finished table, linked once: a second link changes nothing (its rowcount is 0).
+LINK_REMATCH = ("UPDATE tables SET rematch = ?, revision = revision + 1, updated = ? "
+                "WHERE id = ? AND rematch IS NULL")
+SELECT_REMATCH = "SELECT rematch FROM tables WHERE id = ?"
 SELECT_SEATS = "SELECT seat, kind, token_hash, name FROM seats WHERE table_id = ? ORDER BY seat"
 SELECT_EVENTS = "SELECT seq, kind, seat, payload, seconds FROM events WHERE table_id = ? ORDER BY seq"
 UNFINISHED = "SELECT id FROM tables WHERE status != ? ORDER BY created, id"

@@ -72,6 +72,8 @@ class StoredTable:
     status: str
     seats: list[StoredSeat] = field(default_factory=list)
     events: list[dict] = field(default_factory=list)
+    #: The id of the table that replays this finished one (its rematch), or None.
+    rematch: str | None = None
 
 
 class Store:
@@ -109,6 +111,14 @@ class Store:
         raise NotImplementedError
 
     def set_status(self, table_id: str, status: str) -> None:
+        raise NotImplementedError
+
+    def link_rematch(self, table_id: str, rematch_id: str, game: str, settings: dict, seat_kinds: list[str],
+                     hashes: list[str | None], names: list[str | None], status: str) -> str:
+        """The rematch of finished table ``table_id``, made once: if it has
+        none yet, the new table ``rematch_id`` (its person seats taken by the
+        token ``hashes`` given) and the link, in one transaction; the id of the
+        rematch linked (another one if it was linked already: then nothing is written)."""
         raise NotImplementedError
 
     def revisions(self, table_ids: list[str]) -> dict[str, int]:
@@ -151,6 +161,8 @@ class SqlStore(Store):
                 execute(sql.ADD_REVISION)
             for statement in sql.SCHEMA:
                 execute(statement)
+            if had_tables and "rematch" not in self._columns(execute, "tables"):
+                execute(sql.ADD_REMATCH)
             if had_moves:
                 execute(sql.MOVES_TO_EVENTS)
                 execute(sql.DROP_MOVES)
@@ -175,7 +187,7 @@ class SqlStore(Store):
             events = execute(sql.SELECT_EVENTS, (table_id,)).fetchall()
             return StoredTable(row[0], row[1], json.loads(row[2]), row[3], [StoredSeat(*s) for s in seats],
                                [{"seq": seq, "kind": kind, "seat": seat, "payload": payload, "seconds": seconds}
-                                for seq, kind, seat, payload, seconds in events])
+                                for seq, kind, seat, payload, seconds in events], rematch=row[4])
         return self._run(work, write=False)
 
     def unfinished(self) -> list[str]:
@@ -219,6 +231,19 @@ class SqlStore(Store):
 
     def set_status(self, table_id: str, status: str) -> None:
         self._run(lambda execute: execute(sql.SET_STATUS, (status, time.time(), table_id)))
+
+    def link_rematch(self, table_id: str, rematch_id: str, game: str, settings: dict, seat_kinds: list[str],
+                     hashes: list[str | None], names: list[str | None], status: str) -> str:
+        now = time.time()
+
+        def work(execute):
+            if execute(sql.LINK_REMATCH, (rematch_id, now, table_id)).rowcount != 1:
+                return execute(sql.SELECT_REMATCH, (table_id,)).fetchone()[0]
+            execute(sql.INSERT_TABLE, (rematch_id, game, json.dumps(settings), status, now, now))
+            for seat, (kind, hashed, name) in enumerate(zip(seat_kinds, hashes, names)):
+                execute(sql.INSERT_TAKEN_SEAT, (rematch_id, seat, kind, hashed, name))
+            return rematch_id
+        return self._run(work)
 
 
 class SqliteStore(SqlStore):

@@ -29,12 +29,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 
 from kozyri.checks import shown, short_text, whole_number
 from kozyri.core import GameOver, InvalidInput, KozyriError
 from kozyri.play.session import Event
-from kozyri.play.settings import MOST_NAME_CHARS, GameSettings
+from kozyri.play.settings import DRAWN_SEEDS, MOST_NAME_CHARS, GameSettings
 from kozyri_server.jobs import budget_seconds
 from kozyri_server.limits import Limits
 from kozyri_server.pool import EnginePool, JobTimeout, PoolFull
@@ -59,6 +60,30 @@ class NotFound(KozyriError):
 
 class TooMany(KozyriError):
     """The server holds as many tables as it may."""
+
+
+def rematch_order(room: Room) -> list[int]:
+    """For each seat of a table's rematch, the seat of the finished table who
+    sits there: the same seats (Own Trumps rotates the leader instead), in
+    Reversi the colours swapped."""
+    seats = list(range(len(room.kinds)))
+    return seats[::-1] if room.game == "reversi" else seats
+
+
+def rematch_settings(settings: dict, order: list[int]) -> dict:
+    """The settings (:meth:`GameSettings.to_json`) of a finished game's
+    rematch: the seats in ``order`` (:func:`rematch_order`), the leader
+    rotated to the next seat, a new deal (its seed drawn), new seeds for the
+    computer seats (so that they do not replay the same game)."""
+    out = dict(settings)
+    seats = [settings["seats"][old] for old in order]
+    draw = random.SystemRandom()
+    out["seats"] = [dict(seat, seed=draw.randrange(DRAWN_SEEDS)) if isinstance(seat, dict) and seat.get("agent")
+                    else seat for seat in seats]
+    if "leader" in out:
+        out["leader"] = (out["leader"] + 1) % len(seats)
+    out.pop("seed", None)
+    return out
 
 
 class Tables:
@@ -265,6 +290,47 @@ class Tables:
         await self._broadcast(room)
         self._kick(room)
         return {"table": room.id, "seat": seat, "token": token}
+
+    async def rematch(self, table_id, body) -> dict:
+        """The rematch of a finished table, for a seat that proves itself with
+        its token (``{"token": T}``): a new table with the same settings, seats,
+        levels and names, the leader rotated (Reversi: the colours swapped), a
+        new deal and new computer seeds; every person seat already taken by
+        the same person (the same token works there). Made once: every later
+        call, from any seat, answers the same table. ``{"table": NEW_ID, "seat":
+        the caller's seat there, "token": T}``."""
+        room = await self.get(table_id)
+        body = body if isinstance(body, dict) else {}
+        unknown = [key for key in body if key != "token"]
+        if unknown:
+            raise InvalidInput(f"unknown key {shown(unknown[0])} (known: token)")
+        token = body.get("token")
+        seat = room.seat_of(token)
+        if seat is None:
+            raise Refused("a rematch is asked for by a seat of the table, with its token")
+        if not room.is_over:
+            raise Refused("the game is not over: a rematch comes after its end")
+        async with room.lock:
+            order = rematch_order(room)
+            if room.rematch is None:
+                if self.unfinished() >= self.limits.max_tables:
+                    raise TooMany(f"the server holds {self.limits.max_tables} tables: try again later")
+                settings = GameSettings.from_json(rematch_settings(room.settings.to_json(), order))
+                new = Room.new(secrets.token_urlsafe(9), settings)
+                new.hashes[:] = [room.hashes[old] for old in order]
+                new.names[:] = [room.names[old] for old in order]
+                new.status = PLAYING if not new.free_seats() else OPEN
+                linked = await self._store(self.store.link_rematch, room.id, new.id, settings.game,
+                                           settings.to_json(), new.kinds, new.hashes, new.names, new.status)
+                if linked == new.id:
+                    self.rooms[new.id] = new
+                room.rematch = linked
+                room.version += 1
+            rematch_id = room.rematch
+        await self._broadcast(room)
+        new_room = await self.get(rematch_id)
+        self._kick(new_room)
+        return {"table": rematch_id, "seat": order.index(seat), "token": token}
 
     async def leave(self, table_id, body) -> dict:
         """Give a seat up (its token stops working; somebody else may take it)."""

@@ -8,7 +8,13 @@ browser contexts at one online table (with a reload and a dropped
 connection on the way), and Reversi against the computer. At each step the
 test checks what the page shows against the state its seat was sent; every
 WebSocket frame each page receives is recorded, and none may carry a card
-of another seat's hand that the seat does not know. Screenshots are saved
+of another seat's hand that the seat does not know, and at every move the
+page's DOM names no such card either. Each move is checked in words over the
+pile, the pile fanned, the cards a take returns marked with the reason; more
+games check the pace (computer moves held, cards flying, none with the
+setting off or under reduced motion), a double click, a draw offer, resigning
+with its confirmation, the rematch (against the computer and online), and a
+person out of a three-player game skipping to the end. Screenshots are saved
 at 360x740 and 1280x800.
 
 Run it (skipped unless asked for, and unless chromium and playwright are here)::
@@ -28,6 +34,7 @@ import copy
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -59,8 +66,13 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 PHONE, DESKTOP = {"width": 360, "height": 740}, {"width": 1280, "height": 800}
 #: Seconds the server may take to start, and a page to show a change.
 START_SECONDS, STEP_MS = 90, 30_000
-#: The page's query: a quick review and hint (node-limited, so the same on any machine).
-QUERY = "?review_nodes=40&hint_level=3"
+#: The page's query: a quick review and hint (node-limited, so the same on any machine), no pause between
+#: computer moves and no animation (``pace=off``; the pace is checked on its own).
+QUERY = "?review_nodes=40&hint_level=3&pace=off"
+#: A card as the page writes it for people: "10♥", "Q♠".
+SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+RANK_WORDS = {"jack": "J", "queen": "Q", "king": "K", "ace": "A"}
+SUIT_WORDS = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
 #: The screenshots the README shows, and their names in docs/images/.
 README_IMAGES = {"owntrumps-online-table": "page-owntrumps.png", "reversi-phone": "page-reversi.png"}
 DOCS_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
@@ -68,6 +80,12 @@ DOCS_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 
 def _get(url: str) -> dict:
     with urllib.request.urlopen(url, timeout=30) as reply:
+        return json.loads(reply.read())
+
+
+def _post(url: str, body: dict) -> dict:
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as reply:
         return json.loads(reply.read())
 
 
@@ -128,8 +146,8 @@ def shots():
 class Player:
     """One browser page at a table: its WebSocket frames recorded, its state read, its clicks."""
 
-    def __init__(self, browser, viewport: dict, base: str):
-        self.context = browser.new_context(viewport=viewport, accept_downloads=True)
+    def __init__(self, browser, viewport: dict, base: str, reduced_motion: str = "no-preference"):
+        self.context = browser.new_context(viewport=viewport, accept_downloads=True, reduced_motion=reduced_motion)
         self.page = self.context.new_page()
         self.page.set_default_timeout(STEP_MS)
         self.frames: list[dict] = []
@@ -144,8 +162,8 @@ class Player:
             self.frames.append(json.loads(payload if isinstance(payload, str) else payload.decode()))
         ws.on("framereceived", received)
 
-    def open(self, hash_: str = "#/") -> None:
-        self.page.goto(self.base + "/" + QUERY + hash_)
+    def open(self, hash_: str = "#/", query: str = QUERY) -> None:
+        self.page.goto(self.base + "/" + query + hash_)
 
     def state(self) -> dict | None:
         return self.page.evaluate("window.kozyriTable && window.kozyriTable.state")
@@ -165,6 +183,7 @@ class Player:
         return self.state()
 
     def screenshot(self, folder: Path, name: str) -> None:
+        self.page.wait_for_function("document.getAnimations().length === 0")  # no card caught in flight
         self.page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
         if name in README_IMAGES and os.environ.get("KOZYRI_README_IMAGES") == "1":
             shutil.copyfile(folder / f"{name}.png", DOCS_IMAGES / README_IMAGES[name])
@@ -180,9 +199,10 @@ class Player:
 
 
 # --- Own Trumps -------------------------------------------------------------------------
-def start_owntrumps(player: Player, players: int, deck: str, level: int, online: bool = False) -> None:
+def start_owntrumps(player: Player, players: int, deck: str, level: int, online: bool = False,
+                    query: str = QUERY) -> None:
     page = player.page
-    player.open()
+    player.open(query=query)
     page.fill("#ot-name", "Ann" if not online else "Host")
     page.select_option("#ot-players", str(players))
     page.select_option("#ot-deck", deck)
@@ -210,8 +230,12 @@ def check_table_shows(player: Player, message: dict) -> None:
         assert page.get_attribute("#pile .card.big", "data-card") == view["pile"][-1]
         under, shown_pile = len(view["pile"]) - 1, page.inner_text("#pile")
         assert (f"{under} card" in shown_pile) if under else ("nothing under it" in shown_pile)
+        fanned = page.eval_on_selector_all("#pile .card", "cs => cs.map(c => c.dataset.card)")
+        assert fanned == view["pile"][-7:]  # the top cards fanned, in order: a beating card shows under the added one
     else:
         assert "the pile is empty" in page.inner_text("#pile")
+    check_narration(player, message)
+    check_no_hidden_card_in_dom(player, message)
     for seat, count in enumerate(view["counts"]):
         text = page.inner_text(f"#seat-{seat}")
         assert (f"{count} card" in text) if count else ("out" in text), text
@@ -222,6 +246,78 @@ def check_table_shows(player: Player, message: dict) -> None:
         starts = {m.split("+")[0] for m in st["legal_moves"] if not m.startswith("take")}
         marked = set(page.eval_on_selector_all("#hand .card.legal", "cs => cs.map(c => c.dataset.card)"))
         assert marked == starts, (marked, starts)
+        if view["pile"]:  # the cards a take returns are marked, with the reason
+            count = take_count(view, view["trumps"][player.seat()])
+            taken = page.eval_on_selector_all("#pile .card.to-take", "cs => cs.map(c => c.dataset.card)")
+            assert taken == view["pile"][-count:][-7:], (taken, view["pile"], count)
+            reason = page.inner_text("#take-reason")
+            top = view["pile"][-1]
+            assert reason.startswith(short(top) + " is ") and "take" in reason, reason
+            assert ("is not your trump" in reason) == (top[-1] != view["trumps"][player.seat()]), reason
+
+
+def short(card: str) -> str:
+    """A card as the page writes it: "10♥"."""
+    return card[:-1] + SYMBOLS[card[-1]]
+
+
+def take_count(view: dict, trump: str) -> int:
+    """How many cards a take returns (RULES.md): 3; 5 under your trump; the whole pile under its ace."""
+    top = view["pile"][-1]
+    n = 3 if top[-1] != trump else len(view["pile"]) if top[:-1] == "A" else 5
+    return min(n, len(view["pile"]))
+
+
+def check_narration(player: Player, message: dict) -> None:
+    """The last move in words over the pile: its player named ("You", "Computer 2 (level 3)") with a verb
+    in the past (never "You beats"), and its cards."""
+    last, event = message["last"], message["event"]
+    if not last or last["phase"] != "play" or not event or event["kind"] != "move":
+        return
+    text = player.page.inner_text("#narration")
+    names = player.page.evaluate("window.kozyriTable.names")
+    subject = "You" if last["seat"] == player.seat() else names[last["seat"]]
+    assert text.startswith(subject + " "), (text, subject)
+    assert not any(bad in text for bad in ("You beats", "You takes", "You leads", "You plays")), text
+    move = last["move"]
+    if move.startswith("take"):
+        assert " took " in text, text
+    else:
+        assert " led " in text or " beat " in text, text
+        assert all(short(card) in text for card in move.split("+")), (text, move)
+
+
+def cards_on_page(page) -> set[str]:
+    """Every card the page's DOM names: in its text ("Q♦"), its data-card attributes, its spoken labels."""
+    found = page.evaluate("""() => {
+        const out = [document.body.innerText];
+        for (const e of document.querySelectorAll('[data-card]')) out.push('@' + e.dataset.card);
+        for (const e of document.querySelectorAll('[aria-label], [title]'))
+          out.push(e.getAttribute('aria-label') || '', e.title || '');
+        return out.join('\\n'); }""")
+    cards = set()
+    for rank, symbol in re.findall(r"(10|[2-9JQKA])([\u2660\u2665\u2666\u2663])", found):
+        cards.add(rank + "SHDC"["\u2660\u2665\u2666\u2663".index(symbol)])
+    cards |= set(re.findall(r"@((?:10|[2-9JQKA])[SHDC])", found))
+    for rank, suit in re.findall(r"\b(10|[2-9]|jack|queen|king|ace) of (spades|hearts|diamonds|clubs)", found):
+        cards.add(RANK_WORDS.get(rank, rank) + SUIT_WORDS[suit])
+    return cards
+
+
+def check_no_hidden_card_in_dom(player: Player, message: dict) -> None:
+    """No card of another seat's hand that this seat does not know is anywhere in the page: every card
+    named is in the seat's hand, on the pile, known (taken from the pile), in the public moves, or (two
+    players, the whole deck dealt) deduced as the one other hand."""
+    view = message["state"]["view"]
+    if message["state"]["ending"]:
+        return  # at the end the record (every hand) is public
+    allowed = set(view["hand"]) | set(view["pile"]) | {c for known in view["known"] for c in known}
+    allowed |= {card for move in view["moves"] if not move.startswith("take") for card in move.split("+")}
+    if len(view["counts"]) == 2:
+        deck = {rank + suit for rank in view["deck"]["ranks"] for suit in view["deck"]["suits"]}
+        allowed |= deck - set(view["hand"]) - set(view["pile"])
+    shown = cards_on_page(player.page)
+    assert shown <= allowed, shown - allowed
 
 
 def play_owntrumps_move(player: Player, message: dict, probes: dict) -> None:
@@ -349,11 +445,14 @@ def finish_owntrumps(player: Player, shots: Path, name: str) -> None:
     result = page.inner_text("#result")
     ending = state["state"]["ending"]
     if ending["loser"] is None:
-        assert "draw" in result
+        assert "draw" in result.lower(), result
     elif ending["loser"] == player.seat():
-        assert "you lost" in result
-    else:
-        assert "lost" in result and "you lost" not in result
+        assert result == "You lost.", result
+    elif len(ending["scores"]) == 2:
+        assert result == "You won.", result
+    else:  # where the person finished, and who lost
+        assert re.fullmatch(r"You finished (1st|2nd|3rd)\.|You won\.", result), result
+        assert "lost" in page.inner_text("#result-detail")
     with page.expect_download() as download:
         page.click("#download")
     saved = download.value.path()
@@ -377,6 +476,7 @@ def test_owntrumps_against_the_computer_two_players_phone(server, browser, shots
     """Two players, the 24-card deck, at 360x740: trump chosen, the game clicked to its end, reviewed."""
     player = Player(browser, PHONE, server)
     start_owntrumps(player, 2, "24", 3)
+    watch_flights(player)
     assert player.page.locator(".suit-choice").count() == 4  # seat 0 chooses first
     player.screenshot(shots, "owntrumps-phone-trump-choice")
     player.fits()
@@ -386,6 +486,7 @@ def test_owntrumps_against_the_computer_two_players_phone(server, browser, shots
     # a game of 12 cards a hand meets each probe in practice: a card that does not beat, a take refused, a beat
     assert set(probes) == {"illegal", "take", "hint", "keyboard"}, probes
     assert probes["hint"].startswith("Hint: ") and ("estimate" in probes["hint"] or "proven" in probes["hint"])
+    assert_no_flight(player)  # pace off: no card moved, no animation running
     finish_owntrumps(player, shots, "owntrumps-phone-review")
     table_id = last["table"]
     assert check_no_hidden_card(player, server, table_id) > 5
@@ -413,6 +514,7 @@ def test_owntrumps_between_two_browsers_at_one_online_table(server, browser, sho
     link = page.input_value("#share-link")
     table_id = link.rsplit("/", 1)[1]
     assert "Waiting" in page.inner_text("#choice")
+    assert page.locator("#seats .turn").count() == 0  # nobody's turn before everybody is here
     # the open table is listed in the lobby of another browser, which joins by the link
     guest = Player(browser, PHONE, server)
     guest.open()
@@ -437,7 +539,10 @@ def test_owntrumps_between_two_browsers_at_one_online_table(server, browser, sho
         if moves == 3:  # the host's connection drops: it reconnects by itself
             before = sum(1 for f in host.frames if f.get("type") == "welcome")
             host.page.evaluate("window.kozyriTable.socket.ws.close()")
+            host.page.wait_for_selector("#offline:not([hidden])")  # said over the table, and clicks refused
+            assert "reconnecting" in host.page.inner_text("#offline")
             host.page.wait_for_function("window.kozyriTable.socket.welcomes === 2")
+            host.page.wait_for_selector("#offline", state="hidden")
             assert host.page.inner_text("#connection") == "connected"
             assert sum(1 for f in host.frames if f.get("type") == "welcome") == before + 1
 
@@ -448,6 +553,16 @@ def test_owntrumps_between_two_browsers_at_one_online_table(server, browser, sho
     guest.fits()
     for player in (host, guest):
         assert check_no_hidden_card(player, server, table_id) > 5
+    # the rematch: the host asks, the guest is offered it and joins the same new table, in the same seat
+    host.page.click("#rematch")
+    host.page.wait_for_function("k => window.kozyriTable.id !== k && window.kozyriTable.state", arg=table_id)
+    rematch = host.page.evaluate("window.kozyriTable.id")
+    guest.page.wait_for_function("() => /Rematch offered: join/.test(document.querySelector('#rematch').textContent)")
+    guest.page.click("#rematch")
+    guest.page.wait_for_function("k => window.kozyriTable.id === k && window.kozyriTable.state", arg=rematch)
+    assert (host.seat(), guest.seat()) == (0, 1)
+    assert _get(f"{server}/api/tables/{rematch}")["status"] == "playing"
+    for player in (host, guest):
         player.close()
 
 
@@ -457,6 +572,8 @@ def test_reversi_against_the_computer(server, browser, shots):
     player = Player(browser, PHONE, server)
     page = player.page
     player.open()
+    assert "alpha-beta" in page.get_attribute('#rv-level option[value="2"]', "title")  # Reversi's own levels
+    assert "Monte Carlo" in page.get_attribute('#ot-level option[value="3"]', "title")
     page.select_option("#rv-level", "2")
     page.click("#rv-play")
     page.wait_for_function("window.kozyriTable && window.kozyriTable.state")
@@ -492,7 +609,9 @@ def test_reversi_against_the_computer(server, browser, shots):
                     player.fits()
                 page.click(f'.square[data-square="{player.rng.choice(legal)}"]')
         player.wait_past(state)
-    assert "Game over" in page.inner_text("#result")
+    ending, result = state["state"]["ending"], page.inner_text("#result")
+    expected = "A draw." if ending["loser"] is None else "You lost." if ending["loser"] == 0 else "You won."
+    assert result == expected, result
     with page.expect_download() as download:
         page.click("#download")
     record = json.loads(Path(download.value.path()).read_text())
@@ -500,4 +619,189 @@ def test_reversi_against_the_computer(server, browser, shots):
     page.set_viewport_size(DESKTOP)
     player.screenshot(shots, "reversi-desktop-end")
     player.fits()
+    player.close()
+
+
+# --- pace, animation, resigning, draws, rematch -------------------------------------------------
+def watch_flights(player: Player) -> None:
+    """Count the cards that start a flight (the class "flying"), from now on."""
+    player.page.evaluate("""() => { window.kozyriFlights = 0; new MutationObserver((records) => {
+        for (const r of records)
+          if (r.target.classList && r.target.classList.contains('flying')) window.kozyriFlights += 1;
+      }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['class'] }); }""")
+
+
+def assert_no_flight(player: Player) -> None:
+    assert player.page.evaluate("window.kozyriFlights") == 0
+    assert player.page.evaluate("document.getAnimations().length") == 0
+
+
+def my_turn(player: Player) -> dict:
+    """Wait until the seat is to play (choosing the first free trump on the way) or the game is over, every
+    state shown and nothing on its way: that state."""
+    while True:
+        player.page.wait_for_function(
+            "() => { const t = window.kozyriTable, s = t && t.state;"
+            " if (!s || t.queue.length || t.inFlight) return false;"
+            " if (s.status === 'finished' || (s.phase === 'play' && s.state.ending)) return true;"
+            " if (s.status !== 'playing') return false;"
+            " return (s.phase === 'trump choice' ? s.state.to_choose : s.state.to_move) === t.seat; }")
+        state = player.state()
+        if state["phase"] != "trump choice":
+            return state
+        player.page.click(f'.suit-choice[data-suit="{state["state"]["free"][0]}"]')
+        player.wait_past(state)
+
+
+def resign_with_confirmation(player: Player, shots: Path) -> None:
+    page = player.page
+    page.click("#resign")
+    page.wait_for_selector("#resign-confirm")
+    assert "Resign this game?" in page.inner_text("#resign-confirm")
+    page.click("#resign-no")  # kept playing: nothing sent
+    assert page.locator("#resign-confirm").count() == 0 and player.state()["status"] == "playing"
+    page.click("#resign")
+    player.screenshot(shots, "owntrumps-resign-confirm")
+    page.click("#resign-yes")
+    page.wait_for_selector("#result")
+    assert page.inner_text("#result") == "You resigned."
+    assert player.state()["state"]["ending"]["reason"] == "resignation"
+
+
+def test_draw_offer_resign_and_rematch_against_the_computer(server, browser, shots):
+    """Against the computer (reduced motion asked for by the system: no animation even at a pace with one):
+    a double click sends one move; a draw offer is answered; resigning asks first and ends the game with
+    "You resigned"; the rematch starts a new game with the same settings, the next player leading."""
+    player = Player(browser, DESKTOP, server, reduced_motion="reduce")
+    page = player.page
+    start_owntrumps(player, 2, "24", 2, query="?pace=fast")
+    watch_flights(player)
+    state = my_turn(player)
+    assert not state["state"]["view"]["pile"]  # seat 0 leads the first game
+    assert page.title() == "\u25cf Your turn \u2014 kozyri"
+    card = state["state"]["legal_moves"][0]
+    page.dblclick(f'#hand .card[data-card="{card}"]')  # the second click comes while the move is on its way
+    state = my_turn(player)
+    assert state["state"]["view"]["moves"][0] == card
+    errors = [f for f in player.frames if f.get("type") == "error"]
+    assert not errors, errors
+    assert "stale" not in player.message() and "ply" not in player.message()
+    # a draw offered: the computer answers at once
+    page.click("#offer-draw")
+    page.wait_for_function("() => /the draw/.test(document.querySelector('#narration').textContent)"
+                           " || document.querySelector('#result')")
+    answered = player.state()
+    player.screenshot(shots, "owntrumps-draw-answered")
+    if answered["state"]["ending"]:
+        assert page.inner_text("#result") == "Draw agreed."
+    else:
+        assert "declined the draw" in page.inner_text("#narration")
+        my_turn(player)
+        resign_with_confirmation(player, shots)
+    assert_no_flight(player)
+    first = player.state()
+    old = _get(f"{server}/api/tables/{first['table']}")
+    # the rematch: one click, the same settings and opponent, the next seat leads
+    page.click("#rematch")
+    page.wait_for_function("k => window.kozyriTable && window.kozyriTable.id !== k && window.kozyriTable.state",
+                           arg=first["table"])
+    new_id = page.evaluate("window.kozyriTable.id")
+    new = _get(f"{server}/api/tables/{new_id}")
+    for key in ("game", "deck", "players", "rules", "trumps", "turn_cap"):
+        assert new[key] == old[key], key
+    assert [(s["kind"], s.get("level")) for s in new["seats"]] == [(s["kind"], s.get("level")) for s in old["seats"]]
+    assert new["leader"] == (old["leader"] + 1) % 2 and player.seat() == 0
+    assert _get(f"{server}/api/tables/{first['table']}")["rematch"] == new_id
+    state = my_turn(player)
+    if answered["state"]["ending"]:  # the draw was agreed: resign in the rematch
+        resign_with_confirmation(player, shots)
+    player.screenshot(shots, "owntrumps-rematch")
+    assert_no_flight(player)
+    player.close()
+
+
+def test_computer_moves_are_paced_and_cards_fly(server, browser, shots):
+    """Three players at the pace "fast" (chosen in the page, kept in the browser): every computer move is
+    shown, in order, at least the pause after the one before; cards fly from hand to pile and back; a
+    person out of the game sees their place and may skip to the end."""
+    player = Player(browser, DESKTOP, server)
+    page = player.page
+    query = "?review_nodes=40&hint_level=3"
+    player.open(query=query)
+    page.select_option("#pace", "fast")
+    assert page.evaluate("localStorage.getItem('kozyri.pace')") == "fast"
+    start_owntrumps(player, 3, "4x3", 2, query=query)
+    assert page.input_value("#pace") == "fast"
+    watch_flights(player)
+    skipped = []
+
+    def skip_when_out(moves: int) -> None:
+        player.wait_past(player.state())
+        if page.locator("#skip").count() and not skipped:
+            assert "You are out: you cannot lose" in player.message() and "you finished" in player.message()
+            player.screenshot(shots, "owntrumps-out-skip")
+            page.click("#skip")
+            skipped.append(moves)
+
+    last = play_owntrumps_to_end([player], shots, 1, "owntrumps-paced-three-players", skip_when_out)
+    page.wait_for_selector("#result")
+    if skipped:
+        assert re.fullmatch(r"You finished (1st|2nd)\.", page.inner_text("#result"))
+    shown = page.evaluate("window.kozyriTable.shown")
+    computers = {s["seat"] for s in _get(f"{server}/api/tables/{last['table']}")["seats"] if s["kind"] == "computer"}
+    moves = [s for s in shown if s["kind"] == "move"]
+    assert [m["seq"] for m in moves] == sorted(m["seq"] for m in moves)  # in order
+    pause, flight = 350, 160  # Motion.PACES.fast
+    gaps = [b["at"] - a["at"] for a, b in zip(moves, moves[1:]) if a["seat"] in computers and not b["skipping"]]
+    assert gaps and min(gaps) >= pause + flight - 5, gaps  # setTimeout never fires early
+    assert page.evaluate("window.kozyriFlights") > 0
+    player.close()
+
+
+def test_a_person_out_sees_their_place_and_skips_to_the_end(server, browser, shots):
+    """Three players, a deal where the person (who beats whenever it can) goes out first while the two
+    computers (level 2, seeded: the same game every run) play on at the pace "slow": the page says "You are
+    out: you cannot lose — you finished 1st", and "Skip to the end" shows the rest at once."""
+    table = _post(f"{server}/api/tables", {"deck": "4x3", "players": 3, "trumps": "SHD", "seed": 6,
+                                           "seats": [None, {"level": 2, "seed": 1}, {"level": 2, "seed": 2}]})
+    seat = _post(f"{server}/api/tables/{table['id']}/join", {"name": "Ann"})
+    player = Player(browser, PHONE, server)
+    page = player.page
+    player.open(query="?pace=slow")
+    page.evaluate("s => localStorage.setItem('kozyri.seat.' + s.table, JSON.stringify({seat: s.seat, token: s.token}))",
+                  seat)
+    player.open(f"#/t/{table['id']}", query="?pace=slow")
+    while True:
+        page.wait_for_function(
+            "() => { const t = window.kozyriTable, s = t && t.state;"
+            " if (!s || t.inFlight || s.phase !== 'play') return false;"
+            " if (s.state.view.counts[0] === 0 || s.state.ending) return true;"  # out: the computers' moves still held
+            " return !t.queue.length && s.state.to_move === 0; }")
+        state = player.state()
+        view = state["state"]["view"]
+        if view["counts"][0] == 0 or state["state"]["ending"]:
+            break
+        legal = state["state"]["legal_moves"]
+        leads = [m for m in legal if not m.startswith("take")]
+        move = next((m for m in legal if "+" in m), None) or (leads[0] if leads else legal[0])
+        if move.startswith("take"):
+            page.click("#take")
+        else:
+            for card in move.split("+"):
+                page.click(f'#hand .card[data-card="{card}"]')
+        player.wait_past(state)
+    assert not state["state"]["ending"], "the person goes out first in this deal"
+    page.wait_for_selector("#skip")
+    assert player.message().startswith("You are out: you cannot lose \u2014 you finished 1st"), player.message()
+    assert "1st" in page.inner_text("#seat-0")
+    player.screenshot(shots, "owntrumps-out-skip-phone")
+    player.fits()
+    page.click("#skip")
+    page.wait_for_selector("#result")
+    assert page.inner_text("#result") == "You finished 1st."
+    assert "lost" in page.inner_text("#result-detail")
+    shown = page.evaluate("window.kozyriTable.shown")
+    assert shown[-1]["skipping"] and shown[-1]["seq"] == player.state()["event_seq"]
+    assert page.evaluate("document.getAnimations().length") == 0  # skipped: the last move did not fly either
+    player.screenshot(shots, "owntrumps-out-result-phone")
     player.close()

@@ -6,6 +6,7 @@
 
 (function () {
   const $ = (id) => document.getElementById(id);
+  const el = Dom.el;
   const params = new URLSearchParams(window.location.search);
   /** Per-move nodes of the review, and the level of a hint (?review_nodes=N&hint_level=L to change them). */
   const REVIEW_NODES = parseInt(params.get("review_nodes") || "300", 10);
@@ -14,6 +15,14 @@
   let current = null;  // the table on screen (a TableView) or null
 
   // --- the lobby -----------------------------------------------------------------------
+  /** Reversi's levels (kozyri/agents/levels.py: the engine's listing, /api/engine, names Own Trumps' only). */
+  const REVERSI_LEVELS = [
+    [1, "beginner", "a legal move at random"], [2, "novice", "alpha-beta, 2 ms a move"],
+    [3, "casual", "alpha-beta, 10 ms a move"], [4, "club", "alpha-beta, 30 ms a move"],
+    [5, "strong", "alpha-beta, 0.1 s a move"], [6, "expert", "alpha-beta, 0.3 s a move, exact near the end"],
+    [7, "master", "alpha-beta, 1 s a move, exact near the end"], [8, "strongest", "alpha-beta, 3 s a move, exact near the end"],
+  ].map(([level, name, description]) => ({ level, name, description }));
+
   async function loadLevels() {
     let levels = [];
     try {
@@ -23,14 +32,20 @@
     }
     for (const select of document.querySelectorAll("select.levels")) {
       select.replaceChildren();
+      const own = select.dataset.game === "reversi" ? REVERSI_LEVELS : levels;
       for (let n = 1; n <= 8; n += 1) {
-        const known = levels.find((l) => l.level === n);
+        const known = own.find((l) => l.level === n);
         const option = new Option(n + (known ? " \u2014 " + known.name : ""), String(n));
-        if (known && select.dataset.game === "owntrumps") option.title = known.description;
+        if (known) option.title = known.description;
         select.append(option);
       }
-      select.value = select.dataset.game === "reversi" ? "3" : "3";
+      select.value = "3";
     }
+  }
+
+  /** A computer seat's seed: a new one every game, so that a level does not replay the same game. */
+  function freshSeed() {
+    return Math.floor(Math.random() * 2147483647);
   }
 
   function savedName(input) {
@@ -56,7 +71,7 @@
     const level = parseInt($("ot-level").value, 10);
     const people = online ? Math.min(players, parseInt($("ot-people").value, 10)) : 1;
     const seats = [];
-    for (let s = 0; s < players; s += 1) seats.push(s < people ? null : { level, seed: s });
+    for (let s = 0; s < players; s += 1) seats.push(s < people ? null : { level, seed: freshSeed() });
     return {
       game: "owntrumps", deck: $("ot-deck").value, players, seats, trumps: "choose",
       rules: { must_beat: $("ot-must-beat").checked, pass_sixes: $("ot-pass-sixes").checked },
@@ -67,7 +82,7 @@
     const level = parseInt($("rv-level").value, 10);
     const colour = parseInt($("rv-colour").value, 10);
     const seats = [null, null];
-    if (!online) seats[1 - colour] = { level, seed: 1 };
+    if (!online) seats[1 - colour] = { level, seed: freshSeed() };
     return { game: "reversi", seats };
   }
 
@@ -102,32 +117,67 @@
   }
 
   // --- one table ----------------------------------------------------------------------
-  /** A table on screen: its summary, this browser's seat, its socket and latest state. */
+  /** Server texts a player should not read as they are, in plain words (the rest are shown as they come). */
+  const PLAIN = [
+    [/^stale /, "The table had moved on before your move arrived: here it is as it is now."],
+    [/^not your turn/, "It is not your turn."],
+    [/^waiting for players/, "Waiting for the other players to take their seats."],
+    [/^the game is over/, "The game is over."],
+    [/too many messages|too fast|per second/i, "Too many clicks at once: wait a moment."],
+    [/^no card is dealt yet/, "The cards are not dealt yet."],
+    [/offered a draw already/, "A draw is on offer already: accept or decline it."],
+    [/no draw|nothing to (accept|decline)/i, "No draw is on offer now."],
+    [/^the engine is busy/, "The computer is busy: try again in a moment."],
+    [/^an engine worker stopped/, "The computer stopped on that: try again."],
+    [/the server cannot be reached/, "The server cannot be reached: check your connection."],
+  ];
+  const TITLE = document.title;
+  const ORDINAL = (n) => n + ({ 1: "st", 2: "nd", 3: "rd" }[n] || "th");
+
+  /**
+   * A table on screen: its summary, this browser's seat, its socket and the
+   * state shown. States are queued as they come and shown in order, with a
+   * pause after each computer move (Motion's pace) so that a person can follow
+   * them; a move of yours is shown as played only when the server's next state
+   * acknowledges it (a higher event_seq), and while it is on its way, while
+   * states wait to be shown or while the connection is down, clicks are refused.
+   */
   class TableView {
     constructor(tableId) {
       this.id = tableId;
       this.els = {
         seats: $("seats"), choice: $("choice"), board: $("board-area"), hand: $("hand"), controls: $("controls"),
-        lastMoves: $("last-moves"), message: $("message"), ending: $("ending"), review: $("review"),
+        lastMoves: $("last-moves"), message: $("message"), ending: $("ending"), review: $("review"), talk: $("talk"),
       };
       this.summary = null;
       this.held = Api.heldSeat(tableId);
       this.seat = this.held ? this.held.seat : null;
       this.socket = null;
-      this.state = null;
+      this.state = null;      // the state on screen
+      this.queue = [];        // states received, not shown yet
+      this.shown = [];        // each state shown: its event (seq, kind, seat) and when (for the curious and the browser checks)
+      this.holdUntil = 0;     // no state is shown before this time (performance.now())
+      this.timer = null;
+      this.draining = false;
+      this.inFlight = null;   // {seq}: a request sent at event `seq`, not acknowledged yet
+      this.online = false;
+      this.skipping = false;  // "Skip to the end": no pause, no animation
       this.names = [];
+      this.shortNames = [];
       this.movers = {};
       this.selected = null;
       this.selectedPly = null;
       this.said = false;
       this.hintLevel = HINT_LEVEL;
       this.endingShown = false;
+      this.confirming = false;
       for (const e of Object.values(this.els)) if (e !== this.els.message) e.replaceChildren();
       this.els.ending.hidden = true;
       this.els.review.hidden = true;
       this.els.choice.hidden = true;
       this.say("");
       $("table-head").textContent = "";
+      $("offline").hidden = true;
       this.load();
     }
 
@@ -135,7 +185,7 @@
       try {
         this.summary = await Api.get("/api/tables/" + encodeURIComponent(this.id));
       } catch (err) {
-        $("table-head").textContent = err.status === 404 ? "There is no such table." : err.message;
+        $("table-head").textContent = err.status === 404 ? "There is no such table." : this.plain(err.message);
         return;
       }
       this.drawHead();
@@ -151,16 +201,40 @@
         (t.rules.pass_sixes ? ", trump sixes passed" : "");
       $("table-head").textContent = what;
       const computers = t.seats.filter((s) => s.kind === "computer").length;
-      this.names = t.seats.map((s) => {
-        if (s.seat === this.seat) return s.name ? s.name + " (you)" : "You";
-        if (s.kind === "computer") {
-          return (s.name || "Computer" + (computers > 1 ? " " + (s.seat + 1) : "")) + " (level " + s.level + ")";
-        }
+      this.shortNames = t.seats.map((s) => {
+        if (s.seat === this.seat) return "You";
+        if (s.kind === "computer") return s.name || "Computer" + (computers > 1 ? " " + (s.seat + 1) : "");
         return s.name || (s.taken ? "Player " + (s.seat + 1) : "free seat");
+      });
+      this.names = t.seats.map((s, i) => {
+        if (s.seat === this.seat) return s.name ? s.name + " (you)" : "You";
+        if (s.kind === "computer") return this.shortNames[i] + " (level " + s.level + ")";
+        return this.shortNames[i];
       });
       const waiting = t.status === "open" && t.seats.some((s) => s.kind === "person" && !s.taken);
       $("share").hidden = !waiting;
       if (waiting) $("share-link").value = window.location.origin + window.location.pathname + "#/t/" + t.id;
+    }
+
+    /** A seat as the subject of a sentence ("You", "Computer 2 (level 3)") and as an owner ("your", "Computer 2's"). */
+    subject(seat) {
+      if (seat === null || seat === undefined) return "A player";
+      return seat === this.seat ? "You" : this.names[seat];
+    }
+
+    possessive(seat) {
+      return seat === this.seat ? "your" : this.shortNames[seat] + "'s";
+    }
+
+    isComputer(seat) {
+      return !!(this.summary && this.summary.seats[seat] && this.summary.seats[seat].kind === "computer");
+    }
+
+    /** A server error in plain words (player numbers become names). */
+    plain(text) {
+      const found = PLAIN.find(([pattern]) => pattern.test(text));
+      if (found) return found[1];
+      return String(text).replace(/\bplayer (\d)\b/g, (all, n) => this.names[+n] || all);
     }
 
     offerSeat() {
@@ -188,7 +262,7 @@
         this.drawHead();
         this.connect();
       } catch (err) {
-        this.say(err.message, "error");
+        this.say(this.plain(err.message), "error");
       }
     }
 
@@ -199,6 +273,7 @@
           const c = $("connection");
           c.textContent = text;
           c.className = "connection " + kind;
+          if (kind !== "ok") this.setOnline(false);
         },
         onRefused: () => {
           Api.forgetSeat(this.id);
@@ -210,90 +285,364 @@
       });
     }
 
-    async onMessage(message) {
+    /** The connection's state, said over the table; a request on its way when it dropped is forgotten. */
+    setOnline(online) {
+      this.online = online;
+      if (!online && this.inFlight) {
+        this.inFlight = null;
+        this.say("The connection dropped while your move was on its way: the table will show whether it arrived.");
+      }
+      $("offline").hidden = online || !this.state;
+      document.body.classList.toggle("is-offline", !online && !!this.state);
+      this.updateTitle();
+    }
+
+    onMessage(message) {
+      if (this.closed) return;
+      if (message.type === "welcome") {
+        this.setOnline(true);
+        if (this.socket && this.socket.welcomes > 1) this.socket.sync();  // back: catch up (the server sends the state too)
+        return;
+      }
       if (message.type === "error") {
-        this.say(message.error, "error");
+        this.inFlight = null;
+        this.say(this.plain(message.error), "error");
+        if (/^stale /.test(message.error) && this.socket) this.socket.sync();
+        if (this.state) this.render(true);
         return;
       }
       if (message.type !== "state") return;
+      if (this.inFlight && message.event_seq > this.inFlight.seq) this.inFlight = null;  // acknowledged
+      this.queue.push(message);
+      this.drain();
+    }
+
+    /** Show the queued states in order, holding each after a move for the pace's pause. */
+    async drain() {
+      if (this.draining) return;
+      this.draining = true;
+      try {
+        while (this.queue.length) {
+          const wait = this.skipping ? 0 : this.holdUntil - performance.now();
+          if (wait > 0) {
+            window.clearTimeout(this.timer);
+            this.timer = window.setTimeout(() => this.drain(), wait);
+            return;
+          }
+          const message = this.queue.shift();
+          await this.show(message);
+          if (this.closed) return;
+        }
+      } finally {
+        this.draining = false;
+      }
+      this.updateTitle();
+    }
+
+    /** Skip to the end: the rest of the game shown at once (no pause, no animation), this table only. */
+    skipToEnd() {
+      this.skipping = true;
+      window.clearTimeout(this.timer);
+      this.drain();
+    }
+
+    async show(message) {
       if (message.last && message.last.phase === "play") this.movers[message.last.ply] = message.last.seat;
       const before = this.state;
-      this.pending = message;
-      if (!before || before.status !== message.status || message.status === "open" ||
-          (before.phase !== message.phase)) {
+      if (!before || before.status !== message.status || message.status === "open" || before.phase !== message.phase ||
+          (message.status === "finished" && !before.rematch && message.rematch)) {
         try {  // the seats' names and status may have changed: the table's public summary again
           this.summary = await Api.get("/api/tables/" + encodeURIComponent(this.id));
           this.drawHead();
         } catch (err) { /* keep the old summary */ }
-        if (this.pending !== message) return;  // a newer state came meanwhile
       }
-      this.state = message;  // set when drawn, so that what is on screen is always this state
-      this.render();
+      if (this.closed) return;
+      const moved = before && message.event_seq > before.event_seq && message.event && message.event.kind === "move";
+      const rects = moved ? this.rects() : null;
+      const skipping = this.skipping;  // the end (drawn below) stops skipping: its last move is still skipped
+      this.state = message;
+      this.shown.push({ seq: message.event_seq, kind: message.event && message.event.kind, seat: message.event && message.event.seat,
+        at: performance.now(), skipping: this.skipping });
+      this.render(false, before);
+      if (moved) {
+        const ms = Motion.flightMs(skipping);
+        if (ms) this.animate(rects, ms);
+        const seat = message.event.seat;
+        this.holdUntil = performance.now() + ms + (this.isComputer(seat) ? Motion.pauseMs(skipping) : 0);
+      }
     }
 
-    /** Draw the latest state; keep=true leaves the message line as it is. */
+    /** Where the cards and seats are on screen before a new state is drawn (for the animation). */
+    rects() {
+      const out = { hand: {}, pile: {}, seats: {}, pileBox: Motion.rectOf(document.querySelector("#pile .fan") || $("pile")) };
+      for (const e of this.els.hand.querySelectorAll(".card")) out.hand[e.dataset.card] = Motion.rectOf(e);
+      for (const e of document.querySelectorAll("#pile .card")) out.pile[e.dataset.card] = Motion.rectOf(e);
+      for (const e of this.els.seats.querySelectorAll(".seat")) out.seats[e.id] = Motion.rectOf(e);
+      return out;
+    }
+
+    /** The last move's cards fly: from the hand (yours, or the seat's box) to the pile; a take from the pile to the hand. */
+    animate(rects, ms) {
+      if (this.summary.game !== "owntrumps" || this.state.phase !== "play") return;
+      const move = OwnTrumps.moved(this, this.state);
+      if (!move || move.seat === null || move.seat === undefined) return;
+      const seatRect = Motion.rectOf($("seat-" + move.seat)) || rects.seats["seat-" + move.seat];
+      for (const card of move.placed) {
+        const target = document.querySelector('#pile .card[data-card="' + card + '"]');
+        Motion.flyFrom(target, move.seat === this.seat ? rects.hand[card] || seatRect : seatRect, ms);
+      }
+      for (const card of move.taken) {
+        const from = rects.pile[card] || rects.pileBox;
+        if (move.seat === this.seat) Motion.flyFrom(this.els.hand.querySelector('.card[data-card="' + card + '"]'), from, ms);
+        else Motion.ghost(() => Cards.element(card), from, seatRect, ms);
+      }
+    }
+
+    /** Draw the state on screen; keep=true leaves the message line as it is. */
     render(keep) {
-      if (!this.state) return;
+      if (!this.state || this.closed) return;
       this.said = !!keep;
+      document.body.dataset.game = this.summary.game;
       if (this.summary.game === "reversi") Reversi.render(this, this.state);
       else OwnTrumps.render(this, this.state);
+      this.drawTalk(this.state);
+      this.updateRematch(this.state);
+      this.els.hand.classList.toggle("waiting", !!this.inFlight);
+      $("offline").hidden = this.online || !this.state;
+      this.updateTitle();
     }
 
-    /** The message line (role=status): what happened, what to do, why a click was refused. */
-    say(text, kind) {
-      const m = this.els.message;
-      m.textContent = text;
-      m.className = "message" + (kind ? " " + kind : "");
-      if (kind === "error" || kind === "hint") this.said = true;
+    /** Whether a click may act now: connected, nothing on its way, the latest state on screen. */
+    ready() {
+      if (!this.online) {
+        this.say("Not connected: wait until the connection is back, then play.", "error");
+        return false;
+      }
+      if (this.inFlight || this.queue.length) return false;  // a move on its way, or states not shown yet: a second click is ignored
+      return true;
     }
 
-    /** The end: who lost (or the result), the record to download, the review. */
-    showEnding(ending, view) {
+    /** Send a request (a move, or "resign", "offer_draw", ...) decided on the state on screen; whether it was sent. */
+    send(message, type, extra) {
+      if (!this.ready() || !this.socket) return false;
+      const body = Object.assign({ type }, extra || {});
+      this.inFlight = { seq: message.event_seq };
+      if (!this.socket.send(body)) {
+        this.inFlight = null;
+        return false;
+      }
+      this.els.hand.classList.add("waiting");
+      this.say(type === "move" ? "Sending your move\u2026" : "Sending\u2026");
+      return true;
+    }
+
+    sendMove(message, move) {
+      return this.send(message, "move", { ply: message.ply, move });
+    }
+
+    /** The tab's title: "\u25cf Your turn \u2014 kozyri" while something is yours to do. */
+    updateTitle() {
+      const m = this.state;
+      let mine = false;
+      if (m && m.status === "playing" && !this.queue.length) {
+        const st = m.state;
+        const actor = m.phase === "trump choice" ? st.to_choose : st.ending ? null : st.to_move;
+        mine = actor === this.seat || !!(m.draw_offer && m.draw_offer.waiting.includes(this.seat));
+      }
+      document.title = mine ? (m.draw_offer && m.draw_offer.waiting.includes(this.seat) ? "\u25cf Draw offered \u2014 kozyri" :
+        "\u25cf Your turn \u2014 kozyri") : TITLE;
+    }
+
+    /** The last event that is not a move, in words (a draw offered, declined, accepted; a resignation), or "". */
+    eventNarration(message) {
+      const e = message.event;
+      if (!e || !e.kind || e.kind === "move" || e.kind === "choose") return "";
+      const who = this.subject(e.seat);
+      return {
+        "offer draw": who + " offered a draw.",
+        "accept draw": who + " accepted the draw.",
+        "decline draw": who + " declined the draw.",
+        "resign": who + " resigned.",
+      }[e.kind] || "";
+    }
+
+    /** Resign (asked twice) and a draw offer, while the seat is still in the game. */
+    drawEndingControls(controls, message, stillIn) {
+      if (message.status !== "playing" || message.phase !== "play" || message.state.ending || !stillIn) return;
+      const resign = el("button", "resign", "Resign");
+      resign.type = "button";
+      resign.id = "resign";
+      resign.addEventListener("click", () => { this.confirming = true; this.render(true); });
+      const offer = el("button", "offer", "Offer a draw");
+      offer.type = "button";
+      offer.id = "offer-draw";
+      offer.disabled = !!message.draw_offer;
+      offer.addEventListener("click", () => this.send(message, "offer_draw"));
+      controls.append(offer, resign);
+    }
+
+    /** Above the table: a draw on offer (Accept / Decline), the resignation to confirm. */
+    drawTalk(message) {
+      const talk = this.els.talk;
+      talk.replaceChildren();
+      const offer = message.draw_offer;
+      const over = message.status === "finished" || (message.state && message.state.ending);
+      if (offer && !over) {
+        const box = el("div", "talk-box");
+        box.id = "draw-offer";
+        if (offer.waiting.includes(this.seat)) {
+          box.append(el("span", "", this.subject(offer.by) + " offered a draw. A draw ends the game with no loser."));
+          const yes = el("button", "primary", "Accept the draw");
+          yes.type = "button";
+          yes.id = "accept-draw";
+          yes.addEventListener("click", () => this.send(message, "accept_draw"));
+          const no = el("button", "", "Decline");
+          no.type = "button";
+          no.id = "decline-draw";
+          no.addEventListener("click", () => this.send(message, "decline_draw"));
+          box.append(yes, no);
+        } else {
+          const waiting = offer.waiting.map((s) => this.subject(s)).join(", ");
+          box.append(el("span", "", (offer.by === this.seat ? "You offered a draw" : this.subject(offer.by) + " offered a draw") +
+            (waiting ? ": waiting for " + waiting + "." : ".")));
+        }
+        talk.append(box);
+      }
+      if (this.confirming && !over && message.status === "playing") {
+        const box = el("div", "talk-box confirm");
+        box.id = "resign-confirm";
+        box.append(el("span", "", "Resign this game? You lose it" +
+          ((this.summary.players || 2) > 2 ? ", and the game ends for everybody." : ".")));
+        const yes = el("button", "danger", "Yes, resign");
+        yes.type = "button";
+        yes.id = "resign-yes";
+        yes.addEventListener("click", () => {
+          this.confirming = false;
+          if (!this.send(message, "resign")) this.render(true);
+        });
+        const no = el("button", "", "Keep playing");
+        no.type = "button";
+        no.id = "resign-no";
+        no.addEventListener("click", () => { this.confirming = false; this.render(true); });
+        box.append(yes, no);
+        talk.append(box);
+        window.setTimeout(() => no.focus(), 0);
+      } else if (over) {
+        this.confirming = false;
+      }
+    }
+
+    /** For a person out of a 3-4 player game: "Skip to the end" (the rest shown at once). */
+    offerSkip(controls) {
+      if (this.skipping) return;
+      const skip = el("button", "", "Skip to the end");
+      skip.type = "button";
+      skip.id = "skip";
+      skip.addEventListener("click", () => this.skipToEnd());
+      controls.append(skip);
+    }
+
+    /** The end in the person's terms: the headline and the details. */
+    endingWords(ending, outOrder) {
+      const me = this.seat;
+      const players = this.summary.seats.length;
+      const loser = ending.loser;
+      const lost = loser === null || loser === undefined ? "" : this.subject(loser) + " lost.";
+      if (this.summary.game === "reversi") {
+        const counts = /X (\d+) - O (\d+)/.exec(String(ending.text || ""));
+        const score = counts ? "Black " + counts[1] + " \u2013 White " + counts[2] + "." : "";
+        if (ending.reason === "resignation") return [loser === me ? "You resigned." : this.subject(loser) + " resigned: you won.", ""];
+        if (ending.reason === "agreement") return ["Draw agreed.", ""];
+        if (loser === null || loser === undefined) return ["A draw.", score];
+        return [loser === me ? "You lost." : "You won.", score];
+      }
+      const place = (outOrder || []).indexOf(me);
+      const mine = () => (loser === me ? "You lost." : players === 2 ? "You won." :
+        place >= 0 ? "You finished " + ORDINAL(place + 1) + "." : "You won.");
+      switch (ending.reason) {
+        case "resignation":
+          if (loser === me) return ["You resigned.", players > 2 ? "The game ends there: you lost it." : ""];
+          return [this.subject(loser) + " resigned: " + (players === 2 ? "you won." : "the game ends there."),
+            players === 2 ? "" : mine()];
+        case "agreement":
+          return ["Draw agreed.", "Every player still holding cards agreed to a draw."];
+        case "repetition":
+          return ["Draw by repetition: the same position occurred three times.", ""];
+        case "turn cap":
+          return ["A draw: the game reached its turn cap.", ending.text || ""];
+        default:
+          if (loser === null || loser === undefined) return ["A draw.", "The last player's one card beat the top card."];
+          return [mine(), loser === me ? "" : lost];
+      }
+    }
+
+    /** The end: how it ended in your terms, the record to download, the review, a rematch. */
+    showEnding(ending, view, outOrder) {
       const box = this.els.ending;
       if (this.endingShown) return;
       this.endingShown = true;
+      this.skipping = false;
       box.hidden = false;
       box.replaceChildren();
-      const h = document.createElement("h3");
+      const [headline, detail] = this.endingWords(ending, outOrder);
+      const h = el("h3", "", headline);
       h.id = "result";
-      if (this.summary.game === "reversi") {
-        h.textContent = "Game over: " + ending.text + ".";
-      } else if (ending.reason === "resignation") {
-        h.textContent = "Game over: " + (ending.loser === this.seat ? "you resigned." : this.names[ending.loser] + " resigned.");
-      } else if (ending.loser === null || ending.loser === undefined) {
-        h.textContent = ending.capped ? "Game over: " + ending.text + " (a draw)." :
-          ending.reason === "agreement" || ending.reason === "repetition" ? "Game over: " + ending.text + "." :
-          "Game over: a draw.";
-      } else {
-        h.textContent = "Game over: " + (ending.loser === this.seat ? "you lost." : this.names[ending.loser] + " lost.");
-      }
       box.append(h);
-      const download = document.createElement("button");
+      if (detail) {
+        const p = el("p", "result-detail", detail);
+        p.id = "result-detail";
+        box.append(p);
+      }
+      if (this.held) {
+        const again = el("button", "primary", "Rematch");
+        again.type = "button";
+        again.id = "rematch";
+        again.addEventListener("click", () => this.rematch(again));
+        box.append(again);
+      }
+      const download = el("button", "", "Download the record");
       download.type = "button";
       download.id = "download";
-      download.textContent = "Download the record";
       download.addEventListener("click", async () => {
         try {
           const reply = await Api.get("/api/tables/" + encodeURIComponent(this.id) + "/record");
           Api.download("kozyri-" + this.summary.game + "-" + this.id + ".json", JSON.stringify(reply.record, null, 1));
         } catch (err) {
-          this.say(err.message, "error");
+          this.say(this.plain(err.message), "error");
         }
       });
       box.append(download);
       if (this.summary.game === "owntrumps") {
-        const review = document.createElement("button");
+        const review = el("button", "", "Review the game");
         review.type = "button";
         review.id = "review-button";
-        review.textContent = "Review the game";
         review.addEventListener("click", () => this.review(review, view));
         box.append(review);
       }
-      const again = document.createElement("a");
-      again.href = "#/";
-      again.textContent = "New game";
-      again.className = "again";
-      box.append(again);
+      const lobby = el("a", "again", "New game");
+      lobby.href = "#/";
+      box.append(lobby);
+    }
+
+    /** "Rematch offered: join" once another seat asked for the rematch. */
+    updateRematch(message) {
+      const button = $("rematch");
+      if (!button || !message.rematch) return;
+      button.textContent = "Rematch offered: join";
+      button.dataset.table = message.rematch;
+    }
+
+    /** The same players, levels and settings again, the next player leading: your seat there, at once. */
+    async rematch(button) {
+      button.disabled = true;
+      try {
+        const reply = await Api.post("/api/tables/" + encodeURIComponent(this.id) + "/rematch", { token: this.held.token });
+        Api.keepSeat(reply.table, reply.seat, reply.token);
+        window.location.hash = "#/t/" + reply.table;
+      } catch (err) {
+        this.say("No rematch: " + this.plain(err.message), "error");
+        button.disabled = false;
+      }
     }
 
     async review(button, view) {
@@ -305,14 +654,28 @@
         Review.show(this.els.review, review, record.record, this.seat, this.names, view.deck.ranks, record.record.start.trumps);
         this.say("The review: the estimate for you along the game, and every move.");
       } catch (err) {
-        this.say("No review: " + err.message, "error");
+        this.say("No review: " + this.plain(err.message), "error");
         button.disabled = false;
       }
     }
 
+    /** The message line (role=status): what to do, why a click was refused. */
+    say(text, kind) {
+      const m = this.els.message;
+      m.textContent = text;
+      m.className = "message" + (kind ? " " + kind : "");
+      if (kind === "error" || kind === "hint") this.said = true;
+    }
+
     close() {
+      this.closed = true;  // a state still being fetched or held is not drawn over the next table
       if (this.socket) this.socket.close();
+      window.clearTimeout(this.timer);
+      this.queue = [];
       $("connection").textContent = "";
+      $("offline").hidden = true;
+      document.body.classList.remove("is-offline");
+      document.title = TITLE;
     }
   }
 
@@ -344,6 +707,9 @@
     });
     $("rv-online").addEventListener("click", () => startTable(reversiSettings(true), savedName($("rv-name"))));
     $("refresh-tables").addEventListener("click", refreshTables);
+    const pace = $("pace");
+    pace.value = Motion.pace();
+    pace.addEventListener("change", () => Motion.setPace(pace.value));
     $("join-form").addEventListener("submit", (e) => {
       e.preventDefault();
       if (current) current.join();

@@ -53,7 +53,7 @@
   /** Before the deal: the trumps chosen so far, and the free suits when it is your choice. */
   function drawChoice(ctl, message) {
     const st = message.state;
-    drawSeats(ctl, st.trumps, null, st.to_choose);
+    drawSeats(ctl, st.trumps, null, message.status === "playing" ? st.to_choose : null);
     const box = ctl.els.choice;
     box.hidden = false;
     box.replaceChildren();
@@ -72,8 +72,7 @@
         b.type = "button";
         b.dataset.suit = suit;
         b.addEventListener("click", () => {
-          ctl.say("You chose " + Cards.SUITS[suit].name + ".");
-          ctl.socket.move(message.ply, suit);
+          if (ctl.ready()) ctl.sendMove(message, suit);
         });
         row.append(b);
       }
@@ -82,6 +81,195 @@
     } else {
       box.append(el("p", "", "Waiting for " + ctl.names[st.to_choose] + " to choose a trump\u2026"));
     }
+  }
+
+  /** Every card of the deck (a view's deck: ranks x suits). */
+  function deckCards(view) {
+    const out = [];
+    for (const suit of view.deck.suits) for (const rank of view.deck.ranks) out.push(rank + suit);
+    return out;
+  }
+
+  /**
+   * The game so far replayed from the public moves of a view: who made each
+   * move (the leader, then the next seat still holding cards), the pile
+   * before it (each card with the seat that placed it), the cards a take
+   * returned, who went out when. `consistent` says whether the replay ends
+   * where the view is (the counts, the seat to move): a deal with trump
+   * sixes passed starts from counts the page cannot know, and then only
+   * the movers this page saw (`movers`) are named.
+   */
+  function history(view, leader, movers, over) {
+    const n = view.counts.length;
+    const size = view.deck.ranks.length * view.deck.suits.length;
+    const counts = [];
+    for (let s = 0; s < n; s += 1) counts.push(Math.floor(size / n) + (s < size % n ? 1 : 0));
+    const pile = [];
+    const entries = [];
+    const outOrder = [];
+    let seat = leader || 0;
+    for (const move of view.moves) {
+      const entry = { seat, move, top: pile.length ? pile[pile.length - 1] : null, taken: null, out: false,
+        pileBefore: pile.length };
+      if (/^take/i.test(move)) {
+        const k = Math.min(parseInt(move.slice(4), 10), pile.length);
+        entry.taken = pile.splice(pile.length - k, k).reverse().map((p) => p.card);
+        counts[seat] += k;
+      } else {
+        const cards = move.split("+");
+        for (const card of cards) pile.push({ card, seat });
+        counts[seat] -= cards.length;
+      }
+      if (counts[seat] <= 0 && !outOrder.includes(seat)) {
+        outOrder.push(seat);
+        entry.out = true;
+      }
+      entries.push(entry);
+      for (let k = 1; k <= n; k += 1) {
+        const next = (seat + k) % n;
+        if (counts[next] > 0) { seat = next; break; }
+      }
+    }
+    const consistent = counts.every((c, i) => c === view.counts[i]) && (over || seat === view.to_move);
+    if (!consistent) {  // name only the movers seen
+      entries.forEach((e, i) => { e.seat = movers[i] === undefined ? null : movers[i]; });
+      pile.forEach((p) => { p.seat = null; });
+    }
+    return { entries, outOrder: consistent ? outOrder : [], pile, consistent };
+  }
+
+  /** A move of the history in words: "Computer 2 beat your 8\u2666 with Q\u2666, then played 10\u2665." */
+  function narrate(ctl, entry) {
+    const who = ctl.subject(entry.seat);
+    const move = entry.move;
+    let text;
+    if (/^take/i.test(move)) {
+      const k = entry.taken.length;
+      text = who + " took " + (k === 1 ? "1 card" : k + " cards") + " (" + entry.taken.map(Cards.short).join(" ") + ")";
+    } else {
+      const [b, c] = move.split("+");
+      if (!entry.top) {
+        text = who + " led " + Cards.short(b);
+      } else {
+        const owner = entry.top.seat;
+        const whose = owner === null || owner === undefined ? "" :
+          owner === entry.seat ? (entry.seat === ctl.seat ? "your own " : "their own ") : ctl.possessive(owner) + " ";
+        text = who + " beat " + whose + Cards.short(entry.top.card) + " with " + Cards.short(b) +
+          (c ? ", then played " + Cards.short(c) : "");
+      }
+    }
+    if (entry.out) text += entry.seat === ctl.seat ? ". You are out: you cannot lose" : ". " + who + " is out";
+    return text + ".";
+  }
+
+  /** Why a take returns what it returns (RULES.md 1, "A turn"): {count, reason}. */
+  function takeReason(view, trump) {
+    if (!view.pile.length) return { count: 0, reason: "" };
+    const topText = view.pile[view.pile.length - 1];
+    const top = Cards.parse(topText);
+    let n = 3;
+    let reason = Cards.short(topText) + " is not your trump: take 3";
+    if (top.suit === trump && top.rank === "A") {
+      n = view.pile.length;
+      reason = Cards.short(topText) + " is the ace of your trump: take the whole pile (" + n + (n === 1 ? " card)" : " cards)");
+    } else if (top.suit === trump) {
+      n = 5;
+      reason = Cards.short(topText) + " is your trump: take 5";
+    }
+    if (view.pile.length < n && !(top.suit === trump && top.rank === "A")) {
+      reason += ", here the whole pile (" + view.pile.length + (view.pile.length === 1 ? " card)" : " cards)");
+    }
+    return { count: Math.min(n, view.pile.length), reason };
+  }
+
+  /** How many cards of the pile are drawn fanned (the rest counted under them). */
+  const FANNED = 7;
+
+  /** The pile drawn as a fanned stack: its top cards visible, the top large, the cards a take returns marked. */
+  function drawPile(ctl, view, past, take) {
+    const pile = el("div", "pile");
+    pile.id = "pile";
+    pile.setAttribute("aria-label", "the pile");
+    if (!view.pile.length) {
+      pile.append(el("span", "empty-pile", "the pile is empty"));
+      return pile;
+    }
+    const fan = el("div", "fan");
+    const shown = view.pile.slice(-FANNED);
+    const first = view.pile.length - shown.length;
+    shown.forEach((card, i) => {
+      const at = first + i;
+      const isTop = at === view.pile.length - 1;
+      const marked = take && at >= view.pile.length - take.count;
+      const owner = past.consistent ? past.pile[at] && past.pile[at].seat : null;
+      const extra = (isTop ? "the top card" : "") + (owner !== null && owner !== undefined ? (isTop ? ", " : "") +
+        "placed by " + ctl.names[owner] : "") + (marked ? ", a take returns it" : "");
+      const e = Cards.element(card, { big: isTop, extra });
+      e.classList.add("pile-card");
+      if (isTop) e.classList.add("top");
+      if (marked) e.classList.add("to-take");
+      fan.append(e);
+    });
+    pile.append(fan);
+    const under = view.pile.length - 1;
+    const hiddenUnder = first;
+    pile.append(el("span", "under", under === 0 ? "nothing under it" : under + (under === 1 ? " card" : " cards") +
+      " under it" + (hiddenUnder ? " (" + hiddenUnder + " not shown)" : "")));
+    return pile;
+  }
+
+  /** What a seat is known to hold: the cards it took from the pile (view.known), in a 2-player game its whole hand. */
+  function knownCards(view, seat) {
+    if (view.counts.length === 2) {
+      const seen = new Set(view.hand.concat(view.pile));
+      return { whole: true, cards: deckCards(view).filter((c) => !seen.has(c)) };
+    }
+    return { whole: false, cards: (view.known && view.known[seat]) || [] };
+  }
+
+  function cardChips(cards, ranks, trump) {
+    const box = el("span", "chips");
+    for (const card of Cards.sortHand(cards, ranks, trump)) {
+      const c = Cards.parse(card);
+      const chip = el("span", "chip suit-" + c.suit, Cards.short(card));
+      chip.dataset.card = card;
+      box.append(chip);
+    }
+    return box;
+  }
+
+  /** Memory aids on the seats: each opponent's known cards (2 players: the whole deduced hand), the places of those out. */
+  function drawMemory(ctl, view, past) {
+    view.counts.forEach((count, seat) => {
+      const box = document.getElementById("seat-" + seat);
+      if (!box) return;
+      const place = past.outOrder.indexOf(seat);
+      if (place >= 0) box.append(el("span", "place", ordinal(place + 1)));
+      if (seat === ctl.seat || count === 0) return;
+      const known = knownCards(view, seat);
+      if (!known.cards.length) return;
+      const line = el("span", "known");
+      line.append(el("span", "known-label", known.whole ? "holds:" : "known:"));
+      line.append(cardChips(known.cards, view.deck.ranks, view.trumps[seat]));
+      line.title = known.whole ? "with two players every card is dealt: the cards you do not see are theirs" :
+        "cards this player took from the pile and still holds";
+      box.append(line);
+    });
+    const unseen = document.getElementById("unseen");
+    if (!unseen) return;
+    unseen.replaceChildren();
+    if (view.counts.length > 2 && !ctl.state.state.ending) {  // the cards not seen yet, counted by suit (where they are is hidden)
+      const seen = new Set(view.hand.concat(view.pile));
+      view.known.forEach((cards) => cards.forEach((c) => seen.add(c)));
+      const left = deckCards(view).filter((c) => !seen.has(c));
+      if (!left.length) return;
+      const parts = view.deck.suits.map((s) => Cards.SUITS[s].symbol + "\u00a0" + left.filter((c) => Cards.parse(c).suit === s).length);
+      unseen.append(el("span", "", "Cards not seen yet (in the others' hands): " + left.length + " \u2014 " + parts.join(" \u00b7 ")));
+    }
+  }
+
+  function ordinal(n) {
+    return n + ({ 1: "st", 2: "nd", 3: "rd" }[n] || "th");
   }
 
   /** The table during play (and at its end). */
@@ -93,28 +281,31 @@
     const over = !!st.ending;
     const myTurn = !over && st.to_move === ctl.seat && message.status === "playing";
     const moves = myTurn ? movesOf(message) : null;
+    const past = history(view, ctl.summary.leader, ctl.movers, over);
+    ctl.past = past;
     if (ctl.selectedPly !== message.ply) {
       ctl.selected = null;
       ctl.selectedPly = message.ply;
     }
     ctl.els.choice.hidden = true;
-    drawSeats(ctl, view.trumps, view.counts, over ? null : st.to_move);
+    drawSeats(ctl, view.trumps, view.counts, over || message.status !== "playing" ? null : st.to_move);
+    drawMemory(ctl, view, past);
 
-    // the pile: its top card large, how many lie under it
+    // the last move in words, then the pile fanned (on your turn, the cards a take returns marked, and why)
+    const take = myTurn && view.pile.length ? takeReason(view, mine) : null;
     const board = ctl.els.board;
     board.replaceChildren();
-    const pile = el("div", "pile");
-    pile.id = "pile";
-    pile.setAttribute("aria-label", "the pile");
-    const top = view.pile.length ? view.pile[view.pile.length - 1] : null;
-    if (top) {
-      pile.append(Cards.element(top, { big: true, extra: "the top card" }));
-      const under = view.pile.length - 1;
-      pile.append(el("span", "under", under === 0 ? "nothing under it" : under + (under === 1 ? " card" : " cards") + " under it"));
-    } else {
-      pile.append(el("span", "empty-pile", "the pile is empty"));
+    const narration = el("p", "narration");
+    narration.id = "narration";
+    narration.setAttribute("aria-live", "polite");
+    const last = past.entries[past.entries.length - 1];
+    narration.textContent = ctl.eventNarration(message) || (last ? narrate(ctl, last) : "");
+    board.append(narration, drawPile(ctl, view, past, take));
+    if (take) {
+      const why = el("p", "take-reason", take.reason + (moves.take ? "." : ". But you can beat it, and whoever can beat must."));
+      why.id = "take-reason";
+      board.append(why);
     }
-    board.append(pile);
 
     // your hand, sorted by suit (your trump last), the legal cards marked; the focused card keeps the focus
     const hand = ctl.els.hand;
@@ -148,20 +339,21 @@
       if (card === focused) button.focus();
     }
 
-    // the controls: take (saying how many), hint, cancel
+    // the controls: take (saying how many), hint, cancel; resign and a draw offer
     const controls = ctl.els.controls;
     controls.replaceChildren();
-    if (!over && top) {
-      const take = el("button", "take");
-      take.type = "button";
-      take.id = "take";
+    if (!over && view.pile.length && view.counts[ctl.seat] > 0) {
+      const takeButton = el("button", "take");
+      takeButton.type = "button";
+      takeButton.id = "take";
       const n = moves && moves.take ? parseInt(moves.take.slice(4), 10) : takeCount(view, mine);
-      take.textContent = "Take " + n + (n === 1 ? " card" : " cards") + (n === view.pile.length && n > 3 ? " (the whole pile)" : "");
+      takeButton.textContent = "Take " + n + (n === 1 ? " card" : " cards") + (n === view.pile.length && n > 3 ? " (the whole pile)" : "");
+      takeButton.title = takeReason(view, mine).reason;
       const allowed = moves && moves.take;
-      take.setAttribute("aria-disabled", allowed ? "false" : "true");
-      if (!allowed) take.classList.add("disabled");
-      take.addEventListener("click", () => clickTake(ctl, message));
-      controls.append(take);
+      takeButton.setAttribute("aria-disabled", allowed ? "false" : "true");
+      if (!allowed) takeButton.classList.add("disabled");
+      takeButton.addEventListener("click", () => clickTake(ctl, message));
+      controls.append(takeButton);
       if (ctl.selected) {
         const cancel = el("button", "", "Cancel " + Cards.short(ctl.selected));
         cancel.type = "button";
@@ -170,18 +362,25 @@
         controls.append(cancel);
       }
     }
-    if (!over) {
+    if (!over && view.counts[ctl.seat] > 0) {
       const hint = el("button", "hint", "Hint");
       hint.type = "button";
       hint.id = "hint";
       hint.addEventListener("click", () => askHint(ctl, message));
       controls.append(hint);
     }
+    ctl.drawEndingControls(controls, message, !over && view.counts[ctl.seat] > 0);
 
     // the turn in words
+    const outPlace = past.outOrder.indexOf(ctl.seat);
     if (over) {
       ctl.say("");
+    } else if (!ctl.said && view.counts[ctl.seat] === 0) {
+      ctl.say("You are out: you cannot lose" + (outPlace >= 0 ? " \u2014 you finished " + ordinal(outPlace + 1) : "") +
+        ". The others play on.");
+      ctl.offerSkip(controls);
     } else if (myTurn && !ctl.said) {
+      const top = view.pile.length ? view.pile[view.pile.length - 1] : null;
       if (ctl.selected) ctl.say("Now choose the card to play on " + Cards.short(ctl.selected) + ".");
       else if (!top) ctl.say("Your turn: lead any card.");
       else if (!moves.starts.size) ctl.say("No card of yours beats " + Cards.short(top) + ": take.");
@@ -191,43 +390,38 @@
       ctl.say(message.status === "open" ? "Waiting for players." : ctl.names[st.to_move] + " is to move\u2026");
     }
     ctl.said = false;
-    drawLastMoves(ctl, view);
-    if (over) ctl.showEnding(st.ending, view);
+    drawMoveList(ctl, past);
+    if (over) ctl.showEnding(st.ending, view, past.outOrder);
   }
 
   /** How many cards taking would move (RULES.md): 3, 5 under your trump, the whole pile under your trump's ace. */
   function takeCount(view, trump) {
-    if (!view.pile.length) return 0;
-    const top = Cards.parse(view.pile[view.pile.length - 1]);
-    let n = 3;
-    if (top.suit === trump) n = top.rank === "A" ? view.pile.length : 5;
-    return Math.min(n, view.pile.length);
+    return takeReason(view, trump).count;
   }
 
-  /** The last moves, newest first, with who made them where this page saw it. */
-  function drawLastMoves(ctl, view) {
+  /** Every move in words, newest first, numbered. */
+  function drawMoveList(ctl, past) {
     const list = ctl.els.lastMoves;
     list.replaceChildren();
-    const moves = view.moves;
-    const pileBefore = [];  // the pile's size before each move, replayed from the public moves
-    let size = 0;
-    for (const m of moves) {
-      pileBefore.push(size);
-      size = /^take/i.test(m) ? Math.max(0, size - parseInt(m.slice(4), 10)) : size + m.split("+").length;
-    }
-    const from = Math.max(0, moves.length - 8);
-    for (let i = moves.length - 1; i >= from; i -= 1) {
-      const seat = ctl.movers[i];
-      const who = seat === undefined ? "" : ctl.names[seat] + " ";
-      const li = el("li", "", who + Cards.moveText(moves[i], pileBefore[i] === 0));
+    for (let i = past.entries.length - 1; i >= 0; i -= 1) {
+      const li = el("li", "", narrate(ctl, past.entries[i]));
       li.value = i + 1;
       list.append(li);
     }
   }
 
+  /** The cards a move placed, and a take's cards, for the animation: {placed, taken, seat}. */
+  function moved(ctl, message) {
+    const past = ctl.past;
+    if (!past || !past.entries.length) return null;
+    const e = past.entries[past.entries.length - 1];
+    return { seat: e.seat, placed: e.taken ? [] : e.move.split("+"), taken: e.taken || [] };
+  }
+
   function clickCard(ctl, message, card) {
     const st = message.state;
     const view = st.view;
+    if (!ctl.ready()) return;
     if (st.ending) return ctl.say("The game is over.", "error");
     if (st.to_move !== ctl.seat) return ctl.say("It is " + ctl.names[st.to_move] + "'s turn: wait for their move.", "error");
     const moves = movesOf(message);
@@ -260,7 +454,7 @@
 
   function clickTake(ctl, message) {
     const st = message.state;
-    if (st.ending) return;
+    if (st.ending || !ctl.ready()) return;
     if (st.to_move !== ctl.seat) return ctl.say("It is " + ctl.names[st.to_move] + "'s turn: wait for their move.", "error");
     const moves = movesOf(message);
     if (moves.take) return play(ctl, message, moves.take);
@@ -271,8 +465,7 @@
 
   function play(ctl, message, move) {
     ctl.selected = null;
-    ctl.socket.move(message.ply, move);
-    ctl.say("You " + Cards.moveText(move, !message.state.view.pile.length) + ".");
+    if (ctl.sendMove(message, move)) ctl.render(true);
   }
 
   /** The engine's move for your seat, from your own view only (POST /api/owntrumps/bestmove). */
@@ -291,7 +484,7 @@
       const button = ctl.els.hand.querySelector('[data-card="' + first + '"]');
       if (button) button.classList.add("hinted");
     } catch (err) {
-      ctl.say("No hint: " + err.message, "error");
+      ctl.say("No hint: " + ctl.plain(err.message), "error");
     }
   }
 
@@ -318,5 +511,5 @@
     return false;
   }
 
-  window.OwnTrumps = { render, key, movesOf, takeCount };
+  window.OwnTrumps = { render, key, movesOf, takeCount, takeReason, history, narrate, moved, deckCards };
 })();

@@ -27,6 +27,7 @@
     const theirs = COLOURS[1 - ctl.seat];
     const over = !!st.ending;
     const myTurn = !over && message.status === "playing" && st.to_move === ctl.seat;
+    const playing = !over && message.status === "playing";
     const legal = new Set(myTurn ? st.legal_moves || [] : []);
     const d = discs(st.board);
     ctl.els.choice.hidden = true;
@@ -36,11 +37,11 @@
     const seats = ctl.els.seats;
     seats.replaceChildren();
     [0, 1].forEach((seat) => {
-      const s = el("div", "seat" + (!over && st.to_move === seat ? " to-move" : "") + (seat === ctl.seat ? " me" : ""));
+      const s = el("div", "seat" + (playing && st.to_move === seat ? " to-move" : "") + (seat === ctl.seat ? " me" : ""));
       s.id = "seat-" + seat;
       s.append(el("span", "disc-icon " + COLOURS[seat], ""), el("span", "seat-name", ctl.names[seat]),
         el("span", "colour", WORDS[COLOURS[seat]]), el("span", "count", (seat === 0 ? d.x : d.o) + " discs"));
-      if (!over && st.to_move === seat) s.append(el("span", "turn", seat === ctl.seat ? "your turn" : "to move"));
+      if (playing && st.to_move === seat) s.append(el("span", "turn", seat === ctl.seat ? "your turn" : "to move"));
       seats.append(s);
     });
     const score = el("p", "score", "Score: X " + d.x + " \u2013 O " + d.o);
@@ -76,7 +77,10 @@
         grid.append(b);
       }
     }
-    ctl.els.board.replaceChildren(score, grid);
+    const narration = el("p", "narration", ctl.eventNarration(message) || lastMoveText(ctl, message));
+    narration.id = "narration";
+    narration.setAttribute("aria-live", "polite");
+    ctl.els.board.replaceChildren(narration, score, grid);
 
     // passes, the turn, the controls
     const controls = ctl.els.controls;
@@ -90,35 +94,44 @@
       const pass = el("button", "primary", "Pass (no legal move)");
       pass.type = "button";
       pass.id = "pass";
-      pass.addEventListener("click", () => ctl.socket.move(message.ply, "pass"));
+      pass.addEventListener("click", () => { if (ctl.ready()) ctl.sendMove(message, "pass"); });
       controls.append(pass);
     } else if (myTurn) {
       said += "Your turn (" + WORDS[mine] + "): click a marked square.";
     } else if (!over) {
       said += message.status === "open" ? "Waiting for the other player." : ctl.names[st.to_move] + " (" + WORDS[theirs] + ") is thinking\u2026";
     }
+    ctl.drawEndingControls(controls, message, true);
     if (!ctl.said) ctl.say(said);
     ctl.said = false;
 
     const list = ctl.els.lastMoves;
     list.replaceChildren();
-    for (let i = st.moves.length - 1; i >= Math.max(0, st.moves.length - 8); i -= 1) {
+    for (let i = st.moves.length - 1; i >= 0; i -= 1) {
       const li = el("li", "");  // X moves first and a pass is a move too, so the colours alternate
-      li.textContent = WORDS[COLOURS[i % 2]] + ": " + (st.moves[i] === "pass" ? "passed" : st.moves[i]);
+      const who = ctl.shortNames[i % 2] + " (" + (i % 2 === 0 ? "Black" : "White") + ")";
+      li.textContent = who + (st.moves[i] === "pass" ? " passed" : " played " + st.moves[i]) + ".";
       li.value = i + 1;
       list.append(li);
     }
-    if (over) ctl.showEnding(st.ending, null);
+    if (over) ctl.showEnding(st.ending, null, null);
+  }
+
+  /** The last move in words: "Computer (level 2) played d3." */
+  function lastMoveText(ctl, message) {
+    const last = message.last;
+    if (!last) return "";
+    return ctl.subject(last.seat) + (last.move === "pass" ? " had no legal move and passed." : " played " + last.move + ".");
   }
 
   function clickSquare(ctl, message, name, disc) {
     const st = message.state;
+    if (!ctl.ready()) return;
     if (st.ending) return ctl.say("The game is over.", "error");
     if (st.to_move !== ctl.seat) return ctl.say("Wait: it is " + ctl.names[st.to_move] + "'s turn.", "error");
     const legal = st.legal_moves || [];
     if (legal.includes(name)) {
-      ctl.socket.move(message.ply, name);
-      ctl.say("You played " + name + ".");
+      ctl.sendMove(message, name);
       return;
     }
     if (legal.includes("pass")) return ctl.say("You have no legal move: press Pass.", "error");
