@@ -6,6 +6,9 @@
 - :mod:`kozyri.rl.game` and :mod:`kozyri.rl.encoding`: the game both step
   (a :class:`~kozyri.play.Session`), the action numbering (the OpenSpiel
   game's) and the observation arrays.
+- :mod:`kozyri.rl.vector`: many games stepped together through Numba
+  kernels (:mod:`kozyri.owntrumps.batch_kernels`), for self-play and
+  evaluation; no framework needed.
 
 Nothing here is imported by ``import kozyri``, and importing this package
 loads neither PettingZoo nor Gymnasium: each module loads its framework.

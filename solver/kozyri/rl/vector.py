@@ -1,0 +1,362 @@
+"""Many Own Trumps games stepped together from Python, through the Numba
+kernels of :mod:`kozyri.owntrumps.batch_kernels`: for self-play and
+evaluation at the speed of the kernels (docs/rl.md, "Many games at once").
+
+>>> games = VectorOwnTrumps(4, players=2, deck="4x3", seed=1)
+>>> games.legal_mask().shape, games.to_move.tolist()
+((4, 161), [0, 0, 0, 0])
+>>> rewards, done = games.step_random()
+>>> rewards.shape, done.dtype
+((4, 2), dtype('bool'))
+
+**Actions** are numbered as in the OpenSpiel game
+(:class:`~kozyri.owntrumps.actions.ActionCodec`, docs/openspiel.md), so
+an agent trained here plays there and in the PettingZoo environment:
+``c`` plays card ``c`` alone (a lead, or a beat with the last card),
+``size + size * b + c`` beats with ``b`` and follows with ``c``,
+``size + size * size`` takes; the last four (choosing a trump suit) are
+never legal here (the trumps are given). Cards are kozyri's numbers,
+``suit index * ranks + rank index``.
+
+**Deals.** :meth:`reset` deals game ``i`` exactly as kozyri deals the seed
+``seed + i`` (:meth:`Position.deal <kozyri.owntrumps.Position.deal>`, a
+Python shuffle: about 10 µs a game). A game dealt anew inside the kernels
+(``auto_reset``) is shuffled by the kernels' own generator, seeded from
+``seed``: reproducible, but not the deal of any kozyri seed.
+
+**The end.** A game ends by the rules (a loser, or the one-card draw), by
+the third occurrence of a position (``repetition``, on by default: each
+game keeps the 64-bit Zobrist keys of its positions, ``8 * turn_cap``
+bytes a game; two positions could in principle share a key, with
+odds about 2**-64 a pair) or after ``turn_cap`` moves (a draw), in that order,
+as :class:`kozyri.play.Session` ends it. Rewards come at the step that ends
+a game: -1 for the loser, ``1/(players-1)`` for every other seat, 0 each for
+a draw (the OpenSpiel game's returns).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numba
+import numpy as np
+
+import kozyri.checks as checks
+from kozyri.core import IllegalMove, InvalidInput
+from kozyri.owntrumps import batch_kernels as K
+from kozyri.owntrumps.actions import ActionCodec
+from kozyri.owntrumps.cards import SUITS, Deck
+from kozyri.owntrumps.kernels import DRAWN, PLAYING, build_tables
+from kozyri.owntrumps.position import MAX_PLAYERS, Position, parse_trumps
+from kozyri.owntrumps.rules import Rules
+from kozyri.play.settings import MOST_TURN_CAP
+from kozyri.play.table import DEFAULT_TURN_CAP
+
+#: What :attr:`VectorOwnTrumps.result` holds for a game: still playing, the one-card draw,
+#: capped by the turn cap, drawn by repetition (a loser is its seat number, 0 or more).
+PLAYING, DRAWN, CAPPED, REPEATED = PLAYING, DRAWN, K.CAPPED, K.REPEATED
+#: From this many games on, :meth:`VectorOwnTrumps.play_random` shares the games among Numba's threads.
+PARALLEL_FROM = 1024
+#: The most games one batch holds.
+MOST_GAMES = 1 << 22
+#: The most memory the games' histories of positions (the repetition rule) may take.
+MOST_HISTORY_BYTES = 4 << 30
+#: The 64-bit words of each game's filter of the positions seen (4,096 bits).
+FILTER_WORDS = 64
+_ZOBRIST_SEED = 20261126
+
+
+class VectorOwnTrumps:
+    """``n_games`` games of Own Trumps with the same deck, rules, trumps and
+    leader, stepped together (see the module docstring).
+
+    ``rules``: a :class:`~kozyri.owntrumps.rules.Rules` or its JSON form
+    (``{"must_beat": true, "pass_sixes": false}``); ``trumps``: one suit per
+    seat (default S H D C in seat order); ``seed``: the deals of
+    :meth:`reset` and the kernels' random numbers; ``auto_reset``: a game
+    that ends is dealt anew at once (its ``done`` is True for that step);
+    ``parallel``: share the games among Numba's threads in every kernel
+    (True), in none (False), or (None, the default) in :meth:`play_random`
+    from :data:`PARALLEL_FROM` games on only: measured on two busy cores,
+    threads started for every step cost more than they bring
+    (``benchmarks/vector_steps.py``).
+    """
+
+    def __init__(self, n_games: int, players: int = 2, deck="36", rules=None, trumps=None, leader: int = 0,
+                 seed: int = 0, turn_cap: int = DEFAULT_TURN_CAP, repetition: bool = True, auto_reset: bool = False,
+                 parallel: bool | None = None):
+        self.n_games = checks.whole_number(n_games, "the number of games", 1, MOST_GAMES)
+        self.players = checks.whole_number(players, "the number of players", 2, MAX_PLAYERS)
+        self.deck = Deck.of(deck)
+        if self.deck.size < self.players:
+            raise InvalidInput(f"a {self.deck.size}-card deck cannot be dealt to {self.players} players")
+        self.rules = rules if isinstance(rules, Rules) else Rules.from_json(rules)
+        if self.rules.pass_sixes and "6" in self.deck.ranks and self.deck.size // self.players < self.players:
+            raise InvalidInput(f"with pass_sixes a hand of {self.deck.size // self.players} cards could be left "
+                               "empty by the passing: take a larger deck")
+        self.trumps = parse_trumps(trumps if trumps is not None else "".join(SUITS[:self.players]), self.players)
+        self.leader = checks.seat(leader, self.players, "the leader")
+        self.seed = checks.seed(seed)
+        self.turn_cap = checks.whole_number(turn_cap, "the turn cap", 1, MOST_TURN_CAP)
+        for name, value in (("repetition", repetition), ("auto_reset", auto_reset)):
+            if not isinstance(value, bool):
+                raise InvalidInput(f"{name} must be True or False, not {checks.shown(value)}")
+        self.repetition, self.auto_reset = repetition, auto_reset
+        if parallel is not None and not isinstance(parallel, bool):
+            raise InvalidInput(f"parallel must be True, False or None, not {checks.shown(parallel)}")
+        self.parallel = parallel
+        #: The action numbering (the OpenSpiel game's) and the number of actions.
+        self.codec = ActionCodec(self.deck)
+        self.num_actions = self.codec.num_actions
+        self._tables()
+        self._state()
+        self.reset()
+
+    # --- set-up ----------------------------------------------------------------------------
+    def _tables(self) -> None:
+        """The rules' tables (:func:`build_tables`), the trump sixes, the Zobrist keys."""
+        size, n = self.deck.size, self.players
+        probe = Position(self.deck, (0,) * n, (), self.trumps, self.leader, self.rules)
+        self._beat_mask, self._take_n = build_tables(probe)
+        six = "6" in self.deck.ranks and self.rules.pass_sixes
+        self._sixes = np.array([self.deck.card("6", s) if six and s in self.deck.suits else -1 for s in self.trumps],
+                               dtype=np.int64)
+        keys = np.random.default_rng(_ZOBRIST_SEED)
+        self._z_hand = keys.integers(0, 2**64, (n, size), dtype=np.uint64, endpoint=False)
+        self._z_pile = keys.integers(0, 2**64, (size + 1, size), dtype=np.uint64, endpoint=False)
+        self._z_move = keys.integers(0, 2**64, n, dtype=np.uint64, endpoint=False)
+
+    def _state(self) -> None:
+        """The arrays of the games' state, and of what a step returns."""
+        n_games, n, size = self.n_games, self.players, self.deck.size
+        self._hands = np.zeros((n_games, n), dtype=np.uint64)
+        self._pile = np.zeros((n_games, size), dtype=np.int32)
+        self._pile_len = np.zeros(n_games, dtype=np.int64)
+        self._to_move = np.zeros(n_games, dtype=np.int32)
+        self._ply = np.zeros(n_games, dtype=np.int32)
+        self._result = np.zeros(n_games, dtype=np.int32)
+        self._key = np.zeros(n_games, dtype=np.uint64)
+        columns = self.turn_cap + 1 if self.repetition else 1
+        if n_games * columns * 8 > MOST_HISTORY_BYTES:
+            raise InvalidInput(f"{n_games:,} games with a turn cap of {self.turn_cap:,} need "
+                               f"{n_games * columns * 8 / 2**30:.1f} GB for the repetition rule (at most "
+                               f"{MOST_HISTORY_BYTES / 2**30:.0f}): fewer games, a lower cap, or repetition=False")
+        self._history = np.zeros((n_games, columns), dtype=np.uint64)
+        self._seen = np.zeros((n_games, FILTER_WORDS if self.repetition else 1), dtype=np.uint64)
+        self._rewards = np.zeros((n_games, n), dtype=np.float32)
+        self._done = np.zeros(n_games, dtype=np.bool_)
+        self._no_actions = np.zeros(n_games, dtype=np.int64)
+        self._counts = np.zeros(n_games, dtype=np.int64)
+        self._n_chunks = max(1, min(n_games, 8 * numba.get_num_threads()))
+        self._resets = 0
+        #: The moves played by the last step.
+        self.steps_played = 0
+        base = np.uint64(self.seed * 0x9E3779B97F4A7C15 % 2**64)
+        self._rng = _splitmix(np.arange(n_games, dtype=np.uint64) + base)
+
+    def _args(self) -> tuple:
+        return (self._hands, self._pile, self._pile_len, self._to_move, self._ply, self._result, self._key,
+                self._history, self._seen)
+
+    # --- the API ---------------------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> None:
+        """Deal every game anew: game ``i`` as kozyri deals the seed ``seed + i``
+        (default: the constructor's seed, then the next ``n_games`` seeds
+        at each reset)."""
+        if seed is None:
+            seed = self.seed + self._resets * self.n_games
+        seed = checks.seed(seed)
+        if seed + self.n_games - 1 >= 2**63:
+            raise InvalidInput(f"the seeds {seed} .. {seed + self.n_games - 1} go past 2**63-1")
+        self._resets += 1
+        size = self.deck.size
+        orders = np.empty((self.n_games, size), dtype=np.int64)
+        cards = list(range(size))
+        for i in range(self.n_games):
+            order = cards[:]
+            random.Random(seed + i).shuffle(order)
+            orders[i] = order
+        K.deal_orders_serial(orders, *self._args(), self.leader, self._sixes, self._z_hand, self._z_pile,
+                             self._z_move)
+        self._done[:] = False
+        self._rewards[:] = 0.0
+
+    def reset_random(self) -> None:
+        """Deal every game anew with the kernels' own shuffle (fast; not kozyri's seeded deals)."""
+        K.deal_random_serial(*self._args(), self._rng, self.leader, self._sixes, self._z_hand, self._z_pile,
+                             self._z_move)
+        self._done[:] = False
+        self._rewards[:] = 0.0
+
+    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
+        """``(n_games, num_actions)`` int8: 1 for each legal action (none in a finished game)."""
+        shape = (self.n_games, self.num_actions)
+        if out is None:
+            out = np.empty(shape, dtype=np.int8)
+        elif (not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != np.int8
+              or not out.flags.c_contiguous):
+            raise InvalidInput(f"out must be a C-contiguous int8 array of shape {shape}")
+        self._legal(out, np.empty((self.n_games, 0), dtype=np.int16))
+        return out
+
+    def legal_actions(self, out: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``(actions, counts)``: each game's legal actions, ascending, in the
+        first ``counts[i]`` places of ``actions[i]`` (int16; the rest -1, or
+        left as they were in an ``out`` array given, of shape
+        :attr:`actions_shape`); a finished game has none. Cheaper than
+        :meth:`legal_mask` to choose from."""
+        if out is None:
+            out = np.full(self.actions_shape, -1, dtype=np.int16)
+        elif (not isinstance(out, np.ndarray) or out.shape != self.actions_shape or out.dtype != np.int16
+              or not out.flags.c_contiguous):
+            raise InvalidInput(f"out must be a C-contiguous int16 array of shape {self.actions_shape}")
+        self._legal(np.empty((self.n_games, 0), dtype=np.int8), out)
+        return out, self._counts.copy()
+
+    @property
+    def actions_shape(self) -> tuple[int, int]:
+        """The shape of :meth:`legal_actions`' array: room for the most legal moves a position can have."""
+        return self.n_games, min(self.num_actions, self.deck.size * (self.deck.size - 1) + 1)
+
+    def _legal(self, mask: np.ndarray, actions: np.ndarray) -> None:
+        args = (self._hands, self._pile, self._pile_len, self._to_move, self._result, self._beat_mask, self._take_n,
+                self.rules.must_beat, mask, actions, self._counts)
+        if self.parallel:  # None: serial
+            K.legal_parallel(*args, self._n_chunks)
+        else:
+            K.legal_serial(*args)
+
+    def step(self, actions) -> tuple[np.ndarray, np.ndarray]:
+        """Play ``actions`` (one per game, the OpenSpiel numbering): returns
+        ``(rewards, done)``, rewards ``(n_games, players)`` float32 of this step,
+        done ``(n_games,)`` bool. A finished game's action is ignored, whatever
+        it is (-1 say: the game stays finished, done); with ``auto_reset`` a
+        game is dealt anew at once after the step that ends it. An illegal action
+        raises IllegalMove naming its game, and no game moves."""
+        actions = self._checked_actions(actions)
+        bad = K.check_actions(actions, self._hands, self._pile, self._pile_len, self._to_move, self._result,
+                              self._beat_mask, self.rules.must_beat)
+        if bad >= 0:
+            raise IllegalMove(f"game {bad}: action {int(actions[bad])} is not legal (legal: "
+                              f"{self._legal_text(bad)})")
+        return self._step(actions, False)
+
+    def step_random(self) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`step` with a uniformly random legal action in each game, chosen in the kernels."""
+        return self._step(self._no_actions, True)
+
+    def _step(self, actions: np.ndarray, choose: bool) -> tuple[np.ndarray, np.ndarray]:
+        kernel = K.step_parallel if self.parallel else K.step_serial  # None: serial
+        self.steps_played = kernel(actions, choose, self.auto_reset, *self._args(), self._rng, self._beat_mask,
+                                   self._take_n, self.rules.must_beat, self._z_hand, self._z_pile, self._z_move,
+                                   self.turn_cap, self.leader, self._sixes, self._rewards, self._done)
+        return self._rewards.copy(), self._done.copy()
+
+    def play_random(self) -> int:
+        """Play every unfinished game to its end with uniformly random legal
+        actions, inside the kernels (self-play at full speed); returns the
+        moves played. The final rewards are in :attr:`rewards`."""
+        threads = self.parallel if self.parallel is not None else self.n_games >= PARALLEL_FROM
+        kernel = K.play_random_parallel if threads else K.play_random_serial
+        played = kernel(*self._args(), self._rng, self._beat_mask, self._take_n, self.rules.must_beat, self._z_hand,
+                        self._z_pile, self._z_move, self.turn_cap, self._rewards)
+        self._done[:] = self._result != PLAYING
+        return int(played)
+
+    def _checked_actions(self, actions) -> np.ndarray:
+        array = np.asarray(actions)
+        if array.shape != (self.n_games,):
+            raise InvalidInput(f"step takes one action per game: an array of shape ({self.n_games},), "
+                               f"not {array.shape}")
+        if array.dtype.kind not in "iu":
+            if array.dtype.kind == "b" or not np.all(np.isfinite(array)) or not np.all(array == np.round(array)):
+                raise InvalidInput(f"actions must be whole numbers, not {array.dtype} values")
+        array = array.astype(np.int64, copy=False)
+        out = np.flatnonzero(((array < 0) | (array >= self.num_actions)) & (self._result == PLAYING))
+        if out.size:
+            i = int(out[0])
+            raise InvalidInput(f"game {i}: action {int(array[i])} is out of range 0..{self.num_actions - 1}")
+        return np.ascontiguousarray(array)
+
+    def _legal_text(self, i: int, most: int = 12) -> str:
+        legal = [a for a in np.flatnonzero(self.legal_mask()[i])]
+        shown = " ".join(str(a) for a in legal[:most])
+        return shown + (f" ... ({len(legal)} in all)" if len(legal) > most else "")
+
+    # --- what the games hold ---------------------------------------------------------------
+    @property
+    def to_move(self) -> np.ndarray:
+        """The seat to move in each game (the last holder once it is over)."""
+        return self._to_move.copy()
+
+    @property
+    def done(self) -> np.ndarray:
+        """Whether each game is over."""
+        return self._result != PLAYING
+
+    @property
+    def result(self) -> np.ndarray:
+        """Each game's state: :data:`PLAYING`, the loser's seat, :data:`DRAWN`, :data:`REPEATED` or :data:`CAPPED`."""
+        return self._result.copy()
+
+    @property
+    def ply(self) -> np.ndarray:
+        """The moves played in each game."""
+        return self._ply.copy()
+
+    @property
+    def rewards(self) -> np.ndarray:
+        """The rewards of the last step (or of :meth:`play_random`)."""
+        return self._rewards.copy()
+
+    @property
+    def hands(self) -> np.ndarray:
+        """``(n_games, players)`` uint64: each seat's cards as a bit mask (bit ``c``: card ``c``)."""
+        return self._hands.copy()
+
+    def position(self, i: int) -> Position:
+        """Game ``i`` as a kozyri :class:`~kozyri.owntrumps.Position` (memoryless: without its repetitions)."""
+        i = checks.whole_number(i, "the game", 0, self.n_games - 1)
+        pile = tuple(int(c) for c in self._pile[i, :self._pile_len[i]])
+        return Position(self.deck, tuple(int(h) for h in self._hands[i]), pile, self.trumps, int(self._to_move[i]),
+                        self.rules)
+
+    def observations(self) -> dict[str, np.ndarray]:
+        """What the seat to move sees in each game, seat-relative:
+        ``seat`` (N,), ``hand`` (N, size) int8 (its cards), ``top`` (N,) the
+        top card (-1: empty pile), ``pile`` (N, size) int8 (the cards on the
+        pile), ``pile_len`` (N,), ``counts`` (N, players): the cards held by
+        the seat to move, then by each next seat round the table."""
+        size, n = self.deck.size, self.players
+        bits = np.arange(size, dtype=np.uint64)
+        seat = self._to_move.astype(np.int64)
+        rows = np.arange(self.n_games)
+        mine = self._hands[rows, seat]
+        hand = ((mine[:, None] >> bits) & np.uint64(1)).astype(np.int8)
+        held = np.zeros(self.n_games, dtype=np.uint64)
+        for s in range(n):
+            held |= self._hands[:, s]
+        on_pile = (((~held)[:, None] >> bits) & np.uint64(1)).astype(np.int8)
+        counts_by_seat = np.stack([_popcount(self._hands[:, s]) for s in range(n)], axis=1)
+        order = (seat[:, None] + np.arange(n)) % n
+        counts = counts_by_seat[rows[:, None], order]
+        top = np.where(self._pile_len > 0, self._pile[rows, np.maximum(self._pile_len - 1, 0)], -1)
+        return {"seat": seat.astype(np.int32), "hand": hand, "top": top.astype(np.int32), "pile": on_pile,
+                "pile_len": self._pile_len.astype(np.int32), "counts": counts.astype(np.int32)}
+
+
+def _popcount(masks: np.ndarray) -> np.ndarray:
+    """The set bits of each uint64."""
+    as_bytes = np.ascontiguousarray(masks).view(np.uint8).reshape(-1, 8)
+    return np.unpackbits(as_bytes, axis=1).sum(axis=1)
+
+
+def _splitmix(x: np.ndarray) -> np.ndarray:
+    """SplitMix64 of each value: well-mixed, non-zero xorshift seeds."""
+    with np.errstate(over="ignore"):
+        z = x + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+    z[z == 0] = np.uint64(1)
+    return z
