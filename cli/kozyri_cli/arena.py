@@ -86,7 +86,9 @@ def arena(ctx, agents, players, deals, deck, seconds, nodes, memory, seed, turn_
     round, so every agent plays every hand and every trump of every deal
     and the luck of the deal cancels out. Name one AGENT per seat, or two
     for one agent against a field of the other (`pimc greedy --players 4`:
-    pimc and three greedy). With two players the agents see every card
+    pimc and three greedy), or one agent twice for a mirror match (`level3
+    level3`: its seats told apart by their place in the lineup, level3#1 and
+    level3#2, each with its own seeds). With two players the agents see every card
     (RULES.md); with three or four each sees only what its seat knows.
     Agents: random, greedy, mcts, pimc, ismcts (see docs/agents.md),
     OpenSpiel's openspiel-mcts and openspiel-ismcts (with kozyri[openspiel]:
@@ -110,6 +112,7 @@ def arena(ctx, agents, players, deals, deck, seconds, nodes, memory, seed, turn_
       kozyri arena pimc greedy --players 4 --deals 100 --time 0.2
       kozyri arena pimc ismcts greedy --deals 50 --nodes 2000    (the same games anywhere)
       kozyri arena greedy random --deck 4x3 --deals 20 --players 3
+      kozyri arena level3 level3 --deals 100 --out mirror.jsonl   (how its games end)
 
     The match uses every core (--workers); games are seeded by the deal and
     the rotation, so the result does not depend on the number of workers.
@@ -165,24 +168,30 @@ def _print(match: Match, as_json: bool) -> None:
 
 
 class MatchProgress(CountProgress):
-    """Games done of all, the first agent's running score (two players) or
-    loser rate (more), the pace and the time left; a terminal only."""
+    """Games done of all, the first agent's (a mirror match: the first
+    place's) running score (two players) or loser rate (more), the draws by
+    repetition and the capped games so far, the pace and the time left; a
+    terminal only."""
 
     def __init__(self, enabled: bool | None = None):
         super().__init__("games", enabled)
         self.counted = 0
         self.total = 0.0
         self.seats = 0
+        self.capped = self.repetition = 0
 
     def game_done(self, game, match: Match) -> None:
         if not self.enabled:
             return
-        agent = match.settings.lineup[0]
+        settings = match.settings
+        agent = settings.entrants[0]
         for g in match.games[self.counted:]:  # every game finished so far, the resumed ones too
-            for seat, name in enumerate(g.seats):
-                if name == agent:
-                    self.seats += 1
-                    self.total += g.score(seat) if match.settings.n_players == 2 else (g.loser == seat)
+            for seat in settings.entrant_seats(0, g.seats, g.rotation):
+                self.seats += 1
+                self.total += g.score(seat) if settings.n_players == 2 else (g.loser == seat)
+            self.capped += g.capped
+            self.repetition += g.repetition
         self.counted = len(match.games)
-        what = "score" if match.settings.n_players == 2 else "loser"
-        self.update(len(match.games), match.planned, f"{agent} {what} {100 * self.total / max(1, self.seats):.1f}%")
+        what = "score" if settings.n_players == 2 else "loser"
+        self.update(len(match.games), match.planned, f"{agent} {what} {100 * self.total / max(1, self.seats):.1f}%, "
+                                                     f"rep {self.repetition}, capped {self.capped}")

@@ -16,6 +16,7 @@ from kozyri.agents.levels import Resolved, Strength, level, resolve
 from kozyri.core import IllegalMove, InvalidInput, Limit
 from kozyri.owntrumps import Deck, Position, Rules
 from kozyri.play import GAMES, GameSettings, OwnTrumpsTable, Seat, Session, game_kind, table_from_json
+from kozyri.play.settings import computer_seed
 from kozyri.protocols import analysis
 
 SEED_WORDS = "the seed must be a whole number from 0 to 2**63-1, not "
@@ -110,12 +111,12 @@ def test_the_defaults_and_the_json_form():
     settings = GameSettings.create(seed=4)
     assert settings.deck == Deck.standard(36) and settings.players == 2 and settings.trumps is None
     assert settings.rules == Rules() and settings.leader == 0 and settings.turn_cap == 1000
-    assert settings.seats == (Seat(), Seat.at_level(4, "owntrumps", 2, seed=1))
+    assert settings.seats == (Seat(), Seat.at_level(4, "owntrumps", 2, seed=computer_seed(4, 1)))
     assert settings.chooses_trumps and settings.kind is GAMES["owntrumps"]
     data = settings.to_json()
     assert data == {"game": "owntrumps", "deck": "36", "players": 2, "rules": {"must_beat": True, "pass_sixes": False},
                     "trumps": "choose", "leader": 0, "seed": 4, "turn_cap": 1000,
-                    "seats": [None, Seat.at_level(4, "owntrumps", 2, seed=1).to_json()]}
+                    "seats": [None, Seat.at_level(4, "owntrumps", 2, seed=computer_seed(4, 1)).to_json()]}
     assert GameSettings.from_json(data) == settings == GameSettings.from_json(json.dumps(data))
     assert "seed" not in settings.public_json() and settings.public_json()["deck"] == "36"
     # The players follow the seats, else the fixed trumps; the engine's options deal S, H, ... at once.
@@ -134,10 +135,11 @@ def test_seats_as_people_levels_and_agents():
         "person", 3, {"level": "expert", "seed": 8, "name": "Eve"}, {"agent": "greedy", "nodes": 50}])
     person, casual, expert, greedy = settings.seats
     assert person == Seat() and not person.is_agent
-    assert casual == Seat.at_level(3, "owntrumps", 4, seed=1) and casual.agent == "pimc"  # hidden hands
+    deal = settings.seed  # a computer seat's seed, not given, is drawn from the deal's and the seat
+    assert casual == Seat.at_level(3, "owntrumps", 4, seed=computer_seed(deal, 1)) and casual.agent == "pimc"
     assert (expert.agent, expert.level, expert.seed, expert.name, expert.limit) == ("pimc", 6, 8, "Eve",
                                                                                    Limit(nodes=6000))
-    assert greedy == Seat("greedy", Limit(nodes=50), seed=3)
+    assert greedy == Seat("greedy", Limit(nodes=50), seed=computer_seed(deal, 3))
     assert GameSettings.from_json(settings.to_json()) == settings  # the stored forms read back
     named = GameSettings.create(seats=[{"agent": None, "name": "Ann"}, None])
     assert named.seats == (Seat(name="Ann"), Seat()) and named.to_json()["seats"] == [

@@ -111,9 +111,9 @@ class Spy(OwnTrumpsAgent):
         self.greedy = make_agent("greedy", seed)
         self.seen = []
 
-    def choose(self, state, limit=None, *, control=None):
+    def choose(self, state, limit=None, *, control=None, history=None):
         self.seen.append(state)
-        return self.greedy.choose(state, limit, control=control)
+        return self.greedy.choose(state, limit, control=control, history=history)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -422,9 +422,9 @@ def test_a_game_stopped_by_ctrl_c_is_not_a_result():
     control = SearchControl()
 
     class Interrupted(Spy):
-        def choose(self, state, limit=None, *, control=None):
+        def choose(self, state, limit=None, *, control=None, history=None):
             control.stop("interrupted")  # what Ctrl-C does to a search under the game's control
-            return super().choose(state, limit, control=control)
+            return super().choose(state, limit, control=control, history=history)
 
     start = Position.deal("4x3", "SHD", seed=1, n_players=3)
     with pytest.raises(KeyboardInterrupt):
@@ -487,8 +487,8 @@ def test_summary_counts_add_up(players):
 
 
 def test_settings_are_checked():
-    for bad, fragment in ((dict(lineup_=("greedy",)), "2 to 4 seats"), (dict(lineup_=("greedy", "greedy")),
-                          "two different agents"), (dict(lineup_=("greedy", "nobody")), "unknown agent"),
+    for bad, fragment in ((dict(lineup_=("greedy",)), "2 to 4 seats"), (dict(lineup_=("greedy", "nobody")),
+                          "unknown agent"),
                           (dict(deals=0), "deals"), (dict(deck="5x5"), "deck"), (dict(turn_cap=0), "turn cap"),
                           (dict(seed=-1), "seed")):
         with pytest.raises(InvalidInput, match=fragment):
@@ -545,7 +545,6 @@ BAD = [
     (("arena", "greedy", "random", "random", "--players", "4"), ["3 agents for 4 players"]),
     (("arena", "greedy", "random", "--deals", "-3"), ["--deals"]),
     (("arena", "greedy", "random", "--time", "nan"), ["--time"]),
-    (("arena", "greedy", "greedy"), ["two different agents"]),
     (("arena", "--summary"), ["--out"]),
 ]
 
@@ -576,3 +575,45 @@ def test_cli_help_teaches_with_examples(cli):
     assert result.exit_code == 0
     for fragment in ("kozyri arena mcts greedy --deals 200", "--resume", "--summary", "kozyri replay", "duplicate"):
         assert fragment in result.stdout, fragment
+
+
+# --- mirror matches ----------------------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_mirror_match_tells_the_seats_apart_and_counts_how_games_end(players):
+    """One agent in every seat (what ``kozyri arena level3 level3`` plays):
+    each place of the lineup has its own seeds and statistics, and the
+    match counts its draws by repetition and capped games."""
+    match = arena(["level3"] * players, deals=2, deck="4x3", workers=1, turn_cap=40)
+    s = match.settings
+    assert s.mirror and s.entrants == [f"level3#{i + 1}" for i in range(players)]
+    stats = match.stats()
+    assert [st.agent for st in stats] == s.entrants
+    assert all(st.seats == st.games == len(match.games) == 2 * players for st in stats)
+    assert sum(st.losses for st in stats) == sum(g.loser is not None for g in match.games)
+    summary = match.to_json()
+    assert {"capped", "repetition", "draws"} <= set(summary)
+    assert summary["capped"] == sum(g.capped for g in match.games)
+    for g in match.games:  # each place with its own seed in every game
+        seeds = {s.agent_seed(g.deal, g.rotation, seat) for seat in range(players)}
+        assert len(seeds) == players
+    if players == 2:
+        assert math.isclose(stats[0].score + stats[1].score, 1.0)
+        assert (stats[0].wins, stats[0].losses) == (stats[1].losses, stats[1].wins)
+
+
+def test_a_field_of_one_agent_is_still_one_agent():
+    """Two names for four players (one against a field of three) is no mirror: the field is one agent."""
+    s = settings(lineup_=("greedy", "random", "random", "random"))
+    assert not s.mirror and s.entrants == ["greedy", "random"]
+
+
+def test_cli_plays_a_mirror_match(cli, tmp_path):
+    out = tmp_path / "mirror.jsonl"
+    result = cli("arena", "level3", "level3", "--deck", "4x3", "--deals", "2", "--workers", "1", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "level3#1" in result.output and "level3#2" in result.output and "rep" in result.output
+    summary = json.loads(cli("arena", "--out", str(out), "--summary", "--json").output)
+    assert summary["games"] == 4 and [a["agent"] for a in summary["agents"]] == ["level3#1", "level3#2"]
+    assert {"capped", "repetition"} <= set(summary)
+

@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Sequence
 
 import kozyri.checks as checks
-from kozyri.agents.base import Agent
+from kozyri.agents.base import Agent, PositionHistory
 from kozyri.core import IllegalMove, InvalidInput, Limit
 from kozyri.owntrumps.cards import SUITS, Deck, parse_suit
 from kozyri.owntrumps.observation import Observation, outcome_text
@@ -93,6 +93,11 @@ class RecordTable(Table):
     def _holds_on(self, seat: int) -> bool:
         final = self.record.final
         return bool(final.hands[seat] if isinstance(final, Position) else final.counts[seat])
+
+    def history(self) -> PositionHistory | None:
+        """The positions so far by their public keys (None when the record
+        is read without the repetition rule)."""
+        return PositionHistory(*self.record.repeated_positions()) if self.record.repetition else None
 
 
 class OwnTrumpsTable(RecordTable):

@@ -24,7 +24,7 @@ events, and nothing else.
 >>> session.phase, session.to_act
 ('trump choice', 0)
 >>> session.act(0, "H").kind, [e.payload for e in session.computer_turns()], session.phase
-('choose', ['D'], 'play')
+('choose', ['C'], 'play')
 >>> session.resign(0).seq, session.ending.text, session.phase
 (3, 'player 0 resigned', 'over')
 

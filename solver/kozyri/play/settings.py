@@ -30,6 +30,14 @@ and ``turn_cap``. Every game has ``seats``: per seat a person (None,
 T, "nodes": N, "memory": M}``), default a person at seat 0 and the computer
 at level 4 elsewhere. Reversi takes no Own Trumps setting: one given is
 refused.
+
+A computer seat's search seed ``S`` is kept as given (the same settings, the
+same game). Left out, it is drawn from the deal's seed and the seat
+(:func:`computer_seed`), so the computer plays each new deal with other
+seeds, and a game of a given deal seed still replays move for move
+(Reversi, which has no deal seed: the seat's number). The settings keep
+the seeds they made (:meth:`GameSettings.to_json`), so a stored game reads
+back the same.
 """
 
 from __future__ import annotations
@@ -96,12 +104,19 @@ def _rules(value) -> Rules:
     return Rules.from_json(value)
 
 
-def seat_of(entry, kind: GameKind, players: int, number: int) -> Seat:
+def computer_seed(deal_seed: int, seat: int) -> int:
+    """The search seed of the computer at ``seat`` when none is given: drawn
+    from the deal's seed and the seat, so that it differs from game to game."""
+    return random.Random(f"seat:{deal_seed}:{seat}").getrandbits(62)
+
+
+def seat_of(entry, kind: GameKind, players: int, number: int, deal_seed: int | None = None) -> Seat:
     """Seat ``number`` of a new game as given: a :class:`Seat`, a person
     (None, ``"person"``, ``{"agent": null}``), a level (its number or name,
     ``{"level": L, "seed": S, "name": N}``) or an agent and its budget
     (``{"agent": A, "time": T, "nodes": N, "memory": M, "seed": S}``). A
-    computer seat's seed is by default its number."""
+    computer seat's seed is by default :func:`computer_seed` of ``deal_seed``
+    and the seat (without a deal seed: the seat's number)."""
     if entry is None or entry == "person":
         return Seat()
     if isinstance(entry, Seat):
@@ -125,7 +140,8 @@ def seat_of(entry, kind: GameKind, players: int, number: int) -> Seat:
         if extra:
             raise InvalidInput(f'seat {number} is a person ("agent": null): it takes no "{extra[0]}"')
         return Seat(name=name)
-    seed = checks.seed(entry.get("seed", number), f"seat {number}'s seed")
+    default = number if deal_seed is None else computer_seed(deal_seed, number)
+    seed = checks.seed(entry.get("seed", default), f"seat {number}'s seed")
     budget = {key: entry.get(key) for key in ("time", "nodes", "memory")}
     if entry.get("agent") is None:  # the computer at a level
         if any(value is not None for value in budget.values()):
@@ -187,7 +203,10 @@ class GameSettings:
         players = checks.whole_number(players, "the number of players", *kind.players, text=True)
         if seats is None:
             seats = [None] + [{"level": DEFAULT_SEAT_LEVEL}] * (players - 1)
-        seats = tuple(seat_of(entry, kind, players, number) for number, entry in enumerate(seats))
+        deal_seed = None
+        if kind.setting_keys:
+            deal_seed = random.SystemRandom().randrange(DRAWN_SEEDS) if self.seed is None else checks.seed(self.seed)
+        seats = tuple(seat_of(entry, kind, players, number, deal_seed) for number, entry in enumerate(seats))
         if len(seats) != players:
             raise InvalidInput(f"{len(seats)} seats for a game of {players} players")
         turn_cap = checks.whole_number(self.turn_cap, "the turn cap", 1, MOST_TURN_CAP, text=True)
@@ -200,8 +219,7 @@ class GameSettings:
                 count = f"{len(suits)} trump suits for {players} players: " if len(suits) != players else ""
                 raise InvalidInput(f'{count}the trumps need {players} distinct suits, one per seat, like '
                                    f'"{"".join(SUITS[:players])}", not {checks.shown("".join(suits))}')
-            seed = random.SystemRandom().randrange(DRAWN_SEEDS) if self.seed is None else checks.seed(self.seed)
-            values.update(deck=deck, rules=_rules(self.rules), trumps=suits, seed=seed,
+            values.update(deck=deck, rules=_rules(self.rules), trumps=suits, seed=deal_seed,
                           leader=checks.whole_number(self.leader, "the leader", 0, players - 1, text=True))
         for key, value in values.items():
             object.__setattr__(self, key, value)

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import kozyri.checks as checks
 from kozyri.agents import agent_names
-from kozyri.agents.base import Agent
+from kozyri.agents.base import Agent, PositionHistory
 from kozyri.agents.levels import Resolved, resolve
 from kozyri.core import GameOver, IllegalMove, InvalidInput, Limit, PlayResult
 from kozyri.owntrumps.rules import AGREEMENT, BY_RULES, REPETITION, RESIGNATION
@@ -344,7 +344,12 @@ class Table:
         mover = self._check_turn(seat)
         chooser = agent if agent is not None else self.agent(mover)
         return chooser.choose(self.view(mover), limit if limit is not None else self.seats[mover].limit,
-                              control=control)
+                              control=control, history=self.history())
+
+    def history(self) -> PositionHistory | None:
+        """The game's positions so far, for the agents' repetition check
+        (:mod:`kozyri.agents.base`); None for a game whose positions never repeat."""
+        return None
 
     def step(self, control=None) -> PlayResult:
         """The agent of the seat to move chooses and plays its move; its

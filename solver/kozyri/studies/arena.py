@@ -16,7 +16,10 @@ with that seat's hand, trump suit and place in the turn order. Every agent
 so plays every hand and every trump of every deal, and the luck of the deal
 cancels out. The lineup names the agent of each seat in rotation 0; with
 two agents for three or four players (:func:`lineup`) the first plays
-against a field of the second.
+against a field of the second. One agent may hold every seat (a mirror
+match, ``level3 level3``): its seats are then told apart by their place in
+the lineup (:attr:`MatchSettings.entrants`, ``level3#1``, ...), each with
+its own seeds, and what the match measures is how its games end.
 
 **What an agent sees.** Every game is a :class:`~kozyri.play.Session` of
 the match's settings (:meth:`MatchSettings.game_settings`), played by its
@@ -311,6 +314,8 @@ def _file_settings(data) -> MatchSettings:
     was made before the rule, and its games are read with the rule off."""
     if isinstance(data, dict) and "repetition" not in data:
         data = {**data, "repetition": False}
+    if isinstance(data, dict) and "deck" not in data:  # every results file names it: its games were dealt from it
+        raise InvalidInput("the settings have no \"deck\" (the deck the match's deals come from)")
     return MatchSettings.from_json(data)
 
 

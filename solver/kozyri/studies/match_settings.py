@@ -10,6 +10,14 @@ sat at seat ``s`` in rotation 0 sits at seat ``s + r`` (mod ``n_players``),
 with that seat's hand, trump suit and place in the turn order. The lineup
 names the agent of each seat in rotation 0 (:func:`lineup`).
 
+**Mirror matches.** One agent may hold every seat (``level3 level3``):
+the statistics then tell its seats apart by their place in the lineup
+(:attr:`MatchSettings.entrants`, ``level3#1``, ``level3#2``), each place
+moving round with the rotations and playing with its own seeds; the
+measure of such a match is how its games end (draws, draws by
+repetition, capped games), and the places' scores check the duplicate
+setup (an agent against itself scores 50% within the interval).
+
 **Reproducible.** Deal ``d`` is deal ``d`` of the series seeded by the
 match seed (:func:`kozyri.owntrumps.deals.series_deal`); the seed of the
 agent at seat ``s`` in rotation ``r`` of deal ``d`` is
@@ -97,7 +105,7 @@ class GamePlan(Sequence):
 class MatchSettings:
     """Everything that decides a match's games: the header of its results file."""
 
-    #: The agent of each seat in rotation 0 (2 to 4 seats, at least two different agents).
+    #: The agent of each seat in rotation 0 (2 to 4 seats; one agent in every seat: a mirror match).
     lineup: tuple[str, ...]
     #: Seeded deals; each is played once per rotation.
     deals: int
@@ -129,8 +137,6 @@ class MatchSettings:
             if not isinstance(name, str) or name not in agent_names() and level_of(name) is None:
                 raise InvalidInput(f"unknown agent {name!r} (known: {', '.join(agent_names())}, and the "
                                    f"levels level1 to level8)")
-        if len(set(names)) < 2:
-            raise InvalidInput(f"a match needs at least two different agents (the lineup is {' '.join(names)})")
         deck = Deck.of(self.deck)
         if deck.size < len(names):
             raise InvalidInput(f"a {deck.size}-card deck cannot be dealt to {len(names)} players")
@@ -163,6 +169,30 @@ class MatchSettings:
     def agents(self) -> list[str]:
         """The distinct agents, in lineup order."""
         return list(dict.fromkeys(self.lineup))
+
+    @property
+    def mirror(self) -> bool:
+        """One agent in every seat: its seats are told apart by their place
+        in the lineup (:attr:`entrants`), each with its own seeds."""
+        return len(set(self.lineup)) == 1
+
+    @property
+    def entrants(self) -> list[str]:
+        """Who the statistics are about: the distinct agents, or in a mirror
+        match each place of the lineup (``level3#1``, ``level3#2``: the
+        agent that sat at seat 0, 1, ... in rotation 0, moving round with
+        the rotations)."""
+        if self.mirror:
+            return [f"{name}#{place + 1}" for place, name in enumerate(self.lineup)]
+        return self.agents
+
+    def entrant_seats(self, entrant: int, seats: Sequence[str], rotation: int | None) -> list[int]:
+        """The seats of entrant number ``entrant`` (of :attr:`entrants`) in a
+        game whose seats hold the agents ``seats``, in ``rotation``."""
+        if self.mirror:
+            return [(entrant + (rotation or 0)) % self.n_players]
+        name = self.agents[entrant]
+        return [seat for seat, agent in enumerate(seats) if agent == name]
 
     def games(self) -> GamePlan:
         """Every game of the match: ``(deal, rotation)``, deal by deal (a

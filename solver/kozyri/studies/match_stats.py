@@ -76,15 +76,17 @@ class AgentStats:
 
 def summarize(settings: MatchSettings, games: Sequence) -> list[AgentStats]:
     """Each agent's statistics over ``games`` (finished games of the match,
-    :class:`~kozyri.studies.arena.GameResult`), in lineup order. The order of
-    the games does not matter."""
+    :class:`~kozyri.studies.arena.GameResult`), in lineup order; in a mirror
+    match (one agent in every seat) each place of the lineup's
+    (:attr:`MatchSettings.entrants <kozyri.studies.match_settings.MatchSettings.entrants>`).
+    The order of the games does not matter."""
     games = sorted(games, key=lambda g: (g.deal is None, g.deal or 0, g.rotation or 0))  # sums in one order
     out = []
-    for name in settings.agents:
+    for entrant, name in enumerate(settings.entrants):
         st = AgentStats(name)
         per_deal: dict[int, list[float]] = {}
         for game in games:
-            mine = [seat for seat, agent in enumerate(game.seats) if agent == name]
+            mine = settings.entrant_seats(entrant, game.seats, game.rotation)
             if not mine:
                 continue
             st.games += 1

@@ -7,14 +7,27 @@ hidden and the searching agents sample them
 (:meth:`~kozyri.owntrumps.Observation.sample`). A caller that means an agent
 to see every hand (an open-hands analysis) gives it an open view,
 :meth:`Observation.open <kozyri.owntrumps.Observation.open>`.
+
+**Which moves repeat** (:meth:`OwnTrumpsAgent.repeating_moves`): a
+position is known by the key the game's record counts repetitions by,
+:func:`~kozyri.owntrumps.record.position_key` (for each seat the cards it
+took or placed since the start, the pile, the player to move). Every move
+is public, so the key is public information: with two players it is the
+whole position, which both players see anyway; with three or four it
+still tells positions apart exactly (a hand is its start hand with those
+cards toggled), yet a seat computes it from the public moves alone, with
+no hidden card. So every seat, whatever it holds, knows exactly which of
+its moves would make a position occur for the third time: the agents use
+the rule's own key rather than a guess from their partial view.
 """
 
 from __future__ import annotations
 
-from kozyri.agents.base import Agent
+from kozyri.agents.base import Agent, PositionHistory
 from kozyri.core import GameOver, InvalidInput
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.record import REPEATS, position_key
 from kozyri.owntrumps.rules import Move
 
 
@@ -36,6 +49,17 @@ class OwnTrumpsAgent(Agent):
         return repr((view.deck.ranks, view.deck.suits, view.seat, view.hand, view.pile, view.counts, view.known,
                      view.known_not, view.trumps, view.to_move, view.rules, len(view.moves)))
 
+    def repeating_moves(self, view: Observation, moves: list[Move], history: PositionHistory) -> set[Move]:
+        """The moves to a position that has occurred twice already: each
+        ends the game as a draw by repetition (the key: see the module docstring)."""
+        if not isinstance(history, PositionHistory):
+            raise InvalidInput(f"a game's history is a PositionHistory, not {type(history).__name__}")
+        if not any(count >= REPEATS - 1 for count in history.repeated.values()):
+            return set()
+        return {move for move in moves
+                if history.seen(position_key(history.key, view, move, view.play(move, checked=True)))
+                >= REPEATS - 1}
+
 
 def check_view(view) -> None:
     """Refuse what an agent cannot move from: not an observation, a finished
@@ -46,6 +70,12 @@ def check_view(view) -> None:
         raise GameOver("the game is over: there is no move to choose")
     if view.seat != view.to_move:
         raise InvalidInput(f"the observation is player {view.seat}'s, but player {view.to_move} is to move")
+
+
+def only_moves(view: Observation, moves: list[Move]) -> frozenset[Move] | None:
+    """``moves`` as a restriction of a search's root (the moves that do not
+    end the game by repetition), or None when they are every legal move."""
+    return None if len(moves) == len(view.legal_moves()) else frozenset(moves)
 
 
 def fully_known(view: Observation) -> bool:

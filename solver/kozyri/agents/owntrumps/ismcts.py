@@ -15,7 +15,7 @@ each opponent node still sees the cards of the deal of its iteration.
 from __future__ import annotations
 
 from kozyri.agents.base import with_limit_defaults
-from kozyri.agents.owntrumps.base import OwnTrumpsAgent, perfect_information
+from kozyri.agents.owntrumps.base import OwnTrumpsAgent, only_moves, perfect_information
 from kozyri.agents.owntrumps.simple import greedy_scores
 from kozyri.agents.owntrumps.trees import (
     DEFAULT_EPSILON,
@@ -62,6 +62,9 @@ class IsmctsAgent(OwnTrumpsAgent):
             stats, playouts = ismcts_search(position, worlds, ctrl, seed=self.numba_seed(view),
                                             exploration=self.exploration, epsilon=self.epsilon,
                                             max_plies=self.max_plies)
+            only = only_moves(view, moves)
+            if only is not None:  # the other moves end the game by repetition
+                stats = [s for s in stats if s.move in only]
             if not stats:  # stopped before the first iteration: greedy's move
                 scores = greedy_scores(view, moves)
                 stats = [MoveStats(moves[scores.index(max(scores))])]

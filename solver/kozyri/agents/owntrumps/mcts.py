@@ -24,7 +24,7 @@ knows, as if it were the truth; ``pimc`` averages over many.
 from __future__ import annotations
 
 from kozyri.agents.base import with_limit_defaults
-from kozyri.agents.owntrumps.base import OwnTrumpsAgent, perfect_information
+from kozyri.agents.owntrumps.base import OwnTrumpsAgent, only_moves, perfect_information
 from kozyri.agents.owntrumps.simple import greedy_move
 from kozyri.agents.owntrumps.trees import (
     DEFAULT_EPSILON,
@@ -93,18 +93,25 @@ class MctsAgent(OwnTrumpsAgent):
         if sampled:
             position = view.sample(self.rng(view))[0]
         with controlled(limit, control) as ctrl:
-            result, _ = self.search(position, ctrl, self.numba_seed(view), proofs_count=not sampled)
+            result, _ = self.search(position, ctrl, self.numba_seed(view), proofs_count=not sampled,
+                                    only=only_moves(view, moves))
         result.info.worlds = int(sampled)
         return result
 
-    def search(self, position: Position, ctrl: SearchControl, seed: int,
-               proofs_count: bool = True) -> tuple[PlayResult, list[MoveStats]]:
+    def search(self, position: Position, ctrl: SearchControl, seed: int, proofs_count: bool = True,
+               only: frozenset[Move] | None = None) -> tuple[PlayResult, list[MoveStats]]:
         """Search one fully known ``position`` under ``ctrl`` (exact phase,
         then UCT): the move and what is known of each move considered.
-        ``proofs_count``: the position is the truth, so a proof is reported as a value."""
+        ``proofs_count``: the position is the truth, so a proof is reported
+        as a value. ``only``: the root's moves to choose from (None: every
+        legal move); the value then is that of playing one of them."""
         value, allowed = None, None
         if self.exact and cards_in_hands(position) <= self.exact_threshold(position):
             value, allowed = self.exact_phase(position, ctrl)
+            if only is not None and value.known:
+                allowed = [m for m in allowed if m in only]
+                if not allowed:  # proven through other moves: nothing proven of these
+                    value, allowed = None, None
             known = value if proofs_count else None
             if value == WIN and allowed:
                 return PlayResult(allowed[0], self.info(ctrl, known, 1.0)), [MoveStats(allowed[0], 1, solved=1)]
@@ -113,14 +120,16 @@ class MctsAgent(OwnTrumpsAgent):
             if value != DRAW:
                 allowed = None
         before = ctrl.nodes
+        # Restricted, the MCTS-solver is off: a root proven through a move left out would end the search early.
         stats = uct_search(position, ctrl, seed=seed, exploration=self.exploration, epsilon=self.epsilon,
-                           max_plies=self.max_plies)
-        moves = [s for s in stats.moves if allowed is None or s.move in allowed] or stats.moves
+                           use_solver=only is None, max_plies=self.max_plies)
+        considered = [s for s in stats.moves if only is None or s.move in only]
+        moves = [s for s in considered if allowed is None or s.move in allowed] or considered
         if not moves:  # stopped before the first iteration: the greedy move
-            moves = [MoveStats(greedy_move(position, allowed or position.legal_moves()))]
+            moves = [MoveStats(greedy_move(position, allowed or (sorted(only) if only else position.legal_moves())))]
         best = pick(moves)
         if value is None or not value.known:
-            if stats.solved is not None:
+            if stats.solved is not None and only is None:
                 value = Value.exact(stats.solved)
             elif best.solved == 1:
                 value = WIN

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kozyri.agents.base import with_limit_defaults
-from kozyri.agents.owntrumps.base import fully_known
+from kozyri.agents.owntrumps.base import fully_known, only_moves
 from kozyri.agents.owntrumps.mcts import MctsAgent
 from kozyri.agents.owntrumps.simple import greedy_scores
 from kozyri.agents.owntrumps.trees import DEFAULT_LIMIT, load_kernels
@@ -47,6 +47,7 @@ class PimcAgent(MctsAgent):
         load_kernels()
         limit = with_limit_defaults(limit, DEFAULT_LIMIT)
         rng = self.rng(view)
+        only = only_moves(view, moves)
         weight = dict.fromkeys(moves, 0.0)
         value = dict.fromkeys(moves, 0.0)
         playouts = searched = 0
@@ -57,7 +58,7 @@ class PimcAgent(MctsAgent):
                               nodes=None if ctrl.limit.nodes is None else max(1, (ctrl.limit.nodes - ctrl.nodes) // left))
                 world = view.sample(rng)[0]
                 with ctrl.child(share) as sub:
-                    result, stats = self.search(world, sub, rng.getrandbits(63) | 1, proofs_count=False)
+                    result, stats = self.search(world, sub, rng.getrandbits(63) | 1, proofs_count=False, only=only)
                 searched += 1
                 playouts += result.info.playouts
                 # Each deal has one vote, shared among its moves by their visits.
