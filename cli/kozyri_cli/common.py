@@ -86,6 +86,10 @@ class KozyriGroup(click.Group):
             code = _error(f"internal error: {type(exc).__name__}: {exc}", EXIT_INTERNAL, prefix="")
         finally:
             if isinstance(sys.stdout, _GuardedOutput):
+                try:
+                    sys.stdout.restore()
+                except (OSError, ValueError):  # nothing left to write: it failed above already
+                    pass
                 sys.stdout = real_stdout
         if code == EXIT_INTERRUPTED and signal.SIGTERM in (last_signal(), received_signal()):
             code = EXIT_TERMINATED  # every command's interrupted exit, whichever way it ended
@@ -123,14 +127,33 @@ class _GuardedOutput:
     """Standard output for the duration of a command: every write and flush
     of every command passes here (``click.echo``, ``print``), and a failed
     one becomes :class:`OutputFailed` for the door above. Everything else is
-    the real stream's."""
+    the real stream's.
+
+    Whatever the size of a write, it is written whole or it fails: when
+    Python runs unbuffered (``PYTHONUNBUFFERED``, ``python -u``) the text
+    stream writes straight to the file and ignores a short write (a pipe
+    whose reader went away takes 64 KiB and the rest is silently dropped,
+    exit 0), so the text then goes through a buffered writer of the same
+    file, flushed after every write (still unbuffered for the reader), which
+    writes everything or raises."""
 
     def __init__(self, stream):
         self._stream = stream
+        self._replaced = _whole_writes(stream)
+        if self._replaced is not None:
+            self._stream = self._replaced
+
+    def restore(self) -> None:
+        """Flush the buffered writer put in place of an unbuffered file, if any."""
+        if self._replaced is not None:
+            self._replaced.flush()
 
     def write(self, text):
         try:
-            return self._stream.write(text)
+            written = self._stream.write(text)
+            if self._replaced is not None:
+                self._replaced.flush()
+            return written
         except OSError as exc:
             raise OutputFailed(exc) from None
 
@@ -148,6 +171,21 @@ class _GuardedOutput:
 
     def __getattr__(self, name):
         return getattr(self._stream, name)
+
+
+def _whole_writes(stream):
+    """A text stream over a buffered writer of ``stream``'s file when
+    ``stream`` writes to its file unbuffered (a raw file ignores a short
+    write: see :class:`_GuardedOutput`), else None."""
+    binary = getattr(stream, "buffer", None)
+    if not isinstance(binary, io.RawIOBase):
+        return None
+    try:
+        same_file = io.FileIO(binary.fileno(), "w", closefd=False)  # closing it leaves the descriptor open
+        return io.TextIOWrapper(io.BufferedWriter(same_file), encoding=stream.encoding, errors=stream.errors,
+                                write_through=True)
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - an unusual stream: left as it is
+        return None
 
 
 def _is_open(stream) -> bool:
@@ -323,6 +361,8 @@ def argument_text(arg: str, what: str = "position") -> tuple[str, str | None]:
     it is inline (a deal with '|' or a JSON object), else a file or ``-``."""
     if "|" in arg or arg.lstrip().startswith("{"):
         return arg, None
+    if not arg.strip():
+        fail(f"the {what} is empty: give a deal like \"QS KH AS | KS QH AH\", a JSON file, or - for standard input")
     if arg != "-" and not os.path.exists(arg) and len(arg.split()) > 1:
         fail(f"a deal needs at least two hands separated by '|', e.g. \"QS KH AS | KS QH AH\" (got {arg!r})")
     return read_input(arg, what)

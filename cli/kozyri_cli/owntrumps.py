@@ -83,6 +83,19 @@ def load_position(arg: str | None, example: bool, trumps: str | None = None, lea
 
 #: Decks bigger than this are beyond exact solving today (benchmarks/RESULTS.md).
 SOLVABLE_CARDS = 24
+#: With three or four players, decks of this many cards or more may take minutes to solve exactly.
+SLOW_MULTIPLAYER_CARDS = 12
+
+
+def slow_solve_note(pos) -> str | None:
+    """The note for a solve without --time-limit that may run long (None when it should not)."""
+    if pos.deck.size > SOLVABLE_CARDS:
+        return (f"note: exact solving of a {pos.deck.size}-card deck is far beyond reach today; it runs "
+                "until Ctrl-C (give --time-limit to bound it).")
+    if pos.n_players > 2 and pos.deck.size >= SLOW_MULTIPLAYER_CARDS:
+        return (f"note: exact solving of a {pos.n_players}-player deal of a {pos.deck.size}-card deck may take "
+                "many minutes (give --time-limit to bound it; Ctrl-C stops it and prints what is proven).")
+    return None
 
 
 # --- commands ------------------------------------------------------------------
@@ -155,9 +168,9 @@ def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_l
 
     if not as_json:  # show the position while the solver works
         click.echo(position_text(pos) + "\n")
-    if pos.deck.size > SOLVABLE_CARDS and time_limit is None:
-        click.echo(f"note: exact solving of a {pos.deck.size}-card deck is far beyond reach today; it runs "
-                   "until Ctrl-C (give --time-limit to bound it).", err=True)
+    note = slow_solve_note(pos) if time_limit is None else None
+    if note:
+        click.echo(note, err=True)
     shown = []
 
     def show_value(result):  # at once, before the best moves and the main line are searched

@@ -79,7 +79,7 @@ class PerftDepth(WholeNumber):
         return super().convert(value, param, ctx)
 
 
-@reversi.command()
+@reversi.command(context_settings={"ignore_unknown_options": True})  # a negative DEPTH is a number, not an option
 @click.argument("depth", type=PerftDepth())
 @click.option("--board", "position", metavar="POS", help="Start from this position instead of the initial one.")
 @click.option("--moves", metavar="LIST", help="Start after these moves from the initial position (e.g. f5d6).")

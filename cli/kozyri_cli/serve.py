@@ -51,6 +51,7 @@ def serve(host, port, db, workers, scheduler):
     from kozyri_server.postgres_store import is_postgres_url
 
     db = db or DEFAULT_DB
+    _check_port_free(host, port)
     _check_reachable(db if is_postgres_url(db) else None, scheduler)
     limits = Limits()
     app = create_app(db, workers=workers, limits=limits, scheduler=scheduler)
@@ -61,9 +62,33 @@ def serve(host, port, db, workers, scheduler):
     # found: these make that second delivery a no-op, so a clean stop exits with code 0.
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: None)
-    server.run()
+    try:
+        server.run()
+    except SystemExit:  # uvicorn's own exit when it cannot start (the port taken since the check above)
+        pass
     if not server.started:
         fail(f"the server did not start (is {host}:{port} free?)")
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """A port already in use (another server) or an address this machine
+    does not have: one line and exit code 2 before anything starts, not the
+    server's log and its traceback."""
+    import errno
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        fail(f"cannot listen on {host}: {getattr(exc, 'strerror', None) or exc}")
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                fail(f"port {port} on {host} is already in use (another server?): choose another with --port")
+            fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
 
 
 def _check_reachable(database: str | None, scheduler: str | None) -> None:

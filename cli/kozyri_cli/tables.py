@@ -22,7 +22,13 @@ def _directory(ctx, param, value) -> Path | None:
         return None
     if not value.strip():
         raise click.BadParameter("an empty directory name (give a directory, or leave out --dir for the default)")
-    return Path(value)
+    path = Path(value)
+    for above in path.parents:  # the nearest part of the path that exists must be a directory
+        if above.exists():
+            if not above.is_dir():
+                raise click.BadParameter(f"{value}: {above} is a file, not a directory")
+            break
+    return path
 
 
 @main.group()

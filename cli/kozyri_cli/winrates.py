@@ -24,7 +24,6 @@ from kozyri.studies.winrates import (
     StudySettings,
     load_study,
     run_study,
-    summarize,
 )
 from kozyri_cli import main
 from kozyri_cli.common import NODES, SECONDS, SEED, CountProgress, emit_json, exit_interrupted_if, fail, one_budget
@@ -190,7 +189,7 @@ def report(file, plot, as_json):
 def _print(study: Study, as_json: bool, plot: Path | None) -> None:
     from kozyri.studies.render import summary_text
 
-    summary = summarize(study.settings, study.records, study.stopped)
+    summary = study.figures()  # a run's figures were kept as its deals ended: ready at once after a stop
     if plot is not None:
         from kozyri.studies.plots import plot_summary
 

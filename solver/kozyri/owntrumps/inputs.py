@@ -101,8 +101,18 @@ def classify(content: str, source: str | None = None, what: str = "the position"
     data = _from_source(source, lambda: load_json(content))
     form = "position"
     if isinstance(data, dict):
-        form = "record" if "start" in data else "observation" if ("seat" in data or "hand" in data) else "position"
+        form = _json_form(data)
     return Input(form, content, data)
+
+
+def _json_form(data: dict) -> str:
+    """The form of a JSON object: a record has "start" (or, lacking it, "moves"
+    or "end", which no position has), an observation "seat" or "hand"."""
+    if "start" in data:
+        return "record"
+    if "seat" in data or "hand" in data:
+        return "observation"
+    return "record" if ("moves" in data or "end" in data) else "position"
 
 
 def classify_json(data) -> Input:
@@ -111,7 +121,7 @@ def classify_json(data) -> Input:
     writing it back to text."""
     form = "position"
     if isinstance(data, dict):
-        form = "record" if "start" in data else "observation" if ("seat" in data or "hand" in data) else "position"
+        form = _json_form(data)
     return Input(form, "", data)
 
 
@@ -129,10 +139,29 @@ def read_record(content: str | Input, *, source: str | None = None) -> GameRecor
     if given.form == "deal":
         raise InvalidInput("a deal in text form is not a record; give a record (kozyri deal --record prints one) "
                            "or a JSON position")
+    _refuse_observation(given, source, "this needs a game record or a JSON position")
     return _from_source(source, lambda: GameRecord(Position.from_json(given.data)))
 
 
+def _refuse_observation(given: Input, source: str | None, needs: str) -> None:
+    """A seat's observation where a full position is needed: said so, rather
+    than its keys blamed as unknown in a position."""
+    if given.form == "observation":
+        seat = given.data.get("seat") if isinstance(given.data, dict) else None
+        whose = f"player {seat}'s" if isinstance(seat, int) and not isinstance(seat, bool) else "a seat's"
+        where = f"{source}: " if source else ""
+        raise InvalidInput(f"{where}this is {whose} observation (what one seat knows, the other hands hidden); "
+                           f"{needs} (`kozyri bestmove` plays from an observation)")
+
+
+#: What a JSON record is, for a record that lacks its start.
+RECORD_FORM = ('a record is {"start": POSITION, "moves": [...]}: "start" the position it starts from '
+               '(a JSON position, or a seat\'s observation), "moves" the moves played')
+
+
 def _read_record(given: Input, source: str | None) -> GameRecord:
+    if given.is_json and isinstance(given.data, dict) and "start" not in given.data:
+        raise InvalidInput(f"{source + ': ' if source else ''}this record has no \"start\" ({RECORD_FORM})")
     read = GameRecord.from_json if given.is_json else GameRecord.from_text
     return _from_source(source, lambda: read(given.data if given.is_json else given.text))
 
@@ -256,6 +285,7 @@ def _read_position(given: Input, source: str | None, trumps=None, leader: int | 
     if given.form == "deal":
         return Position.from_text(given.text, trumps, 0 if leader is None else leader, deck,
                                   with_rules(Rules(), must_beat, pass_sixes))
+    _refuse_observation(given, source, "this needs a full position, every hand known")
     named = [name for name, value in (("trumps", trumps), ("leader", leader), ("deck", deck)) if value is not None]
     if named:
         raise InvalidInput(f"--{named[0]} is for a deal in text form; a JSON position names its own "
@@ -297,6 +327,7 @@ def read_deal(content: str, *, source: str | None = None, deck: Deck | str | Non
         pos = Position.from_text(content, _PLACEHOLDER_TRUMPS, 0 if leader is None else leader, deck,
                                  dataclasses.replace(rules, pass_sixes=False))
         return check_deal(dataclasses.replace(pos, rules=rules))
+    _refuse_observation(given, source, "the trump grid needs a two-player deal, both hands known")
     if deck is not None:
         raise InvalidInput("--deck is for a deal in text form; a JSON deal names its own deck")
     return _from_source(source, lambda: _deal_from_json(given.data, leader, must_beat, pass_sixes))

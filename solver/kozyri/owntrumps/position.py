@@ -46,6 +46,8 @@ def parse_trumps(text, n_players: int | None = None) -> tuple[str, ...]:
         if not isinstance(item, str):
             raise InvalidInput(f"a trump suit must be a string like \"S\", not {item!r}")
     suits = tuple(parse_suit(s) for s in items)
+    if n_players is not None and not 2 <= n_players <= MAX_PLAYERS:
+        raise InvalidInput(f"{n_players} hands: Own Trumps is for 2 to {MAX_PLAYERS} players")
     if n_players is not None and len(suits) != n_players:
         raise InvalidInput(f"{len(suits)} trump suits for {n_players} players (one each)")
     if len(set(suits)) != len(suits):
@@ -124,6 +126,8 @@ class Position:
         legal = self.legal_moves()
         if t.lower().startswith("take"):
             takes = [m for m in legal if m.kind == MoveKind.TAKE]
+            if not self.pile:
+                raise IllegalMove(f"illegal move {text!r}: the pile is empty: lead a card (legal: {self.legal_text()})")
             if not takes:
                 raise IllegalMove(f"illegal move {text!r}: you must beat the top card (legal: {self.legal_text()})")
             if t[4:] and t[4:] != str(takes[0].count):

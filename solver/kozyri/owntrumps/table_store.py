@@ -85,6 +85,14 @@ class SortedTable:
         return None if i is None else int(self.depths[i])
 
 
+def _refuse_folders(paths) -> None:
+    """A table's file that is a directory is neither read, deleted nor
+    replaced: one line naming it (exit code 2)."""
+    for path in paths:
+        if path.is_dir():
+            raise InvalidInput(f"{path} is a directory where a table file belongs: move it away, then build again")
+
+
 class TableStore:
     """Finished tables in a directory, three files each: the sorted state
     keys (``.keys.npy``, uint64), their values (``.values.npy``, int8, for
@@ -126,6 +134,7 @@ class TableStore:
         import numpy as np
 
         paths = self.paths(self.stem(deck, must_beat, trumps, index))
+        _refuse_folders(paths.values())
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             for part, _ in self.PARTS:
@@ -150,6 +159,7 @@ class TableStore:
         out = []
         for index in itertools.count():
             paths = self.paths(self.stem(deck, must_beat, trumps, index))
+            _refuse_folders(paths.values())
             if not paths["keys"].exists():
                 break
             arrays = {}

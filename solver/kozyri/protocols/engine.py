@@ -25,8 +25,12 @@ Searches run in a worker thread
 read: ``stop`` ends the search in progress (``genmove`` answers the best
 move found so far, ``analyze`` its last line), as in UCI. ``stop`` ends
 every search asked for before it; other commands wait their turn, in order.
-``quit`` and the end of the input end an analysis without a budget; a
-search with a budget (every ``genmove``) is answered first.
+``quit`` and the end of the input end an analysis without a budget, and
+stop the search within a time budget (``genmove``, by default) that runs
+when they come, which answers the best move found so far: an engine whose
+GUI went away does not go on searching. A search that starts after them (a
+script's commands, read at once) runs its budget, and a node budget is
+searched whole (the same answer on every machine).
 
 >>> engine = Engine(Strength(level=2))
 >>> engine.handle("1 newgame deck=4x3 players=3 seed=5 seats=all")
@@ -373,7 +377,9 @@ class Engine(LineProtocol):
         view = table.view(seat)
         limit = self._budget(seat, view, per_call)
         began = time.monotonic()
-        result = table.genmove(seat, limit, agent=self.strength.make_agent(view, self.tables), control=call.control())
+        control = call.control()
+        call.stop_at_end(control, limit)
+        result = table.genmove(seat, limit, agent=self.strength.make_agent(view, self.tables), control=control)
         spent = time.monotonic() - began
         ply = table.ply
         self._move(result.move, seconds=spent)
@@ -401,6 +407,8 @@ class Engine(LineProtocol):
         control = call.control(limit, progress)
         if limit.time is None and limit.nodes is None:
             call.stop_with_input(control)
+        else:
+            call.stop_at_end(control, limit)
         call.begin(text_fields(where))
         best = line = None
         for result in deepen(view, agent, control, self.strength.memory):

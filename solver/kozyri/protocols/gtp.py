@@ -24,7 +24,7 @@ from typing import Callable
 from kozyri.agents import make_agent
 from kozyri.core import INTERRUPTED, MOST_SECONDS, KozyriError, Limit, ProtocolError
 from kozyri.play import ReversiTable
-from kozyri.protocols.transport import Call, LineProtocol, answer_lines
+from kozyri.protocols.transport import Call, LineProtocol, serve
 from kozyri.reversi.board import BLACK, PASS, WHITE, Board
 
 NAME = "kozyri"
@@ -87,13 +87,14 @@ class GtpEngine(LineProtocol):
             "clear_board": self._clear_board,
             "komi": self._komi,
             "play": self._play,
-            "genmove": self._genmove,
+            "genmove": None,  # (it needs its call: set below)
             "undo": self._undo,
             "time_settings": self._time_settings,
             "showboard": lambda args: "\n" + self.board.pretty(show_moves=False),
             "quit": self._quit,
         }
-        self._handlers = {name: _without_call(handler) for name, handler in handlers.items()}
+        self._handlers = {name: _without_call(handler) for name, handler in handlers.items() if handler}
+        self._handlers["genmove"] = self._genmove
 
     @property
     def board(self) -> Board:
@@ -109,12 +110,15 @@ class GtpEngine(LineProtocol):
 
     def run(self, source, sink) -> None:
         """Answer commands from ``source`` until ``quit`` or end of input
-        (binary streams, or text streams over one: ``sys.stdin``). Raises
-        the :class:`OSError` of a failed write (:class:`BrokenPipeError`
-        when the output was closed)."""
+        (binary streams, or text streams over one: ``sys.stdin``). The input
+        is read while a ``genmove`` thinks, so that ``quit`` or the end of
+        the input that comes meanwhile stops it (the move found so far is
+        answered; a ``genmove`` that starts after them thinks its time). Raises the
+        :class:`OSError` of a failed write (:class:`BrokenPipeError` when the
+        output was closed) and :class:`KeyboardInterrupt` on Ctrl-C."""
         if hasattr(sink, "buffer"):
             sink.flush()
-        answer_lines(self, getattr(source, "buffer", source), getattr(sink, "buffer", sink))
+        serve(self, getattr(source, "buffer", source), getattr(sink, "buffer", sink))
 
     # -- commands -------------------------------------------------------------
 
@@ -176,7 +180,7 @@ class GtpEngine(LineProtocol):
             raise GtpError("illegal move") from None
         return ""
 
-    def _genmove(self, args: list[str]) -> str:
+    def _genmove(self, args: list[str], call: Call) -> str:
         if len(args) != 1:
             raise GtpError("syntax error")
         color = _color(args[0])
@@ -187,9 +191,12 @@ class GtpEngine(LineProtocol):
                 raise GtpError(f"it is {self.board.turn}'s turn")
         if self.table.is_over:
             return "PASS"
-        move, info = self.table.genmove(limit=Limit(time=self.move_time), agent=self.engine)
-        if info.stopped == INTERRUPTED:
-            raise KeyboardInterrupt  # Ctrl-C while thinking ends the session
+        limit = Limit(time=self.move_time)
+        control = call.control()
+        call.stop_at_end(control, limit)
+        move, info = self.table.genmove(limit=limit, agent=self.engine, control=control)
+        if info.stopped == INTERRUPTED and call.context.input_ended is None:
+            raise KeyboardInterrupt  # Ctrl-C while thinking, answered synchronously: ends the session
         self.table.play(move)
         return move.upper()
 

@@ -69,11 +69,25 @@ class Output:
             if self.closed:
                 return
             try:
-                self.sink.write(data)
+                _write_whole(self.sink, data)
                 self.sink.flush()
             except (OSError, ValueError) as exc:  # a closed pipe or file, a full disk
                 self.closed = True
                 self.error = exc if isinstance(exc, OSError) else BrokenPipeError("the output is closed")
+
+
+def _write_whole(sink, data: bytes) -> None:
+    """Write all of ``data``: an unbuffered file may take only part of it (a
+    pipe whose reader went away takes what fits), and the rest is written
+    again, which then fails if nobody reads."""
+    view = memoryview(data)
+    while view:
+        written = sink.write(view)
+        if not isinstance(written, int) or written >= len(view):
+            return
+        if written <= 0:
+            raise BrokenPipeError("the output took nothing")
+        view = view[written:]
 
 
 @dataclass
@@ -128,6 +142,16 @@ class Call:
         ended = self.context.input_ended
         if ended is None or ended.is_set():
             control.cancel()
+
+    def stop_at_end(self, control: SearchControl, limit: Limit | None) -> None:
+        """A search within ``limit``: ``quit`` or the end of the input that
+        comes while it runs stops it when its budget is time (an engine whose
+        GUI went away must not keep a core busy for the rest of its budget;
+        the answer is the best move so far). A search that starts after them
+        (a script's commands, all read at once) runs its budget, and a node
+        budget is searched whole: its answer is the same on every machine."""
+        if limit is None or limit.nodes is None:
+            self.context.ends_with_input = True
 
     def begin(self, first_line: str) -> None:
         """Start a streamed reply with its first line."""
@@ -252,7 +276,8 @@ class Connection:
     """A protocol on a binary input and output: one thread reads lines, one
     answers them in order (searches run there), and ``stop`` cancels the
     searches asked for before it the moment it is read; ``quit`` and the end
-    of the input stop an analysis without a budget (nothing else could).
+    of the input stop an analysis without a budget (nothing else could) and
+    the search within a time budget they come during (:meth:`Call.stop_at_end`).
     :meth:`run` returns at ``quit`` or the end of the input, raises the
     :class:`OSError` of a failed write (:class:`BrokenPipeError` when the
     output was closed) and :class:`KeyboardInterrupt` on Ctrl-C (after
@@ -342,20 +367,65 @@ def serve(protocol: LineProtocol, source, sink) -> None:
 
 def serve_jsonl(requests: JsonRequests, source, sink) -> None:
     """Answer JSON Lines requests from ``source`` on ``sink``, one reply a
-    line, in order, until the end of the input. Raises the :class:`OSError`
-    of a failed write (:class:`BrokenPipeError` when the output was closed), and
-    :class:`KeyboardInterrupt` on Ctrl-C (after the reply of the request it
-    stopped)."""
+    line, in order, until the end of the input. The input is read in a
+    thread while a request is answered, so that the end of the input, when
+    it comes during a search within a time budget, stops it (the best move
+    so far is answered; as in :meth:`Call.stop_at_end`). Raises the
+    :class:`OSError` of a failed write (:class:`BrokenPipeError` when the
+    output was closed), and :class:`KeyboardInterrupt` on Ctrl-C (after the
+    reply of the request it stopped)."""
     output = Output(sink)
-    for line in read_lines(chunk_reader(source)):
+    lines: queue.Queue = queue.Queue()
+    ended = threading.Event()
+    lock = threading.Lock()
+    current: list = [None]  # the control of the request being answered, when the end of the input stops it
+
+    def read_input() -> None:
+        try:
+            for line in read_lines(chunk_reader(source)):
+                lines.put(line)
+        except (OSError, ValueError):  # the input broke: as its end
+            pass
+        finally:
+            with lock:
+                ended.set()
+                if current[0] is not None:
+                    current[0].cancel()
+            lines.put(None)
+
+    threading.Thread(target=read_input, name="kozyri-jsonl-input", daemon=True).start()
+    while True:
+        try:
+            line = lines.get(timeout=0.5)
+        except queue.Empty:
+            continue
+        if line is None:
+            return
         control = SearchControl()
-        reply = requests.answer(line, control)
+        with lock:  # a request read before the end of the input and answered after it runs its budget
+            current[0] = None if _has_node_budget(line) or ended.is_set() else control
+        try:
+            reply = requests.answer(line, control)
+        finally:
+            with lock:
+                current[0] = None
         if reply is not None:
             output.write(json.dumps(reply) + "\n")  # ASCII: any text a request echoes is written exactly
         if output.closed:
             raise output.error
         if control.interrupted:
             raise KeyboardInterrupt
+
+
+def _has_node_budget(line) -> bool:
+    """Does this request line ask for a node budget (read loosely: the request's own reader checks it)?"""
+    if isinstance(line, TooLong):
+        return False
+    try:
+        data = json.loads(line)
+    except (ValueError, TypeError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.get("nodes") is not None
 
 
 __all__ = ["Call", "Connection", "Context", "Handler", "LineProtocol", "Output", "answer_lines", "reply_text",

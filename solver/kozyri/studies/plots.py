@@ -11,6 +11,7 @@ A review (:func:`plot_review`): the expected result along the game.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from kozyri.core import InvalidInput
@@ -32,11 +33,18 @@ def _pyplot():
 
 
 def _save(plt, fig, path: Path) -> Path:
-    """Write ``fig`` to ``path`` (its suffix names the format) and close it."""
+    """Write ``fig`` to ``path`` (its suffix names the format) and close it.
+    The picture is drawn in memory and written here, so that a failed write
+    (a full disk: matplotlib's own writer does not report it) is an error."""
+    path = Path(path)
     try:
-        fig.savefig(path, dpi=110, bbox_inches="tight")
+        drawn = io.BytesIO()
+        fig.savefig(drawn, format=path.suffix.lstrip(".").lower() or None, dpi=110, bbox_inches="tight")
+        with open(path, "wb") as fh:
+            fh.write(drawn.getvalue())
     except (OSError, ValueError) as exc:
-        raise InvalidInput(f"cannot write the plot {path}: {exc}") from None
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise InvalidInput(f"cannot write the plot {path}: {reason}") from None
     finally:
         plt.close(fig)
     return path

@@ -12,6 +12,7 @@ assignment of trumps, the trump-choosing policies against each other, and
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -165,63 +166,102 @@ def deal_analysis(settings: StudySettings, record: dict) -> ChoiceAnalysis | Non
 
 
 def policy_trumps(settings: StudySettings, deal: int, hands: Sequence[int], leader: str, others: str,
-                  analysis: ChoiceAnalysis | None) -> tuple[str, ...] | None:
+                  analysis: ChoiceAnalysis | None, memo: dict | None = None) -> tuple[str, ...] | None:
     """The assignment that comes of the leader choosing by ``leader`` and
     the others (in turn order) by ``others``; None when ``optimal`` cannot
-    be played (a cell of the deal is unknown)."""
+    be played (a cell of the deal is unknown). ``memo``: a dict kept over
+    the pairs of policies of one deal, so that a seat's choice from the same
+    suits taken is made once (a choice depends on nothing else: the random
+    policy's generator is seeded by the deal and the seat)."""
     deck = settings.deck_obj
     chosen: list[str] = []
     for seat in range(settings.players):
         policy = leader if seat == 0 else others
-        free = [s for s in SUITS if s not in chosen]
         if policy == "optimal":
             if analysis is None:
                 return None
+            free = [s for s in SUITS if s not in chosen]
             if seat == 0:
                 choice = analysis.sequential[0].best
             else:
                 choice = analysis.sequential[0].reply_to(chosen[0]).best
             chosen.append(choice[0] if choice else free[0])
-        else:
-            rng = random.Random(study_seed(settings, deal, "trump", seat))
-            chosen.append(choose_trump(policy, deck, hands[seat], free, rng))
+            continue
+        key = (seat, policy, tuple(chosen))
+        suit = memo.get(key) if memo is not None else None
+        if suit is None:
+            free = [s for s in SUITS if s not in chosen]
+            rng = random.Random(study_seed(settings, deal, "trump", seat)) if policy == "random" else None
+            suit = choose_trump(policy, deck, hands[seat], free, rng)
+            if memo is not None:
+                memo[key] = suit
+        chosen.append(suit)
     return tuple(chosen)
+
+
+class RunningSummary:
+    """A study's figures kept up to date as its deals finish: :meth:`add`
+    a deal's record (its share of every figure, once), :meth:`summary` the
+    figures so far at no cost per deal. A run keeps one, so that the figures
+    after a stop (Ctrl-C, SIGTERM) are ready at once, whatever the number of
+    deals done; :func:`summarize` is one over records read back."""
+
+    def __init__(self, settings: StudySettings):
+        self.settings = settings
+        n = settings.players
+        self.assignments = {a: [Tally() for _ in range(n)] for a in settings.assignments}
+        # The policies choose among every assignment: a study of one has none of them.
+        self.policies = () if settings.trumps is not None else POLICIES if n == 2 else HAND_POLICIES
+        self.table = {p: {q: Tally() for q in self.policies} for p in self.policies}
+        self.how = dict.fromkeys(HOWS, 0)
+        self.overall, self.by_seat = Tally(), [Tally() for _ in range(n)]
+        self.choice = ChoiceStats() if n == 2 and settings.trumps is None else None
+        self.own = {s: Tally() for s in SUITS} if settings.hand is not None else None
+        #: The numbers of the deals added.
+        self.added: set[int] = set()
+
+    def add(self, record: dict) -> None:
+        """Count one deal's record (a deal added before is not counted again)."""
+        if record["deal"] in self.added:
+            return
+        self.added.add(record["deal"])
+        settings, n = self.settings, self.settings.players
+        cells = {}
+        for cell, trumps in zip(record["cells"], settings.assignments):
+            cells[trumps] = cell
+            self.how[cell["how"]] += 1
+            self.overall.add(cell, 0)
+            for seat in range(n):
+                self.by_seat[seat].add(cell, seat)
+                self.assignments[trumps][seat].add(cell, seat)
+            if self.own is not None:
+                self.own[trumps[settings.seat]].add(cell, settings.seat)
+        if not self.policies and self.choice is None:
+            return
+        analysis = deal_analysis(settings, record)
+        if self.choice is not None and analysis is not None:
+            _add_choice(self.choice, analysis, record)
+        deck = settings.deck_obj
+        hands = [deck.mask(deck.parse_cards(h)) for h in record["hands"]]
+        memo: dict = {}
+        for p in self.policies:
+            for q in self.policies:
+                trumps = policy_trumps(settings, record["deal"], hands, p, q, analysis, memo)
+                self.table[p][q].add(None if trumps is None else cells[trumps], 0)
+
+    def summary(self, stopped: str | None = None) -> Summary:
+        """The figures of the deals added so far (a copy: later deals leave it as it is)."""
+        own = self.own if self.own is None else {s: t for s, t in self.own.items() if t.known + t.unknown}
+        return copy.deepcopy(Summary(self.settings, len(self.added), self.how, self.overall, self.by_seat,
+                                     self.assignments, self.table, self.choice, own, stopped))
 
 
 def summarize(settings: StudySettings, records: Iterable[dict], stopped: str | None = None) -> Summary:
     """The study's figures from its deal records."""
-    n, deck = settings.players, settings.deck_obj
-    assignments = {a: [Tally() for _ in range(n)] for a in settings.assignments}
-    # The policies choose among every assignment: a study of one has none of them.
-    policies = () if settings.trumps is not None else POLICIES if n == 2 else HAND_POLICIES
-    table = {p: {q: Tally() for q in policies} for p in policies}
-    how = dict.fromkeys(HOWS, 0)
-    overall, by_seat = Tally(), [Tally() for _ in range(n)]
-    choice = ChoiceStats() if n == 2 and settings.trumps is None else None
-    own = {s: Tally() for s in SUITS} if settings.hand is not None else None
-    deals = 0
+    running = RunningSummary(settings)
     for record in records:
-        deals += 1
-        cells = {}
-        for cell, trumps in zip(record["cells"], settings.assignments):
-            cells[trumps] = cell
-            how[cell["how"]] += 1
-            overall.add(cell, 0)
-            for seat in range(n):
-                by_seat[seat].add(cell, seat)
-                assignments[trumps][seat].add(cell, seat)
-            if own is not None:
-                own[trumps[settings.seat]].add(cell, settings.seat)
-        analysis = deal_analysis(settings, record)
-        if choice is not None and analysis is not None:
-            _add_choice(choice, analysis, record)
-        hands = [deck.mask(deck.parse_cards(h)) for h in record["hands"]]
-        for p in policies:
-            for q in policies:
-                trumps = policy_trumps(settings, record["deal"], hands, p, q, analysis)
-                table[p][q].add(None if trumps is None else cells[trumps], 0)
-    return Summary(settings, deals, how, overall, by_seat, assignments, table, choice,
-                   own if own is None else {s: t for s, t in own.items() if t.known + t.unknown}, stopped)
+        running.add(record)
+    return running.summary(stopped)
 
 
 def _add_choice(choice: ChoiceStats, analysis: ChoiceAnalysis, record: dict) -> None:
@@ -236,4 +276,4 @@ def _add_choice(choice: ChoiceStats, analysis: ChoiceAnalysis, record: dict) -> 
     choice.equilibrium += bool(analysis.simultaneous.equilibria)
 
 
-__all__ = ["ChoiceStats", "Summary", "Tally", "deal_analysis", "policy_trumps", "summarize"]
+__all__ = ["ChoiceStats", "RunningSummary", "Summary", "Tally", "deal_analysis", "policy_trumps", "summarize"]

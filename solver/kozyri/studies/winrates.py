@@ -63,7 +63,8 @@ from kozyri.studies.study_settings import (
     deal_hands,
     start_position,
 )
-from kozyri.studies.summary import ChoiceStats, Summary, Tally, deal_analysis, policy_trumps, summarize
+from kozyri.studies.summary import (ChoiceStats, RunningSummary, Summary, Tally, deal_analysis, policy_trumps,
+                                    summarize)
 
 #: The version of the results file's format.
 FORMAT_VERSION = 1
@@ -147,13 +148,29 @@ class Study:
     records: list[dict] = field(default_factory=list)
     #: Why the run stopped early (``"interrupted"``), or None.
     stopped: str | None = None
+    #: The figures kept as the deals were done (a run's): each deal is summarized once, when it ends.
+    running: RunningSummary | None = field(default=None, repr=False, compare=False)
 
     @property
     def complete(self) -> bool:
         return len(self.records) >= self.settings.n_deals
 
     def summary(self) -> Summary:
-        return summarize(self.settings, self.records)
+        """The figures of the deals done (without why the run stopped)."""
+        return self._running().summary()
+
+    def figures(self) -> Summary:
+        """The figures of the deals done and why the run stopped, if it did:
+        after a run, from what it kept as each deal ended (only a deal it
+        did not see, read back from the file, is summarized now)."""
+        return self._running().summary(self.stopped)
+
+    def _running(self) -> RunningSummary:
+        if self.running is None:
+            self.running = RunningSummary(self.settings)
+        for record in self.records:  # a deal added already is skipped (a set lookup)
+            self.running.add(record)
+        return self.running
 
 
 #: The results file of a study: settings, then one deal a line.
@@ -210,10 +227,14 @@ def run_study(settings: StudySettings, out=None, *, resume: bool = False, worker
         raise InvalidInput(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
     if settings.method == TABLE:
         workers, backend = 1, "local"
-    study = Study(settings)
+    study = Study(settings, running=RunningSummary(settings))
 
     def finished(record: dict, records: list) -> None:
         study.records = records
+        if len(study.running.added) + 1 < len(records):  # the deals the file held (a resumed run): once
+            for earlier in records:
+                study.running.add(earlier)
+        study.running.add(record)  # the figures follow the run: a stop finds them ready
         if on_deal is not None:
             on_deal(record, study)
 
@@ -234,5 +255,5 @@ __all__ = [
     # from kozyri.studies.cells
     "deck_tables", "evaluate_cell", "kept_proofs", "study_deal",
     # from kozyri.studies.summary
-    "ChoiceStats", "Summary", "Tally", "deal_analysis", "policy_trumps", "summarize",
+    "ChoiceStats", "RunningSummary", "Summary", "Tally", "deal_analysis", "policy_trumps", "summarize",
 ]
