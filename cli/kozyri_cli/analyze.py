@@ -37,7 +37,9 @@ ANALYZE_EPILOG = REPLAY_EPILOG + """
 Each move: the value before it and after the move played, exact where the
 solver reaches (two players; stored tables of small decks, `kozyri tables
 build`), else the engine's expected scores from what the mover knew; marks
-?? blunder, ? mistake, ?! inaccuracy; a summary per player and the turning
+?? blunder, ? mistake, ?! inaccuracy (an estimate only where its loss less
+two standard errors of the search reaches the mark; a move played searched
+too little to judge is "unclear"); a summary per player and the turning
 points. With 3-4 players the solver's paranoid verdict (the mover against
 all the others, knowing every card) is shown beside the estimate near the end.
 \b
@@ -50,10 +52,11 @@ Examples (game.txt: a record of a game played, in either form):
 @main.command(epilog=ANALYZE_EPILOG)
 @click.argument("record_arg", metavar="RECORD")
 @click.option("--seat", type=int, metavar="N", help="Review only player N's moves (the others are listed bare).")
-@click.option("--time", "seconds", type=SECONDS, default=1.0, show_default=True, metavar="SECONDS",
-              help="Time a move: half for the exact solver near the end, the rest for the engine.")
+@click.option("--time", "seconds", type=SECONDS, default=0.5, show_default=True, metavar="SECONDS",
+              help="Time a move: half for the exact solver near the end, the rest for the engine (a typical "
+                   "36-card game in about a minute; more time: fewer moves left unclear).")
 @click.option("--nodes", type=NODES, metavar="N",
-              help="Instead of time: N engine iterations (and N solver nodes) a move, the same review everywhere.")
+              help="Instead of time: N engine iterations (and 20 N solver nodes) a move, the same review everywhere.")
 @click.option("--agent", type=click.Choice(["pimc", "mcts"]), default="pimc", show_default=True,
               help="The engine of the estimates (pimc: deals sampled from what the mover knows; the same as "
                    "mcts with two players).")

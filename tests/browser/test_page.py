@@ -622,6 +622,59 @@ def test_reversi_against_the_computer(server, browser, shots):
     player.close()
 
 
+
+def test_reversi_hint_and_review(server, browser, shots):
+    """A Reversi game against level 1: the hint rings a legal square and says it in words; at the
+    end the review opens (every move listed, the board stepped through), at 360 and 1280 px."""
+    player = Player(browser, PHONE, server)
+    page = player.page
+    player.open(query=QUERY + "&review_seconds=0.05")
+    page.select_option("#rv-level", "1")
+    page.click("#rv-play")
+    page.wait_for_function("window.kozyriTable && window.kozyriTable.state")
+    hinted = False
+    while True:
+        state = player.state()
+        st = state["state"]
+        if st["ending"]:
+            break
+        if st["to_move"] == 0 and state["status"] == "playing":
+            legal = st["legal_moves"]
+            if legal == ["pass"]:
+                page.click("#pass")
+            else:
+                if not hinted:
+                    page.click("#hint")
+                    page.wait_for_function("document.querySelector('#message').textContent"
+                                           ".startsWith('The engine suggests')")
+                    ringed = page.eval_on_selector_all(".square.hinted", "ss => ss.map(s => s.dataset.square)")
+                    assert len(ringed) == 1 and ringed[0] in legal, (ringed, legal)
+                    assert player.message().startswith(f"The engine suggests {ringed[0]}")
+                    player.screenshot(shots, "reversi-hint-phone")
+                    player.fits()
+                    hinted = True
+                page.click(f'.square[data-square="{player.rng.choice(legal)}"]')
+        player.wait_past(state)
+    page.click("#review-button")
+    page.wait_for_function("document.querySelectorAll('.review-moves li').length > 0 || "
+                           "document.querySelector('#message').textContent.startsWith('No review')", timeout=120_000)
+    listed = page.locator(".review-moves li").count()
+    # every move, unless the server's time budget (its time a move times the moves) ran out first on a busy machine
+    assert 1 <= listed <= state["ply"], (player.message(), player.console_errors)
+    assert "the start" in page.inner_text("#review-where")
+    page.click("#review-next")
+    assert page.inner_text("#review-where") == f"after move 1 of {listed}"
+    discs = page.eval_on_selector_all(".review-board .disc", "ds => ds.length")
+    assert discs == 5  # the four of the start and the first move's (it flips one)
+    first = state["state"]["moves"][0]
+    assert page.locator(f'.review-board .square.last[data-square="{first}"]').count() == 1
+    player.screenshot(shots, "reversi-review-phone")
+    player.fits()
+    page.set_viewport_size(DESKTOP)
+    player.screenshot(shots, "reversi-review-desktop")
+    player.fits()
+    player.close()
+
 # --- pace, animation, resigning, draws, rematch -------------------------------------------------
 def watch_flights(player: Player) -> None:
     """Count the cards that start a flight (the class "flying"), from now on."""
@@ -804,4 +857,139 @@ def test_a_person_out_sees_their_place_and_skips_to_the_end(server, browser, sho
     assert shown[-1]["skipping"] and shown[-1]["seq"] == player.state()["event_seq"]
     assert page.evaluate("document.getAnimations().length") == 0  # skipped: the last move did not fly either
     player.screenshot(shots, "owntrumps-out-result-phone")
+    player.close()
+
+
+# --- teaching and sound (issue 33): the rules page, the level words, the first-game tips, hints in words, sound ---
+
+def test_rules_page_is_reachable_from_the_lobby_and_draws_its_examples(server, browser, shots):
+    """"How to play" from the lobby (and the top bar): every rule's example drawn with the page's cards,
+    the take examples marking 3, 5 and the whole pile, at 360 and 1280 px without sideways scrolling."""
+    for viewport, name in ((PHONE, "rules-phone"), (DESKTOP, "rules-desktop")):
+        player = Player(browser, viewport, server)
+        page = player.page
+        player.open()
+        assert page.get_attribute("#rules-link", "href") == "rules.html"  # the top bar
+        page.click("#learn-link")  # the start screen
+        page.wait_for_selector("figure.example .card")
+        assert page.url.split("?")[0].endswith("/rules.html")
+        figures = page.locator("figure.example")
+        assert figures.count() == 9
+        for i in range(figures.count()):
+            assert figures.nth(i).locator(".card").count() >= 2, figures.nth(i).inner_text()
+        marked = {name: page.locator(f'figure[data-example="{name}"] .to-take').count()
+                  for name in ("take3", "take5", "takeall", "takeshort")}
+        assert marked == {"take3": 3, "take5": 5, "takeall": 8, "takeshort": 2}, marked
+        assert page.locator('figure[data-example="mustbeat"] .example-hand .card.legal').count() == 1
+        text = page.inner_text("main")
+        for words in ("the top 3 cards", "the top 5 cards", "whole pile", "Whoever can beat must beat",
+                      "third time", "Offer a draw", "Resign", "exactly one card", "Reversi"):
+            assert words in text, words
+        player.screenshot(shots, name)
+        player.fits()
+        page.click("#play-link")
+        page.wait_for_selector("#ot-form")
+        player.close()
+
+
+def test_level_picker_shows_each_level_in_words(server, browser, shots):
+    """The level pickers say what a level plays like, with its measured Elo (Own Trumps), beside the picker."""
+    player = Player(browser, PHONE, server)
+    page = player.page
+    player.open()
+    page.wait_for_function("document.querySelector('#ot-level-words') && "
+                           "document.querySelector('#ot-level-words').textContent.startsWith('Level 3')")
+    assert "Elo" in page.inner_text("#ot-level-words")
+    page.select_option("#ot-level", "6")
+    words = page.inner_text("#ot-level-words")
+    assert words.startswith("Level 6 \u2014 expert:") and "+1360 Elo" in words, words
+    page.select_option("#rv-level", "1")
+    assert page.inner_text("#rv-level-words").startswith("Level 1 \u2014 beginner: plays any legal square at random")
+    assert page.get_attribute("#ot-level", "aria-describedby") == "ot-level-words"
+    assert page.is_visible("#ot-level-words")  # not a tooltip only
+    player.screenshot(shots, "lobby-level-words-phone")
+    player.fits()
+    player.close()
+
+
+def test_first_game_tips_hint_in_words_and_sounds(server, browser, shots):
+    """A first game: a tip on the first turn (beside the table, never over a card), the hint as a sentence,
+    the sounds of a move and of the turn coming back; "Don't show tips" keeps the next game free of tips."""
+    player = Player(browser, DESKTOP, server)
+    page = player.page
+    start_owntrumps(player, 2, "24", 1, query=QUERY + "&sound=on")
+    state = my_turn(player)
+    page.wait_for_selector("#tip")
+    assert page.get_attribute("#tip", "data-tip") in ("first", "take", "trump")
+    tip_box, hand_box = page.locator("#tip").bounding_box(), page.locator("#hand").bounding_box()
+    assert tip_box["y"] + tip_box["height"] <= hand_box["y"]  # above the hand, covering no card
+    page.click("#hint")
+    page.wait_for_function("document.querySelector('#message').textContent.startsWith('Hint:')")
+    hint = player.message()
+    assert re.match(r"Hint: (Lead|Beat with|Take) ", hint), hint
+    assert re.search(r"you score about \d+% from here|proven by exact search|your only move", hint), hint
+    player.screenshot(shots, "owntrumps-first-tip-desktop")
+    # play the hinted move: a card is placed, the computer answers, the turn comes back
+    move = page.evaluate("window.kozyriTable.hinted")
+    for card in move.split("+") if not move.startswith("take") else []:
+        page.click(f'#hand .card[data-card="{card}"]')
+    if move.startswith("take"):
+        page.click("#take")
+    player.wait_past(state)
+    state = my_turn(player)
+    played = page.evaluate("window.Sound.played")
+    assert "card" in played, played
+    if not state["state"]["ending"]:
+        assert "turn" in played, played
+    assert page.evaluate("localStorage.getItem('kozyri.tips.seen')")
+    # "Don't show tips": no tip in the next game
+    if not page.locator("#tip").count():  # the first tip was dismissed by the move: bring one back to click
+        page.evaluate("localStorage.removeItem('kozyri.tips.seen')")
+        page.reload()
+        my_turn(player)
+        page.wait_for_selector("#tip")
+    page.click("#tip-off")
+    assert page.locator("#tip").count() == 0
+    assert page.evaluate("localStorage.getItem('kozyri.tips')") == "off"
+    page.evaluate("localStorage.removeItem('kozyri.tips.seen')")  # every tip unseen again: only the switch holds them
+    start_owntrumps(player, 2, "24", 1)
+    my_turn(player)
+    page.wait_for_timeout(300)
+    assert page.locator("#tip").count() == 0
+    assert page.evaluate("window.Tips.enabled()") is False
+    player.close()
+    other = Player(browser, PHONE, server)
+    other.open(query=QUERY + "&tips=off")
+    assert other.page.evaluate("window.Tips.enabled()") is False  # the browser checks can turn them off
+    other.close()
+
+
+def test_sound_setting_toggles_and_the_sounds_load(server, browser, shots):
+    """Sound is off under ?pace=off unless asked; the top bar's switch turns it on and off, kept across a
+    reload; the three sounds are small WAV files served as audio/wav."""
+    player = Player(browser, PHONE, server)
+    page = player.page
+    player.open()
+    assert page.inner_text("#sound-toggle") == "Sound: off"
+    page.click("#sound-toggle")
+    assert page.inner_text("#sound-toggle") == "Sound: on"
+    assert page.get_attribute("#sound-toggle", "aria-pressed") == "true"
+    assert page.evaluate("localStorage.getItem('kozyri.sound')") == "on"
+    page.reload()
+    assert page.inner_text("#sound-toggle") == "Sound: on"
+    page.click("#sound-toggle")
+    assert page.inner_text("#sound-toggle") == "Sound: off"
+    for name in ("card", "turn", "end"):
+        reply = page.request.get(f"{server}/sounds/{name}.wav")
+        assert reply.status == 200
+        assert reply.headers["content-type"] == "audio/wav"
+        body = reply.body()
+        assert body[:4] == b"RIFF" and body[8:12] == b"WAVE" and len(body) < 16_000
+    loaded = page.evaluate("""() => new Promise((done) => {
+        const a = new Audio('sounds/turn.wav');
+        a.addEventListener('loadedmetadata', () => done(a.duration));
+        a.addEventListener('error', () => done(-1)); })""")
+    assert 0 < loaded < 1, loaded  # the browser decodes it
+    player.screenshot(shots, "lobby-sound-phone")
+    player.fits()
     player.close()

@@ -10,8 +10,11 @@ from kozyri.owntrumps.render import end_text
 from kozyri.studies.arena import Match
 from kozyri.studies.review import (
     EXACT,
+    CONFIDENCE_Z,
     EXACT_CARDS,
     FORCED,
+    MIN_VISITS,
+    UNCLEAR,
     THRESHOLDS,
     ExactVerdict,
     MoveReview,
@@ -224,7 +227,9 @@ def review_header(record: GameRecord, limit: Limit, moves: int, agent: str, seat
     lines += ["Scores are the mover's expected result: -1 it loses, 0 a draw, +1 it wins"
               + (" (another player loses)." if n > 2 else "."),
               "Marks: ?? blunder (the exact value drops, or the estimate by {blunder:g} or more), ? mistake "
-              "({mistake:g} or more), ?! inaccuracy ({inaccuracy:g} or more).".format(**THRESHOLDS)]
+              "({mistake:g} or more), ?! inaccuracy ({inaccuracy:g} or more).".format(**THRESHOLDS)
+              + f" An estimate's loss counts less {CONFIDENCE_Z:g} standard errors (+-, the search's noise); "
+              f"a move played searched fewer than {MIN_VISITS} times is unclear, unmarked."]
     return lines
 
 
@@ -294,10 +299,12 @@ def _verdict(m: MoveReview) -> str:
         return "forced"
     deck = m.position.deck
     text = _change(m)
+    if m.judged == UNCLEAR:
+        return text + f" (unclear: the move played searched {m.visits} times within the budget)"
     if m.loss is None:
         return text + " (no estimate of the move played within the budget)"
     if m.mark:
-        lost = f"{m.loss:.0f}" if m.judged == EXACT else f"{m.loss:.2f}"
+        lost = f"{m.loss:.0f}" if m.judged == EXACT else f"{m.loss:.2f} +-{m.uncertainty or 0:.2f}"
         if m.best is None:
             best = "best move not settled within the budget"
         else:

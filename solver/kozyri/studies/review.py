@@ -33,26 +33,53 @@ beside the estimate where it is exact (at most :data:`EXACT_CARDS` cards in hand
 the **paranoid** value, the mover against all the others together, which a
 player who cannot see the cards could not have known; it marks nothing.
 
-**Marks** (:data:`THRESHOLDS`, on the loss): ``"blunder"`` when the exact
-value drops, or an estimate drops by 0.8 or more; ``"mistake"`` 0.4 or more;
+**The uncertainty of an estimated loss.** A search's estimates are noisy:
+with a small budget the move played may have had a handful of playouts. The
+loss's **uncertainty** is one standard error of the difference of the two
+estimates, ``sqrt(se_best**2 + se_played**2)``. A move's standard error is
+bounded from its visits alone: a score in [-1, +1] with mean ``m`` has a
+variance of at most ``1 - m**2``; ``m`` is shrunk towards 0 as by one win
+and one loss added (``n m / (n + 2)`` over ``n`` visits) so that a few
+equal scores do not count as certain; over several deals (``pimc``) the
+vote-weighted mean's variance is ``var * sum(w_d**2 / n_d) / (sum w_d)**2``
+(``w_d`` the move's vote in deal ``d``, ``n_d`` its visits there). A score
+the search proved has no uncertainty. A move whose played option (or the
+engine's choice) got fewer than :data:`MIN_VISITS` visits is judged
+``"unclear"``: its estimates are shown, its loss is left unknown and it is
+not marked.
+
+**Marks** (:data:`THRESHOLDS`): ``"blunder"`` when the exact value drops; by
+estimate on the loss less :data:`CONFIDENCE_Z` (2) times its uncertainty
+(a mark only where the loss is larger than the noise of the search at that
+budget), ``"blunder"`` 0.8 or more, ``"mistake"`` 0.4 or more,
 ``"inaccuracy"`` 0.2 or more. A forced move (the only legal one) is never
 marked. A **turning point** is a move after which the mover's outlook
-changed: the exact value (an exact blunder always is one), or, for a
-mistake or a blunder by estimate, the side of +-1/3 the estimate is on
+changed: the exact value (an exact blunder always is one), or, for a move
+marked mistake or blunder by estimate, the side of +-1/3 the estimate is on
 (winning, unclear, losing).
+
+**Budget.** The uncertainty shrinks as the square root of the visits: the
+more search a move gets, the more real losses are marked and the fewer moves
+are unclear. ``kozyri analyze`` reviews with 0.5 s a move by default (a
+typical 2-player 36-card game, 100-150 moves of which a third are forced
+and cost nothing, in about a minute, at most 0.5 s times the moves: the
+bound printed before it starts); the web page with :data:`DEFAULT_NODES` engine iterations a move
+(the same review on every machine: about 0.25 s a searched move on a busy
+core, some 10-30 s for a typical game).
 
 JSON (:meth:`Review.to_json`, one object; the server and the web page show it)::
 
     {"version": 1, "record": RECORD, "players": 2, "seat": null,
      "budget": {"time": 1.0, "nodes": null, "moves": 24, "total_time": 24.0},
      "agent": "pimc", "thresholds": {"inaccuracy": 0.2, "mistake": 0.4, "blunder": 0.8},
+     "confidence": {"z": 2.0, "min_visits": 5},
      "moves": [{"number": 1, "seat": 0, "played": "QS", "best": "KS",
-                "judged": "exact",          # or "estimate", "forced"
+                "judged": "exact",          # or "estimate", "unclear", "forced"
                 "loss": 1.0, "mark": "blunder", "turning": true,
                 "exact": {"before": "win", "after": "draw", "loss": 1, "best_moves": ["KS"],
                           "source": "table", "paranoid": false},      # or null
-                "estimate": {"before": 0.62, "after": 0.05, "loss": 0.57,
-                             "worlds": 1, "iterations": 5000},        # or null
+                "estimate": {"before": 0.62, "after": 0.05, "loss": 0.57, "uncertainty": 0.08,
+                             "visits": 412, "worlds": 1, "iterations": 5000},        # or null
                 "options": [{"move": "KS", "value": "win", "estimate": 0.62, "share": 0.71}, ...],
                 "seconds": 0.5}, ...],
      "summary": {"seats": [{"seat": 0, "moves": 12, "judged": 10, "exact": 8, "average_loss": 0.1,
@@ -61,7 +88,10 @@ JSON (:meth:`Review.to_json`, one object; the server and the web page show it)::
      "over": true, "outcome": {"loser": 1},
      "stopped": null, "seconds": 12.3}
 
-``record`` is the game's JSON record; ``exact.before``/``after`` are value
+``record`` is the game's JSON record; ``estimate`` (for moves judged by
+estimate or unclear) holds the loss's ``uncertainty`` (one standard error,
+null when the move played was not searched) and the ``visits`` the move
+played got (the engine's choice's when fewer); ``loss`` of an unclear move is null; ``exact.before``/``after`` are value
 names (``"draw or win"`` and ``"loss or draw"`` when only a bound is
 proven, ``"unknown"``); an option's ``value`` is its exact value for the
 mover when known (with three or four players the paranoid one), its
@@ -103,12 +133,21 @@ THRESHOLDS = {"inaccuracy": 0.2, "mistake": 0.4, "blunder": 0.8}
 EXACT_CARDS = {2: 16, 3: 8, 4: 8}
 #: An expected score beyond +-this counts as winning or losing (turning points of estimates).
 OUTLOOK_BAND = 1 / 3
+#: A move by estimate is marked by its loss less this many standard errors (about 98% one-sided).
+CONFIDENCE_Z = 2.0
+#: The fewest visits the move played and the engine's choice need for a move to be judged by estimate.
+MIN_VISITS = 5
+#: Engine iterations a move of the web page's review (``js/app.js`` asks for them).
+DEFAULT_NODES = 1000
+#: Under a node limit, the solver's proof nodes for each engine iteration (a proof node costs about
+#: a twentieth of an iteration, which plays a game out).
+SOLVER_NODES_PER_ITERATION = 20
 #: The engine when the caller names none.
 DEFAULT_AGENT = "pimc"
 #: The budget a move when the caller names none.
 DEFAULT_LIMIT = Limit(time=1.0)
 
-EXACT, ESTIMATE, FORCED = "exact", "estimate", "forced"
+EXACT, ESTIMATE, UNCLEAR, FORCED = "exact", "estimate", "unclear", "forced"
 
 
 @dataclass
@@ -176,7 +215,7 @@ class MoveReview:
     played: Move
     #: The position before the move.
     position: Position
-    #: ``"exact"``, ``"estimate"`` or ``"forced"``.
+    #: ``"exact"``, ``"estimate"``, ``"unclear"`` (too few visits to judge) or ``"forced"``.
     judged: str
     #: The best move: the played one when it keeps the exact value, else the solver's (exact; None when the
     #: budget ran out before it settled the moves) or the engine's.
@@ -189,6 +228,10 @@ class MoveReview:
     #: The engine's expected score of its choice and of the move played, for the mover.
     estimate_before: float | None = None
     estimate_after: float | None = None
+    #: One standard error of the estimated loss (see the module docstring); None when not known.
+    uncertainty: float | None = None
+    #: The visits the move played got in the engine's search (the engine's choice's when fewer).
+    visits: int = 0
     worlds: int = 0
     iterations: int = 0
     options: list[Option] = field(default_factory=list)
@@ -219,9 +262,10 @@ class MoveReview:
     def to_json(self) -> dict:
         deck = self.position.deck
         estimate = None
-        if self.judged == ESTIMATE:
+        if self.judged in (ESTIMATE, UNCLEAR):
             estimate = {"before": _rounded(self.estimate_before), "after": _rounded(self.estimate_after),
-                        "loss": _rounded(self.estimate_loss), "worlds": self.worlds, "iterations": self.iterations}
+                        "loss": _rounded(self.estimate_loss), "uncertainty": _rounded(self.uncertainty),
+                        "visits": self.visits, "worlds": self.worlds, "iterations": self.iterations}
         return {"number": self.number, "seat": self.seat, "played": self.played.text(deck),
                 "best": None if self.best is None else self.best.text(deck), "judged": self.judged,
                 "loss": _rounded(self.loss), "mark": self.mark, "turning": self.turning,
@@ -294,6 +338,7 @@ class Review:
                        "total_time": total_time_bound(limit, self.planned)},
             "agent": self.agent,
             "thresholds": dict(THRESHOLDS),
+            "confidence": {"z": CONFIDENCE_Z, "min_visits": MIN_VISITS},
             "moves": [m.to_json() for m in self.moves],
             "summary": {"seats": [s.to_json() for s in self.summary()],
                         "turning_points": [m.number for m in self.turning_points()]},
@@ -328,10 +373,11 @@ def holders(position: Position) -> int:
     return sum(1 for hand in position.hands if hand)
 
 
-def mark_for(loss: float | None) -> str | None:
-    """The mark of a loss (:data:`THRESHOLDS`), or None."""
+def mark_for(loss: float | None, uncertainty: float = 0.0) -> str | None:
+    """The mark of a loss (:data:`THRESHOLDS`) less :data:`CONFIDENCE_Z` times its ``uncertainty``, or None."""
     if loss is None:
         return None
+    loss -= CONFIDENCE_Z * uncertainty
     found = None
     for name, least in THRESHOLDS.items():  # in increasing order
         if loss >= least - 1e-9:
@@ -348,20 +394,23 @@ def outlook(score: float) -> int:
 def review_game(record: GameRecord, limit_per_move: Limit | None = None, *, seat: int | None = None,
                 tables: TableStore | DeckTables | None = None, agent: str | MctsAgent | None = None,
                 control: SearchControl | None = None,
-                on_move: Callable[[MoveReview], None] | None = None) -> Review:
+                on_move: Callable[[MoveReview], None] | None = None, exact: bool = True) -> Review:
     """Review ``record`` move by move (see the module docstring): every
     move, or ``seat``'s only.
 
-    ``limit_per_move`` bounds each move's work (default one second; a node
+    ``limit_per_move`` bounds each move's work (default :data:`DEFAULT_LIMIT`; a node
     limit gives the engine that many iterations and each of the solver's
-    searches, at most two a move, that many proof nodes: the same review on
+    searches, at most three a move, :data:`SOLVER_NODES_PER_ITERATION` times
+    as many proof nodes (about as long as the iterations): the same review on
     every machine); ``tables``: retrograde tables for exact verdicts of
     small two-player decks (a store, as the command line passes it, or
     tables in memory); ``agent``: the engine of the estimates, ``"pimc"``
     (default), ``"mcts"`` or such an agent (seeded as given); ``control``:
     the caller's control (Ctrl-C, ``cancel()`` or its deadline stop the
     review, which then holds the moves done and says why in ``stopped``);
-    ``on_move(move_review)`` after each move.
+    ``on_move(move_review)`` after each move; ``exact=False`` judges every
+    move by estimate (no solver, no tables: to measure the estimates against
+    the exact verdicts, ``benchmarks/review_agreement.py``).
     """
     if not isinstance(record, GameRecord):
         raise InvalidInput(f"a review is of a GameRecord, not {type(record).__name__}")
@@ -381,7 +430,7 @@ def review_game(record: GameRecord, limit_per_move: Limit | None = None, *, seat
         for number in numbers:
             before = positions[number - 1]
             move_review = _review_move(number, before, record.moves[number - 1], views[before.to_move][number - 1],
-                                       limit, tables, engine, ctrl)
+                                       limit, tables, engine, ctrl, exact)
             if ctrl.stopped:  # the move was cut short: left out
                 break
             review.moves.append(move_review)
@@ -405,7 +454,7 @@ def _engine(agent) -> MctsAgent:
 
 
 def _review_move(number: int, before: Position, played: Move, view: Observation, limit: Limit,
-                 tables, engine: MctsAgent, ctrl: SearchControl) -> MoveReview:
+                 tables, engine: MctsAgent, ctrl: SearchControl, exact: bool = True) -> MoveReview:
     """One move within its budget: the exact verdict where the solver reaches, else (and always with
     three or four players) the engine's estimates from the mover's view."""
     began = time.monotonic()
@@ -415,8 +464,11 @@ def _review_move(number: int, before: Position, played: Move, view: Observation,
         return review
     with ctrl.child(Limit(time=limit.time, memory=limit.memory), count_nodes=False) as move_ctrl:
         exact_share = Limit(time=part_of(limit.time, 0.5))
-        with move_ctrl.child(exact_share, count_nodes=False) as exact_ctrl:
-            verdict, options = _exact_verdict(before, played, tables, Limit(nodes=limit.nodes), exact_ctrl)
+        verdict, options = None, [Option(m) for m in before.legal_moves()]
+        if exact:
+            with move_ctrl.child(exact_share, count_nodes=False) as exact_ctrl:
+                solver_nodes = None if limit.nodes is None else SOLVER_NODES_PER_ITERATION * limit.nodes
+                verdict, options = _exact_verdict(before, played, tables, Limit(nodes=solver_nodes), exact_ctrl)
         review.exact, review.options = verdict, options
         if verdict is not None and not verdict.paranoid and verdict.settled:
             review.judged = EXACT
@@ -429,8 +481,10 @@ def _review_move(number: int, before: Position, played: Move, view: Observation,
             _estimate(review, view, Limit(time=None if left is None else max(left, 1e-3), nodes=limit.nodes,
                                           memory=limit.memory), engine, move_ctrl)
             review.loss = review.estimate_loss
+            if review.played != review.best and (review.visits < MIN_VISITS or review.uncertainty is None):
+                review.judged, review.loss = UNCLEAR, None
     _rank_options(review)
-    review.mark = mark_for(review.loss)
+    review.mark = mark_for(review.loss, review.uncertainty or 0.0) if review.judged != UNCLEAR else None
     review.turning = _turning(review)
     review.seconds = time.monotonic() - began
     return review
@@ -440,7 +494,7 @@ def _turning(review: MoveReview) -> bool:
     """Did the mover's outlook change with the move (see the module docstring)?"""
     if review.judged == EXACT:
         return review.loss > 0
-    if review.loss is None or review.loss < THRESHOLDS["mistake"] - 1e-9:
+    if review.mark not in ("mistake", "blunder"):
         return False
     return outlook(review.estimate_before) != outlook(review.estimate_after)
 
@@ -522,6 +576,7 @@ def _estimate(review: MoveReview, view: Observation, limit: Limit, engine: MctsA
     the estimates of its choice and of the move played."""
     move, info, searched = _search_statistics(engine, view, limit, ctrl)
     estimates = vote_estimates(searched)
+    spread = vote_uncertainties(searched)
     options = {o.move: o for o in review.options}
     for m, (share, mean) in estimates.items():
         options[m].share, options[m].estimate = share, mean
@@ -529,6 +584,14 @@ def _estimate(review: MoveReview, view: Observation, limit: Limit, engine: MctsA
     review.best = move
     review.estimate_before = estimates[move][1] if move in estimates else info.estimate
     review.estimate_after = estimates[review.played][1] if review.played in estimates else None
+    review.visits = spread.get(review.played, (0, None))[0]
+    if review.played == move:
+        review.uncertainty = 0.0
+    elif move in spread and review.played in spread:
+        (best_visits, best_error), (_, played_error) = spread[move], spread[review.played]
+        if best_visits < MIN_VISITS:
+            review.visits = min(review.visits, best_visits)
+        review.uncertainty = (best_error ** 2 + played_error ** 2) ** 0.5
     review.worlds, review.iterations = max(1, info.worlds), info.nodes
 
 
@@ -571,3 +634,31 @@ def vote_estimates(searched: list[list[MoveStats]]) -> dict[Move, tuple[float, f
                 scores[s.move] += s.visits / visits * s.mean
     worlds = max(1, len(searched))
     return {m: (votes[m] / worlds, scores[m] / votes[m]) for m in votes}
+
+
+def vote_uncertainties(searched: list[list[MoveStats]]) -> dict[Move, tuple[int, float]]:
+    """``{move: (visits, standard error)}`` of each move's vote-weighted estimate
+    (:func:`vote_estimates`) over the searched deals: a bound from the visits and
+    the mean alone (see the module docstring); a move some deal proved counts as
+    fully visited there, without error."""
+    estimates = vote_estimates(searched)
+    visits, weights, spread, proven = defaultdict(int), defaultdict(float), defaultdict(float), defaultdict(bool)
+    for stats in searched:
+        total = sum(s.visits for s in stats)
+        for s in stats:
+            if not s.visits or s.mean is None:
+                continue
+            w = s.visits / total
+            visits[s.move] += s.visits
+            weights[s.move] += w
+            if s.solved is not None:
+                proven[s.move] = True
+            else:
+                spread[s.move] += w * w / s.visits
+    out = {}
+    for m, (_, mean) in estimates.items():
+        n = visits[m]
+        shrunk = n * mean / (n + 2)
+        error = ((1 - shrunk * shrunk) * spread[m]) ** 0.5 / weights[m]
+        out[m] = (max(n, MIN_VISITS) if proven[m] and not spread[m] else n, error)
+    return out

@@ -9,30 +9,27 @@
   const el = Dom.el;
   const params = new URLSearchParams(window.location.search);
   /** Per-move nodes of the review, and the level of a hint (?review_nodes=N&hint_level=L to change them). */
-  const REVIEW_NODES = parseInt(params.get("review_nodes") || "300", 10);
+  const REVIEW_NODES = parseInt(params.get("review_nodes") || "1000", 10);  // kozyri.studies.review.DEFAULT_NODES
   const HINT_LEVEL = parseInt(params.get("hint_level") || "4", 10);
+  /** Seconds a move of a Reversi review (?review_seconds=S to change it). */
+  const REVERSI_REVIEW_SECONDS = parseFloat(params.get("review_seconds") || "0.1");
   const NAME_KEY = "kozyri.name";
   let current = null;  // the table on screen (a TableView) or null
 
   // --- the lobby -----------------------------------------------------------------------
-  /** Reversi's levels (kozyri/agents/levels.py: the engine's listing, /api/engine, names Own Trumps' only). */
-  const REVERSI_LEVELS = [
-    [1, "beginner", "a legal move at random"], [2, "novice", "alpha-beta, 2 ms a move"],
-    [3, "casual", "alpha-beta, 10 ms a move"], [4, "club", "alpha-beta, 30 ms a move"],
-    [5, "strong", "alpha-beta, 0.1 s a move"], [6, "expert", "alpha-beta, 0.3 s a move, exact near the end"],
-    [7, "master", "alpha-beta, 1 s a move, exact near the end"], [8, "strongest", "alpha-beta, 3 s a move, exact near the end"],
-  ].map(([level, name, description]) => ({ level, name, description }));
-
+  /** Each game's levels from the server (/api/engine: "levels" Own Trumps', "reversi_levels" Reversi's). */
   async function loadLevels() {
-    let levels = [];
+    let levels = [], reversiLevels = [];
     try {
-      levels = (await Api.get("/api/engine")).levels || [];
+      const info = await Api.get("/api/engine");
+      levels = info.levels || [];
+      reversiLevels = info.reversi_levels || [];
     } catch (err) {
       $("lobby-error").textContent = err.message;
     }
     for (const select of document.querySelectorAll("select.levels")) {
       select.replaceChildren();
-      const own = select.dataset.game === "reversi" ? REVERSI_LEVELS : levels;
+      const own = select.dataset.game === "reversi" ? reversiLevels : levels;
       for (let n = 1; n <= 8; n += 1) {
         const known = own.find((l) => l.level === n);
         const option = new Option(n + (known ? " \u2014 " + known.name : ""), String(n));
@@ -40,6 +37,7 @@
         select.append(option);
       }
       select.value = "3";
+      LevelWords.describe(select);
     }
   }
 
@@ -364,6 +362,8 @@
       this.shown.push({ seq: message.event_seq, kind: message.event && message.event.kind, seat: message.event && message.event.seat,
         at: performance.now(), skipping: this.skipping });
       this.render(false, before);
+      Sound.onState(this, before, message);
+      Tips.onState(this, message);
       if (moved) {
         const ms = Motion.flightMs(skipping);
         if (ms) this.animate(rects, ms);
@@ -612,7 +612,7 @@
         }
       });
       box.append(download);
-      if (this.summary.game === "owntrumps") {
+      if (this.summary.game === "owntrumps" || this.summary.game === "reversi") {
         const review = el("button", "", "Review the game");
         review.type = "button";
         review.id = "review-button";
@@ -650,8 +650,11 @@
       this.say("Reviewing the game move by move\u2026");
       try {
         const path = "/api/tables/" + encodeURIComponent(this.id);
-        const [review, record] = await Promise.all([Api.get(path + "/review?nodes=" + REVIEW_NODES), Api.get(path + "/record")]);
-        Review.show(this.els.review, review, record.record, this.seat, this.names, view.deck.ranks, record.record.start.trumps);
+        const reversi = this.summary.game === "reversi";
+        const query = reversi ? "?time=" + REVERSI_REVIEW_SECONDS : "?nodes=" + REVIEW_NODES;
+        const [review, record] = await Promise.all([Api.get(path + "/review" + query), Api.get(path + "/record")]);
+        if (reversi) Review.show(this.els.review, review, record.record, this.seat, this.names, null, null, Reversi.reviewView());
+        else Review.show(this.els.review, review, record.record, this.seat, this.names, view.deck.ranks, record.record.start.trumps);
         this.say("The review: the estimate for you along the game, and every move.");
       } catch (err) {
         this.say("No review: " + this.plain(err.message), "error");
@@ -669,6 +672,7 @@
 
     close() {
       this.closed = true;  // a state still being fetched or held is not drawn over the next table
+      Tips.hide();
       if (this.socket) this.socket.close();
       window.clearTimeout(this.timer);
       this.queue = [];

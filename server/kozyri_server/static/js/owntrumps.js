@@ -468,6 +468,36 @@
     if (ctl.sendMove(message, move)) ctl.render(true);
   }
 
+  /** A move for people, as an instruction: "Beat with Q\u2666 and add 6\u2663", "Take 3 cards", "Lead 9\u2660". */
+  function moveInstruction(move, pileEmpty) {
+    if (/^take/i.test(move)) {
+      const n = move.slice(4);
+      return "Take " + n + (n === "1" ? " card" : " cards");
+    }
+    const [b, c] = move.split("+");
+    if (pileEmpty) return "Lead " + Cards.short(b);
+    return "Beat with " + Cards.short(b) + (c ? " and add " + Cards.short(c) : " (your last card)");
+  }
+
+  /**
+   * A bestmove reply in words. ``proven`` (exact) says the game's outcome whatever the others do;
+   * ``estimate`` (-1: this seat loses, +1: another seat loses, a draw 0) becomes the share of the
+   * game the engine expects you to score, a draw counting half: (estimate + 1) / 2.
+   */
+  function hintWords(reply, pileEmpty, players) {
+    const what = "Hint: " + moveInstruction(reply.move, pileEmpty);
+    const others = players > 2 ? "the others do" : "the other player does";
+    if (reply.proven === "win") return what + ". This wins whatever " + others + " (proven by exact search).";
+    if (reply.proven === "draw") return what + ". With best play this draws (proven by exact search).";
+    if (reply.proven === "loss") return what + ". Every move loses against best play (proven by exact search); this one makes it hardest.";
+    if (typeof reply.estimate === "number") {
+      const pct = Math.round((Math.max(-1, Math.min(1, reply.estimate)) + 1) * 50);
+      return what + " \u2014 the engine's estimate: " + (players > 2 ?
+        "about " + pct + "% not to be the loser from here." : "you score about " + pct + "% from here (a draw counts half).");
+    }
+    return what + ": it is your only move.";
+  }
+
   /** The engine's move for your seat, from your own view only (POST /api/owntrumps/bestmove). */
   async function askHint(ctl, message) {
     const st = message.state;
@@ -476,9 +506,7 @@
     try {
       const reply = await Api.post("/api/owntrumps/bestmove", { game: st.view, level: ctl.hintLevel });
       if (ctl.state !== message) return;
-      const proven = reply.proven ? { win: "proven win", loss: "proven loss", draw: "proven draw" }[reply.proven] || reply.proven : null;
-      const estimate = typeof reply.estimate === "number" ? "estimate " + (reply.estimate > 0 ? "+" : "") + reply.estimate.toFixed(2) : "";
-      ctl.say("Hint: " + Cards.moveText(reply.move, !st.view.pile.length) + " (" + [proven, estimate].filter(Boolean).join(", ") + ").", "hint");
+      ctl.say(hintWords(reply, !st.view.pile.length, st.view.counts.length), "hint");
       ctl.hinted = reply.move;
       const first = reply.move.split("+")[0];
       const button = ctl.els.hand.querySelector('[data-card="' + first + '"]');
@@ -511,5 +539,5 @@
     return false;
   }
 
-  window.OwnTrumps = { render, key, movesOf, takeCount, takeReason, history, narrate, moved, deckCards };
+  window.OwnTrumps = { render, key, movesOf, takeCount, takeReason, history, narrate, moved, deckCards, hintWords };
 })();

@@ -1,6 +1,7 @@
 /* A Reversi table on the page: the board you click (the legal squares
-   marked), the score, whose turn, passes explained, the result and the
-   record at the end. The state's "board" is 64 squares, a1 b1 ... h1 a2
+   marked), the score, whose turn, passes explained, a hint (the engine's
+   move, highlighted, in words), the result and the record at the end, and
+   the review's board (reviewView, for review.js). The state's "board" is 64 squares, a1 b1 ... h1 a2
    ... h8 ("X", "O" or "-"), then the side to move. window.Reversi. */
 "use strict";
 
@@ -8,6 +9,8 @@
   const FILES = "abcdefgh";
   const COLOURS = ["X", "O"];
   const WORDS = { X: "Black (X)", O: "White (O)" };
+  /** Discs of the engine's heuristic that map to tanh(1) (kozyri.studies.reversi_review.ESTIMATE_DISCS). */
+  const ESTIMATE_DISCS = 16;
 
   const el = Dom.el;
 
@@ -68,6 +71,12 @@
           b.classList.add("legal");
           label += ", a legal move";
         }
+        if (ctl.reversiHint && ctl.reversiHint.board === st.board && ctl.reversiHint.square === name) {
+          b.classList.add("hinted");
+          b.style.outline = "3px dashed #7c3aed";
+          b.style.outlineOffset = "-3px";
+          label += ", the engine's suggestion";
+        }
         if (st.moves.length && st.moves[st.moves.length - 1] === name) {
           b.classList.add("last");
           label += ", the last move";
@@ -98,6 +107,11 @@
       controls.append(pass);
     } else if (myTurn) {
       said += "Your turn (" + WORDS[mine] + "): click a marked square.";
+      const hint = el("button", "hint", "Hint");
+      hint.type = "button";
+      hint.id = "hint";
+      hint.addEventListener("click", () => askHint(ctl, message));
+      controls.append(hint);
     } else if (!over) {
       said += message.status === "open" ? "Waiting for the other player." : ctl.names[st.to_move] + " (" + WORDS[theirs] + ") is thinking\u2026";
     }
@@ -124,6 +138,97 @@
     return ctl.subject(last.seat) + (last.move === "pass" ? " had no legal move and passed." : " played " + last.move + ".");
   }
 
+  /** The hint in words, from POST /api/reversi/bestmove's reply: the proven result, else the engine's outlook. */
+  function hintWords(reply) {
+    const move = reply.best_move;
+    if (reply.exact) {
+      const n = Math.abs(reply.score);
+      const result = reply.score > 0 ? "a win by " + n + " disc" + (n === 1 ? "" : "s") :
+        reply.score < 0 ? "a loss by " + n + " disc" + (n === 1 ? "" : "s") + " at best" : "a draw";
+      return "The engine suggests " + move + ": it proves " + result + " from here with perfect play.";
+    }
+    if (typeof reply.evaluation !== "number") return "The engine suggests " + move + " (it had no time to judge the position).";
+    const share = Math.round(50 * (1 + Math.tanh(reply.evaluation / ESTIMATE_DISCS)));
+    return "The engine suggests " + move + ": it expects to score about " + share + "% from here (" +
+      (reply.evaluation > 0 ? "+" : "") + reply.evaluation.toFixed(1) + " discs by its heuristic, " +
+      reply.depth + " moves deep).";
+  }
+
+  /** The engine's move for your position (POST /api/reversi/bestmove), highlighted on the board and said in words. */
+  async function askHint(ctl, message) {
+    const st = message.state;
+    if (st.to_move !== ctl.seat || st.ending) return ctl.say("A hint is for your own turn.", "error");
+    ctl.say("Thinking\u2026");
+    try {
+      const reply = await Api.post("/api/reversi/bestmove", { position: st.board, level: ctl.hintLevel });
+      if (ctl.state !== message) return;
+      ctl.reversiHint = { board: st.board, square: reply.best_move };
+      render(ctl, message);
+      ctl.say(hintWords(reply), "hint");
+    } catch (err) {
+      ctl.say("No hint: " + ctl.plain(err.message), "error");
+    }
+  }
+
+  /** The boards of a review (index 0: the start), replayed from the record's moves with the flips. */
+  function reviewStates(record, review) {
+    const start = record.start || ("-".repeat(27) + "OX------XO" + "-".repeat(27) + " X");
+    const cells = start.slice(0, 64).toUpperCase().replace(/\./g, "-").split("");
+    let turn = start.trim().slice(-1).toUpperCase();
+    const states = [{ cells: cells.slice(), last: null }];
+    review.moves.forEach((m) => {
+      const move = m.played;
+      if (move !== "pass") {
+        const at = FILES.indexOf(move[0]) + 8 * (parseInt(move[1], 10) - 1);
+        const theirs = turn === "X" ? "O" : "X";
+        cells[at] = turn;
+        for (const [dc, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]]) {
+          const line = [];
+          let c = at % 8 + dc, r = Math.floor(at / 8) + dr;
+          while (c >= 0 && c < 8 && r >= 0 && r < 8 && cells[r * 8 + c] === theirs) {
+            line.push(r * 8 + c);
+            c += dc;
+            r += dr;
+          }
+          if (line.length && c >= 0 && c < 8 && r >= 0 && r < 8 && cells[r * 8 + c] === turn) {
+            for (const i of line) cells[i] = turn;
+          }
+        }
+      }
+      turn = turn === "X" ? "O" : "X";
+      states.push({ cells: cells.slice(), last: move === "pass" ? null : move });
+    });
+    return states;
+  }
+
+  /** A review's board: the discs after the chosen move, that move ringed. */
+  function drawReviewBoard(box, state) {
+    const grid = el("div", "reversi-board review-board");
+    grid.setAttribute("aria-label", "the board after this move");
+    grid.style.width = "min(100%, 280px)";
+    grid.append(el("span", "corner", ""));
+    for (const f of FILES) grid.append(el("span", "label", f));
+    for (let row = 0; row < 8; row += 1) {
+      grid.append(el("span", "label", String(row + 1)));
+      for (let col = 0; col < 8; col += 1) {
+        const name = squareName(row * 8 + col);
+        const disc = state.cells[row * 8 + col];
+        const cell = el("span", "square" + (state.last === name ? " last" : ""));
+        cell.dataset.square = name;
+        if (disc === "X" || disc === "O") cell.append(el("span", "disc " + disc, ""));
+        grid.append(cell);
+      }
+    }
+    const x = state.cells.filter((c) => c === "X").length;
+    const o = state.cells.filter((c) => c === "O").length;
+    box.append(el("p", "score", "X " + x + " \u2013 O " + o), grid);
+  }
+
+  /** What review.js needs to show a Reversi review (Review.show's last argument). */
+  function reviewView() {
+    return { label: (move) => move, states: reviewStates, draw: drawReviewBoard };
+  }
+
   function clickSquare(ctl, message, name, disc) {
     const st = message.state;
     if (!ctl.ready()) return;
@@ -139,5 +244,5 @@
     ctl.say(name + " outflanks no disc of your opponent's: choose a marked square (" + legal.join(" ") + ").", "error");
   }
 
-  window.Reversi = { render, discs, squareName };
+  window.Reversi = { render, discs, squareName, hintWords, reviewStates, reviewView };
 })();

@@ -20,17 +20,29 @@
     return null;
   }
 
-  /** The chart's points: for `seat`, each move's value (two players: the other seat's value negated). */
+  /** The chart's points: for `seat`, each move's value (two players: the other seat's value negated);
+      `exact` when the solver's verdict gives it. */
   function points(review, seat) {
     const players = review.players || 2;
     const out = [];
     review.moves.forEach((m, i) => {
       const v = moverValue(m);
       if (v === null) return;
-      if (m.seat === seat) out.push({ i, v });
-      else if (players === 2) out.push({ i, v: -v });
+      const exact = m.judged === "exact";
+      if (m.seat === seat) out.push({ i, v, exact });
+      else if (players === 2) out.push({ i, v: -v, exact });
     });
     return out;
+  }
+
+  /** The trend of `pts`: each value averaged with its neighbours (a window of `half` on each side),
+      exact points kept as they are (the solver's value is no noise). */
+  function smoothed(pts, half) {
+    return pts.map((p, k) => {
+      if (p.exact) return p;
+      const near = pts.slice(Math.max(0, k - half), k + half + 1);
+      return { i: p.i, v: near.reduce((sum, q) => sum + q.v, 0) / near.length, exact: false };
+    });
   }
 
   /** A move with suit symbols: "K\u2665+9\u2660", "take 3". */
@@ -46,11 +58,19 @@
     return el;
   }
 
-  /** The estimate chart (an SVG element), the move `current` marked. */
+  /** The estimate chart (an SVG element), the move `current` marked: the trend of `seat`'s expected
+      score (estimates faint, exact values as squares); with 3-4 players every seat's trend at its own
+      moves, `seat`'s highlighted, up to `seat`'s last move (a player who is out sees their own game). */
   function chart(review, seat, current) {
-    const n = Math.max(1, review.moves.length);
+    const players = review.players || 2;
+    let last = review.moves.length - 1;
+    if (players > 2) {
+      const mine = review.moves.map((m, i) => (m.seat === seat ? i : -1)).filter((i) => i >= 0);
+      if (mine.length) last = Math.min(last, mine[mine.length - 1] + players);
+    }
+    const n = Math.max(1, last + 1);
     const W = 320, H = 120, L = 30, R = 8, T = 8, B = 18;
-    const x = (i) => L + (n === 1 ? 0 : (i * (W - L - R)) / (n - 1));
+    const x = (i) => L + (n === 1 ? 0 : (Math.min(i, n - 1) * (W - L - R)) / (n - 1));
     const y = (v) => T + ((1 - Math.max(-1, Math.min(1, v))) * (H - T - B)) / 2;
     const svg = node("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
       "aria-label": "the estimate for you along the game, from -1 (lost) to +1 (won)" });
@@ -60,12 +80,24 @@
     svg.append(node("text", { x: 2, y: y(-1) + 4, class: "tick" }, "\u22121"));
     svg.append(node("text", { x: L, y: H - 4, class: "tick" }, "move 1"));
     svg.append(node("text", { x: W - R, y: H - 4, class: "tick", "text-anchor": "end" }, "move " + n));
-    const pts = points(review, seat);
-    if (pts.length) {
-      svg.append(node("polyline", { points: pts.map((p) => `${x(p.i)},${y(p.v)}`).join(" "), class: "line" }));
-      for (const p of pts) svg.append(node("circle", { cx: x(p.i), cy: y(p.v), r: 2.5, class: "dot" }));
+    const line = (pts, cls, style) => svg.append(node("polyline", {
+      points: pts.map((p) => `${x(p.i)},${y(p.v)}`).join(" "), class: cls, fill: "none", style }));
+    if (players > 2) {
+      for (let other = 0; other < players; other++) {
+        if (other === seat) continue;
+        const theirs = points(review, other).filter((p) => p.i < n);
+        if (theirs.length) line(smoothed(theirs, 2), "line other", "opacity:0.25;stroke-width:1");
+      }
     }
-    if (current >= 0) svg.append(node("line", { x1: x(current), x2: x(current), y1: T, y2: H - B, class: "cursor" }));
+    const pts = points(review, seat).filter((p) => p.i < n);
+    if (pts.length) {
+      line(smoothed(pts, 2), "line mine", "stroke-width:2.4");
+      for (const p of pts) {
+        if (p.exact) svg.append(node("rect", { x: x(p.i) - 2.5, y: y(p.v) - 2.5, width: 5, height: 5, class: "dot exact" }));
+        else svg.append(node("circle", { cx: x(p.i), cy: y(p.v), r: 1.8, class: "dot estimate", opacity: 0.35 }));
+      }
+    }
+    if (current >= 0 && current < n) svg.append(node("line", { x1: x(current), x2: x(current), y1: T, y2: H - B, class: "cursor" }));
     return svg;
   }
 
@@ -92,12 +124,17 @@
     return states;
   }
 
-  /** Show the review in `root`: the chart, the move list, and the position at the chosen move. */
-  function show(root, review, record, seat, names, ranks, trumps) {
+  /** Show the review in `root`: the chart, the move list, and the position at the chosen move.
+      `game` (another game than Own Trumps, e.g. Reversi.reviewView()): {label(move), states(record, review), draw(box, state)}. */
+  function show(root, review, record, seat, names, ranks, trumps, game) {
     root.replaceChildren();
     root.hidden = false;
     const title = document.createElement("h3");
-    title.textContent = "Review (" + (review.agent || "engine") + ")";
+    title.textContent = "Review";
+    const engine = document.createElement("small");
+    engine.className = "note";
+    engine.textContent = " by " + (review.agent || "the engine");
+    title.append(engine);
     const chartBox = document.createElement("div");
     chartBox.className = "chart-box";
     const stepper = document.createElement("div");
@@ -118,7 +155,8 @@
     position.className = "review-position";
     const list = document.createElement("ol");
     list.className = "review-moves";
-    const states = replay(record, review);
+    const states = game ? game.states(record, review) : replay(record, review);
+    const label = game ? game.label : shortMove;
     let current = 0;
 
     review.moves.forEach((m, i) => {
@@ -126,9 +164,12 @@
       const button = document.createElement("button");
       button.type = "button";
       const v = moverValue(m);
-      button.textContent = names[m.seat] + ": " + shortMove(m.played) +
-        (m.best && m.best !== m.played ? " (best " + shortMove(m.best) + ")" : "") +
-        (m.mark ? " \u2014 " + m.mark : "") + (v === null ? "" : "  [" + v.toFixed(2) + "]");
+      button.textContent = names[m.seat] + ": " + label(m.played) +
+        (m.best && m.best !== m.played ? " (best " + label(m.best) + ")" : "") +
+        (m.judged === "unclear" ? " (unclear: too little search to judge)" : m.mark ? " \u2014 " + m.mark +
+          (m.estimate && typeof m.estimate.uncertainty === "number" && m.judged === "estimate"
+            ? " (lost " + m.loss.toFixed(2) + " \u00b1 " + m.estimate.uncertainty.toFixed(2) + ")" : "") : "") +
+        (v === null ? "" : "  [" + v.toFixed(2) + "]");
       button.addEventListener("click", () => select(i + 1));
       item.append(button);
       list.append(item);
@@ -137,12 +178,13 @@
     function select(k) {
       current = Math.max(0, Math.min(review.moves.length, k));
       chartBox.replaceChildren(chart(review, seat, current - 1));
-      where.textContent = current === 0 ? "the deal" : "after move " + current + " of " + review.moves.length;
+      where.textContent = current === 0 ? (game ? "the start" : "the deal") : "after move " + current + " of " + review.moves.length;
       prev.disabled = current === 0;
       next.disabled = current === review.moves.length;
       list.querySelectorAll("li").forEach((li, i) => li.classList.toggle("current", i === current - 1));
       const s = states[current];
       position.replaceChildren();
+      if (game) return game.draw(position, s);
       const pileRow = document.createElement("div");
       pileRow.className = "review-row";
       pileRow.append(Object.assign(document.createElement("span"), { className: "who", textContent: "pile" }));
@@ -161,12 +203,15 @@
     next.addEventListener("click", () => select(current + 1));
     const legend = document.createElement("p");
     legend.className = "note";
-    legend.textContent = "The chart: the estimate for you before each move (+1 won, \u22121 lost" +
-      ((review.players || 2) > 2 ? "; at your own moves" : "") + "). In the list, [v] is the estimate of the " +
-      "player who moved, and (best ...) the engine's choice where it differs.";
+    legend.textContent = "The chart: your expected result along the game (+1 won, \u22121 lost), its trend " +
+      "smoothed over nearby moves; squares are exact (the solver), faint dots estimates" +
+      ((review.players || 2) > 2 ? "; your line is the bold one, the others' faint, at each player's own moves" : "") +
+      ". In the list, [v] is the estimate of the player who moved, and (best ...) the engine's choice where it " +
+      "differs. A move is marked only where its loss is larger than the search's own uncertainty; \"unclear\" " +
+      "moves were searched too little to judge.";
     root.append(title, chartBox, legend, stepper, position, list);
     select(0);
   }
 
-  window.Review = { show, chart, replay, points, moverValue };
+  window.Review = { show, chart, replay, points, smoothed, moverValue };
 })();
