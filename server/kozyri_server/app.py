@@ -5,7 +5,8 @@ under uvicorn.
 
 Every reply is JSON. An error is ``{"ok": false, "error": "one line"}``
 with its status: 400 bad input, 404 no such table, 409 not now (a taken
-seat, a game not over), 413 a body too large, 429 too many tables, 503 the
+seat, a game not over), 413 a body too large or a request over a bound
+of its work (a review of too many moves), 429 too many tables, 503 the
 engine pool is full (with ``Retry-After``), 504 no answer within the
 request's budget and the margin; never a traceback.
 """
@@ -16,17 +17,20 @@ import asyncio
 import contextlib
 import inspect
 import logging
+import mimetypes
 from pathlib import Path
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 from starlette.routing import Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 import kozyri.checks as checks
 from kozyri import __version__
+from kozyri.agents.levels import LEVELS
 from kozyri.core import GameOver, InvalidInput, KozyriError, load_json
+from kozyri.owntrumps.record_text import move_count
 from kozyri.play.games import game_kind
 from kozyri.protocols.messages import JsonRequests
 from kozyri_server.jobs import budget_seconds
@@ -43,14 +47,47 @@ log = logging.getLogger("kozyri.server")
 
 #: The database file ``kozyri serve`` uses unless told otherwise (in the current directory).
 DEFAULT_DB = "kozyri.db"
-#: The web page's files (index.html, css, js), served at ``/``.
+#: The web page's files (index.html, rules.html, css, js, sounds), served at ``/``.
 STATIC_DIR = Path(__file__).resolve().parent / "static"
+mimetypes.add_type("audio/wav", ".wav")  # the page's sounds: the registered type, not Python's default audio/x-wav
 #: The engine job that reviews a finished game, by game (a game without one is not reviewed).
-REVIEW_JOBS = {"owntrumps": "analyze"}
+REVIEW_JOBS = {"owntrumps": "analyze", "reversi": "reversi_review"}
 
 
 class BodyTooLarge(Exception):
     """A request body over the limit."""
+
+
+class ClientLeft(Exception):
+    """The client closed the connection before its whole body came."""
+
+
+class TooMuchWork(Exception):
+    """A request whose work is over a bound of :class:`~kozyri_server.limits.Limits` (413)."""
+
+
+def record_moves(game) -> int:
+    """How many moves a request's ``game`` holds (a record as a JSON object,
+    its JSON text or its text form), counted without replaying them; 0 for
+    anything else (the engine then says what is wrong with it)."""
+    if isinstance(game, dict):
+        moves = game.get("moves")
+        return len(moves) if isinstance(moves, list) else 0
+    if not isinstance(game, str):
+        return 0
+    if game.lstrip().startswith("{"):
+        try:
+            return record_moves(load_json(game, constants=False))
+        except KozyriError:
+            return 0
+    return move_count(game)
+
+
+def check_review_moves(moves: int, limits: Limits) -> None:
+    """Refuse a review of more moves than :attr:`Limits.max_review_moves` (before any work)."""
+    if moves > limits.max_review_moves:
+        raise TooMuchWork(f"the game has {moves:,} moves: a review looks at {limits.max_review_moves:,} at most "
+                          "(the server's max_review_moves)")
 
 
 class PageFiles:
@@ -84,11 +121,14 @@ async def read_body(request: Request, limits: Limits) -> dict:
     if declared is not None and declared.isdigit() and int(declared) > limits.max_body_bytes:
         raise BodyTooLarge()
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limits.max_body_bytes:
-            raise BodyTooLarge()
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limits.max_body_bytes:
+                raise BodyTooLarge()
+            chunks.append(chunk)
+    except ClientDisconnect:
+        raise ClientLeft() from None
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
@@ -113,6 +153,8 @@ class Api:
         self.tables: Tables | None = None
         self.pool: EnginePool | None = None
         self.info = JsonRequests(version=__version__).answer_request({"type": "engine"})
+        # The engine's listing names Own Trumps' levels; the page offers Reversi's too.
+        self.info["reversi_levels"] = [found.to_json() for found in LEVELS["reversi"]]
 
     def handler(self, work):
         """A route: ``work(request)`` with every error turned into its reply."""
@@ -121,6 +163,11 @@ class Api:
                 return await work(request)
             except BodyTooLarge:
                 return _error(413, f"the body is larger than {self.limits.max_body_bytes} bytes")
+            except TooMuchWork as exc:
+                return _error(413, exc)
+            except ClientLeft:  # nobody reads the reply: one line in the log, no traceback
+                log.info("%s %s: the client left before sending its whole body", request.method, request.url.path)
+                return _error(400, "the client left before sending its whole body")
             except PoolFull as exc:
                 return _error(503, f"the engine is busy: {exc}", {"Retry-After": str(self.limits.retry_after)})
             except JobTimeout as exc:
@@ -143,9 +190,9 @@ class Api:
         async def work(request: Request):
             body = await read_body(request, self.limits)
             moves = 0
-            game = body.get("game")
-            if kind == "analyze" and isinstance(game, dict) and isinstance(game.get("moves"), list):
-                moves = len(game["moves"])
+            if kind == "analyze":
+                moves = record_moves(body.get("game"))
+                check_review_moves(moves, self.limits)
             budget = budget_seconds(kind, body, self.limits.max_request_seconds, moves)
             return _replied(await self.pool.run(kind, body, budget))
         return self.handler(work)
@@ -177,6 +224,10 @@ class Api:
         body = await read_body(request, self.limits)
         return JSONResponse({"ok": True, **await self.tables.leave(request.path_params["table_id"], body)})
 
+    async def rematch(self, request: Request):
+        body = await read_body(request, self.limits)
+        return JSONResponse({"ok": True, **await self.tables.rematch(request.path_params["table_id"], body)})
+
     async def record(self, request: Request):
         room = await self.tables.get(request.path_params["table_id"])
         return JSONResponse({"ok": True, "table": room.id, "game": room.game, "record": await self.tables.record(room)})
@@ -188,6 +239,7 @@ class Api:
             reviewed = ", ".join(game_kind(game).title for game in REVIEW_JOBS)
             raise InvalidInput(f"only {reviewed} games are reviewed")
         record = await self.tables.record(room)
+        check_review_moves(len(record["moves"]), self.limits)
         body: dict = {"game": record}
         query = request.query_params  # text: read as text, then passed on as numbers
         for key, read in (("time", checks.seconds), ("nodes", checks.nodes)):
@@ -230,7 +282,7 @@ def create_app(db: str | Path = DEFAULT_DB, workers: int = 1, limits: Limits | N
 
             pool = DaskPool(scheduler, limits.max_pending, limits.margin_seconds)
         else:
-            pool = EnginePool(workers, limits.max_pending, limits.margin_seconds)
+            pool = EnginePool(workers, limits.max_pending, limits.margin_seconds, limits.overrun_seconds)
         await pool.start()
         tables = Tables(opened, pool, limits)
         await tables.start()
@@ -262,6 +314,7 @@ def create_app(db: str | Path = DEFAULT_DB, workers: int = 1, limits: Limits | N
         Route("/api/tables/{table_id}", h(api.table), methods=["GET"]),
         Route("/api/tables/{table_id}/join", h(api.join), methods=["POST"]),
         Route("/api/tables/{table_id}/leave", h(api.leave), methods=["POST"]),
+        Route("/api/tables/{table_id}/rematch", h(api.rematch), methods=["POST"]),
         Route("/api/tables/{table_id}/record", h(api.record), methods=["GET"]),
         Route("/api/tables/{table_id}/review", h(api.review), methods=["GET"]),
         WebSocketRoute("/api/ws", websocket),

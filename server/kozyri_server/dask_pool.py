@@ -88,7 +88,8 @@ class DaskPool:
         self._pending += 1
         future = None
         try:
-            future = self._client.submit(run_job, kind, body, time.time() + budget, pure=False)
+            now = time.time()
+            future = self._client.submit(run_job, kind, body, now + budget, now + budget + self.margin, pure=False)
             return await asyncio.wait_for(future.result(), budget + self.margin)
         except asyncio.TimeoutError:
             raise JobTimeout(f"no answer within {budget + self.margin:.1f} s "

@@ -25,6 +25,7 @@ import time
 
 import kozyri.checks as checks
 from kozyri import __version__
+from kozyri.agents.base import PositionHistory
 from kozyri.agents.levels import Strength, resolve
 from kozyri.core import InvalidInput, KozyriError, Limit
 from kozyri.owntrumps.cards import Deck
@@ -41,6 +42,9 @@ ENGINE_REQUESTS = ("bestmove", "legal_moves", "solve")
 QUICK_SECONDS = 5.0
 #: Seconds per grid cell of ``trumps`` unless the request says.
 DEFAULT_CELL_SECONDS = 1.0
+#: Seconds a ``trumps`` request gets beyond its cells' for the analysis of the grid (which no
+#: deadline stops; a grid of unknown cells, as a tiny budget leaves, takes longest: seconds).
+GRID_ANALYSIS_SECONDS = 5.0
 #: Seconds a Reversi best move thinks unless the request says (the command line's default).
 DEFAULT_REVERSI_SECONDS = 1.0
 
@@ -82,14 +86,23 @@ def ping() -> int:
     return 0
 
 
-def run_job(kind: str, body: dict, deadline: float) -> dict:
-    """The reply to one request of ``kind`` (see :data:`JOBS`), computed
-    until ``deadline`` at the latest; never raises for bad input."""
+#: Seconds of search a request whose budget has run out before a worker took it still gets: its
+#: smallest search, as the command line gives a tiny budget (the reply says ``"stopped": "time limit"``).
+SMALLEST_SEARCH = 1e-6
+
+
+def run_job(kind: str, body: dict, deadline: float, answer_by: float | None = None) -> dict:
+    """The reply to one request of ``kind`` (see :data:`JOBS`), its search
+    stopped at ``deadline``; never raises for bad input. ``answer_by``: when
+    the server stops waiting for the reply (the deadline and its margin;
+    default the deadline). Past it the job is not started (nobody would
+    read the reply); before it a budget already spent (a tiny one, or one
+    spent waiting for a worker) still gets the smallest search."""
     request_id = body.get("id") if isinstance(body, dict) else None
-    remaining = deadline - time.time()
-    if remaining <= 0:
+    now = time.time()
+    if now >= (deadline if answer_by is None else answer_by):
         return {**error_reply(request_id, "timed out waiting for a worker"), "timeout": True}
-    control = SearchControl(Limit(time=remaining))
+    control = SearchControl(Limit(time=max(deadline - now, SMALLEST_SEARCH)))
     if kind in ENGINE_REQUESTS:
         return _requests().answer_request({**body, "type": kind}, control)  # the body as parsed at the door
     try:
@@ -161,6 +174,19 @@ def _review(body: dict, control: SearchControl) -> dict:
     return review.to_json()
 
 
+def _reversi_review(body: dict, control: SearchControl) -> dict:
+    """A finished Reversi game reviewed move by move (:mod:`kozyri.studies.reversi_review`)."""
+    _known(body, ("game", "seat", "time", "nodes"), "reversi review")
+    from kozyri.studies.reversi_review import review_reversi
+
+    seat = body.get("seat")
+    limit = Limit(checks.seconds(body.get("time"), '"time"', none=True),
+                  checks.nodes(body.get("nodes"), '"nodes"', none=True))
+    review = review_reversi(body.get("game"), limit, control=control,
+                            seat=None if seat is None else checks.whole_number(seat, '"seat"', 0, 1))
+    return review.to_json()
+
+
 def _board(body: dict) -> Board:
     position, moves = body.get("position"), body.get("moves")
     if position is not None and not isinstance(position, str) or moves is not None and not isinstance(moves, str):
@@ -206,7 +232,8 @@ def _reversi_solve(body: dict, control: SearchControl) -> dict:
 
 def _agent_move(body: dict, control: SearchControl) -> dict:
     """A computer seat's move at an online table: its seat (agent, limit,
-    seed, level) and its view, nothing else (an Own Trumps Observation, a
+    seed, level), its view and the public ``history`` of positions (the
+    repetition rule; :class:`~kozyri.agents.base.PositionHistory`), nothing else (an Own Trumps Observation, a
     Reversi board: :meth:`GameKind.view_json <kozyri.play.games.GameKind.view_json>`).
     The agent is made as :meth:`kozyri.play.Table.agent` makes it (stored
     tables only where :func:`kozyri.agents.levels.resolve` says). With the
@@ -214,20 +241,22 @@ def _agent_move(body: dict, control: SearchControl) -> dict:
     (:func:`kozyri.play.session.accepts_draw`)."""
     from kozyri.play.session import accepts_draw
 
-    _known(body, ("game", "seat", "view"), "agent_move")
+    _known(body, ("game", "seat", "view", "history"), "agent_move")
     kind = game_kind(body.get("game", "owntrumps"))
     seat = Seat.from_json(body.get("seat"))
     if seat.agent is None:
         raise InvalidInput("this seat is not played by the computer")
     agent = seat.resolved(kind.name).make_agent(seat.seed, _worker.get("tables"))
     view = kind.view_from_json(body.get("view"))
-    result = agent.choose(view, seat.limit, control=control)
+    history = None if body.get("history") is None else PositionHistory.from_json(body["history"])
+    result = agent.choose(view, seat.limit, control=control, history=history)
     return {"move": kind.view_move_text(view, result.move), "seconds": result.info.seconds,
             "accepts_draw": accepts_draw(result.info)}
 
 
 #: The jobs besides :data:`ENGINE_REQUESTS`, by name.
-JOBS = {"trumps": _trumps, "analyze": _review, "reversi_bestmove": _reversi_bestmove,
+JOBS = {"trumps": _trumps, "analyze": _review, "reversi_review": _reversi_review,
+        "reversi_bestmove": _reversi_bestmove,
         "reversi_solve": _reversi_solve, "agent_move": _agent_move}
 
 
@@ -249,8 +278,8 @@ def budget_seconds(kind: str, body: dict, most: float, moves: int = 0) -> float:
         elif kind == "solve":
             asked = asked or DEFAULT_SOLVE_SECONDS
         elif kind == "trumps":
-            asked = 12 * (asked or DEFAULT_CELL_SECONDS)
-        elif kind == "analyze":
+            asked = 12 * (asked or DEFAULT_CELL_SECONDS) + GRID_ANALYSIS_SECONDS
+        elif kind in ("analyze", "reversi_review"):
             asked = most if asked is None else asked * max(1, moves)
         elif kind == "reversi_bestmove":
             asked = _reversi_strength(body).limit.time or most

@@ -43,8 +43,14 @@ class Limits:
     #: Seconds added to a request's budget before the server answers it with a
     #: timeout error (the worker itself stops the search at the budget).
     margin_seconds: float = 1.5
+    #: Seconds a worker may go on with a request after the server answered it with a
+    #: timeout (work the search's deadline does not stop); then the workers are restarted.
+    overrun_seconds: float = 10.0
     #: Seconds per move a table review may spend unless asked (and the most).
     review_seconds_per_move: float = 0.2
+    #: Moves of a game one review may look at (``/api/owntrumps/analyze``, a table's
+    #: review): a longer record is refused up front (413), whatever its size in bytes.
+    max_review_moves: int = 2000
 
 
 class MessageRate:

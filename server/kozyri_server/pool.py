@@ -11,7 +11,13 @@ number of requests waiting or running, and a time limit on each.
   search at the budget, counted from the moment the request arrived (time
   spent waiting for a worker counts); if no reply has come ``margin``
   seconds after the budget, the caller gets :class:`JobTimeout` (the
-  HTTP API answers 504) and the late reply is dropped when it comes.
+  HTTP API answers 504) and the late reply is dropped when it comes. A
+  budget spent before a worker takes the request (a tiny one) still gets
+  the smallest search, as on the command line.
+- **Work bounded.** A worker still on a request ``overrun`` seconds after
+  the caller got its timeout (work outside the search, which the deadline
+  does not stop) is stopped with its set of workers, and a new set starts:
+  no request keeps a process busy or growing after it was answered.
 - ``workers=0`` runs the jobs on one thread of this process (tests, and
   machines where processes cannot be started): the same limits, no
   isolation.
@@ -20,6 +26,7 @@ number of requests waiting or running, and a time limit on each.
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import threading
 import time
@@ -27,6 +34,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from kozyri_server.jobs import ping, run_job, warm_worker
+
+log = logging.getLogger("kozyri.server")
 
 
 class PoolFull(Exception):
@@ -45,12 +54,16 @@ class WorkerLost(PoolFull):
 
 class EnginePool:
     """``workers`` processes (0: one thread here), ``max_pending`` requests at
-    most, ``margin`` seconds of grace after a request's budget."""
+    most, ``margin`` seconds of grace after a request's budget, ``overrun``
+    seconds after a timeout before a worker still on it is stopped (None:
+    never; a thread cannot be stopped)."""
 
-    def __init__(self, workers: int = 1, max_pending: int = 16, margin: float = 1.5):
+    def __init__(self, workers: int = 1, max_pending: int = 16, margin: float = 1.5,
+                 overrun: float | None = 10.0):
         if workers < 0 or max_pending < 0:
             raise ValueError("workers and max_pending must not be negative")
-        self.workers, self.max_pending, self.margin = workers, max_pending, margin
+        self.workers, self.max_pending, self.margin, self.overrun = workers, max_pending, margin, overrun
+        self.stopped_overruns = 0
         self._executor: Executor | None = None
         self._lock = threading.Lock()
         self._pending = 0
@@ -91,7 +104,8 @@ class EnginePool:
             self._pending += 1
         executor = self._executor
         try:
-            future = executor.submit(run_job, kind, body, time.time() + budget)
+            now = time.time()
+            future = executor.submit(run_job, kind, body, now + budget, now + budget + self.margin)
         except (BrokenProcessPool, RuntimeError):
             self._finished(None)
             self._restart(executor)
@@ -100,12 +114,28 @@ class EnginePool:
         try:
             return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), budget + self.margin)
         except asyncio.TimeoutError:
+            if self.overrun is not None and self.workers:
+                asyncio.get_running_loop().call_later(self.overrun, self._stop_overrun, executor, future)
             raise JobTimeout(f"no answer within {budget + self.margin:.1f} s "
                              f"(a budget of {budget:g} s and a margin of {self.margin:g} s)") from None
         except BrokenProcessPool:
             self._restart(executor)
             raise WorkerLost("an engine worker stopped while on this request; new workers are starting: "
                              "try again") from None
+
+    def _stop_overrun(self, executor: Executor, future) -> None:
+        """``future`` was answered with a timeout ``overrun`` seconds ago: if
+        a worker of ``executor`` is still on it, stop that set of workers
+        (the requests still on it get :class:`WorkerLost`) and start anew."""
+        if future.done() or executor is not self._executor:
+            return
+        self.stopped_overruns += 1
+        log.warning("an engine worker went on %g s after its request timed out: restarting the workers",
+                    self.overrun)
+        for process in list((getattr(executor, "_processes", None) or {}).values()):
+            if process.is_alive():
+                process.terminate()
+        self._restart(executor)
 
     def _restart(self, broken: Executor) -> None:
         """A worker of ``broken`` died (killed, out of memory): a new set of

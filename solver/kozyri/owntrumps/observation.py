@@ -75,8 +75,11 @@ JSON form: :mod:`kozyri.owntrumps.observation_json` (``docs/records.md``).
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from itertools import islice
 
 import kozyri.checks as checks
 from kozyri.core import GameOver, IllegalMove, InvalidInput, LimitReached
@@ -176,6 +179,99 @@ def _well_formed(move: Move, deck: Deck) -> Move:
     return move
 
 
+# --- the public moves, shared along a line of play ----------------------------------
+_APPENDING = threading.Lock()
+
+#: How many branches a history may stack before a branch copies its items (bounds indexing and iteration).
+_MAX_DEPTH = 32
+
+
+class SharedHistory(Sequence):
+    """The first ``length`` items of a line of play, read like a tuple
+    without copying: an append-only list shared by every history along the
+    line, after the items of ``base`` (the history it branched from, or
+    None). :meth:`appended` is O(1): the history at the end of its list
+    appends in place, any other starts a branch on top of itself. Equal to
+    the tuple of the same items, hashed and shown as it; a slice or ``+``
+    gives a tuple; pickled as that tuple (not the shared list)."""
+
+    __slots__ = ("_base", "_items", "_length", "_depth")
+
+    def __init__(self, items=(), base: SharedHistory | None = None, length: int | None = None):
+        self._base = base
+        self._items = items if isinstance(items, list) else list(items)
+        start = 0 if base is None else len(base)
+        self._length = start + len(self._items) if length is None else length
+        self._depth = 0 if base is None else base._depth + 1
+
+    @classmethod
+    def of(cls, items) -> SharedHistory:
+        """``items`` (a history, a tuple or a list) as a history: a history as it is, else a copy."""
+        return items if isinstance(items, SharedHistory) else cls(list(items))
+
+    def appended(self, item) -> SharedHistory:
+        """This history and then ``item``."""
+        start = 0 if self._base is None else len(self._base)
+        with _APPENDING:
+            if len(self._items) == self._length - start:  # the end of its list: extend the list in place
+                self._items.append(item)
+                return SharedHistory(self._items, self._base, self._length + 1)
+        if self._depth >= _MAX_DEPTH:
+            return SharedHistory([*self, item])
+        return SharedHistory([item], self)
+
+    def _segments(self):
+        """``(items, count)`` of each list, from the start."""
+        segments, history, length = [], self, self._length
+        while history is not None:
+            start = 0 if history._base is None else len(history._base)
+            segments.append((history._items, length - start))
+            history, length = history._base, start
+        return reversed(segments)
+
+    def __reduce__(self):
+        return SharedHistory, (list(self),)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        index = range(self._length)[index]  # out of range: an IndexError, as a tuple's
+        history = self
+        while history._base is not None and index < len(history._base):
+            history = history._base
+        return history._items[index - (0 if history._base is None else len(history._base))]
+
+    def __iter__(self):
+        for items, count in self._segments():
+            yield from islice(items, count)
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, SharedHistory):
+            if self._length != other._length:
+                return False
+            if self._items is other._items and self._base is other._base:
+                return True
+            return tuple(self) == tuple(other)
+        if isinstance(other, tuple):
+            return self._length == len(other) and tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __add__(self, other):
+        return tuple(self) + tuple(other) if isinstance(other, (tuple, SharedHistory)) else NotImplemented
+
+    def __radd__(self, other):
+        return other + tuple(self) if isinstance(other, tuple) else NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
 # --- the observation ------------------------------------------------------------
 @dataclass(frozen=True)
 class Observation:
@@ -186,7 +282,9 @@ class Observation:
     hand ``o`` (``known[seat] == hand``); ``known_not[o]`` the cards known not
     to be in hand ``o``: every card except ``known[o]`` and the unseen cards
     that ``o`` may hold (all cards for a player who is out). ``moves`` are the
-    public moves as text (informational), ``outcome`` is set once the game is
+    public moves as text (informational; a :class:`SharedHistory`, read like
+    a tuple, which the views along one game share: :meth:`play` costs the
+    same at move 30,000 as at move 1), ``outcome`` is set once the game is
     over.
 
     The constructor checks everything :meth:`from_json` checks and normalises
@@ -510,7 +608,7 @@ class Observation:
             known_not[seat] = everything & ~hand
         to_move = R.next_holder(counts, mover)
         after = Observation._trusted(seat, deck, self.trumps, self.rules, to_move, hand, pile, tuple(counts),
-                                     tuple(known), tuple(known_not), self.moves + (move.text(deck),), None,
+                                     tuple(known), tuple(known_not), self.moves.appended(move.text(deck)), None,
                                      self.trump_indices)
         if narrowed and check:
             why = after._inconsistency()
@@ -584,7 +682,7 @@ class Observation:
         Position(self.deck, (1,) * n, tuple(self.pile), trumps, 0, self.rules).validate()
         for name, value in (("trumps", trumps), ("known", tuple(known)), ("known_not", self._full_known_not(known)),
                             ("pile", tuple(self.pile)), ("counts", tuple(self.counts)),
-                            ("moves", tuple(self.moves))):
+                            ("moves", SharedHistory.of(self.moves))):
             object.__setattr__(self, name, value)
         why = self._inconsistency()
         if why:
@@ -710,11 +808,15 @@ class Observation:
     def to_json(self) -> dict:
         """The JSON form (:mod:`kozyri.owntrumps.observation_json`); ``known_not``
         lists the unseen cards each opponent still holding cards cannot hold."""
+        return self._json(self.moves)
+
+    def _json(self, moves) -> dict:
+        """:meth:`to_json` with ``moves`` written as the moves (``()``: a view's JSON without its history)."""
         unseen = self.unseen
         known_not = [self.known_not[o] & unseen if o != self.seat and self.counts[o] else 0
                      for o in range(self.n_players)]
         return view_json(self.seat, self.deck, self.trumps, self.rules, self.to_move, self.hand, self.pile,
-                         self.counts, self.known, known_not, self.moves, self.outcome)
+                         self.counts, self.known, known_not, moves, self.outcome)
 
     @classmethod
     def from_json(cls, data) -> "Observation":

@@ -35,7 +35,11 @@ moves, states and repetition counts (append-only lists): :meth:`play` on
 the longest record appends to them, O(1) a move, and ``record.moves`` is a
 read-only tuple-like view of the first moves (equal to, hashed and shown
 as the tuple of the same moves); playing on from an earlier record (after
-a take-back, or a second move from one record) copies its prefix once.
+a take-back, or a second move from one record) copies its prefix once. The
+replay checks each move without listing every legal move
+(:func:`legal_move_or_none`), and a seat's views share one move list
+(:class:`~kozyri.owntrumps.observation.SharedHistory`), so reading a record
+and following it as a seat are linear in its length.
 
 What one seat knows along a record is ``record.observations(seat)``: its
 start view (:meth:`Observation.of`) played on with each public move
@@ -72,13 +76,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import islice
 
 from kozyri.core import GameOver, IllegalMove, InvalidInput, load_json
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.cards import SUITS, Deck
-from kozyri.owntrumps.observation import Observation, check_sixes_passed, move_text, outcome_text
+from kozyri.owntrumps.observation import Observation, _beating, check_sixes_passed, move_text, outcome_text
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record_text import TAGS, WIDTH, end_from_text, end_text, read_text, write_text
 from kozyri.owntrumps.rules import AGREEMENT, NO_CARD, REPETITION, RESIGNATION, Move, MoveKind, Outcome, Rules
@@ -259,9 +264,65 @@ def _replay(line: _Line, ply: int, moves, advance, repetition: bool, lines=None)
     return line, ply
 
 
+@lru_cache(maxsize=64)
+def _card_numbers(deck: Deck) -> dict[str, int]:
+    """Each card's text (as :meth:`Deck.card_text` writes it) -> its number."""
+    return {deck.card_text(card): card for card in range(deck.size)}
+
+
+def legal_move_or_none(pos: Position, move, trumps: tuple[int, ...] | None = None) -> Move | None:
+    """``move`` (a Move or its text as records write it) when it is legal
+    at ``pos``, checked without listing every legal move (a record's
+    replay must cost the same at every move); None when it is not, or is
+    written otherwise: the caller then asks :meth:`Position.parse_move`,
+    which answers and words the errors. ``trumps``: ``pos.trump_indices`` (given when known already)."""
+    hand, pile, mover = pos.hands[pos.to_move], pos.pile, pos.to_move
+    if pos.is_over:
+        return None
+    trump, deck = (pos.trump_indices if trumps is None else trumps)[mover], pos.deck
+    if isinstance(move, str):
+        if move.startswith("take"):
+            if not pile:
+                return None
+            count = R.take_count(deck, pile[-1], trump, len(pile))
+            if move[4:] not in ("", str(count)):
+                return None
+            move = Move.take(count)
+        else:
+            numbers = _card_numbers(deck)
+            cards = [numbers.get(part) for part in move.split("+")]
+            if None in cards or len(cards) > 2:
+                return None
+            if not pile:
+                move = Move.lead(cards[0]) if len(cards) == 1 else None
+            else:
+                move = Move.beat(cards[0], cards[1] if len(cards) == 2 else NO_CARD)
+    if not isinstance(move, Move) or type(move.card) is not int or type(move.follow) is not int:
+        return None
+    kind = move.kind
+    if kind == MoveKind.TAKE:
+        legal = (bool(pile) and move.card == NO_CARD and move.follow == NO_CARD
+                 and move.count == R.take_count(deck, pile[-1], trump, len(pile))
+                 and not (pos.rules.must_beat and hand & _beating(deck, pile[-1], trump)))
+    elif kind == MoveKind.LEAD:
+        legal = (not pile and move.count == 0 and move.follow == NO_CARD and 0 <= move.card < deck.size
+                 and hand >> move.card & 1)
+    elif kind == MoveKind.BEAT and pile and move.count == 0 and 0 <= move.card < deck.size \
+            and hand >> move.card & 1 and R.beats(deck, move.card, pile[-1], trump):
+        rest = hand & ~(1 << move.card)
+        legal = move.follow == NO_CARD if not rest else 0 <= move.follow < deck.size and rest >> move.follow & 1
+    else:
+        legal = False
+    return move if legal else None
+
+
 def _advance_position(pos: Position, move) -> tuple[Move, Position]:
     """``move`` (a Move or its text) checked and played at ``pos``."""
-    if isinstance(move, str):
+    trumps = pos.trump_indices
+    legal = legal_move_or_none(pos, move, trumps)
+    if legal is not None:
+        move = legal
+    elif isinstance(move, str):
         try:
             move = pos.parse_move(move)
         except IllegalMove as exc:
@@ -274,8 +335,7 @@ def _advance_position(pos: Position, move) -> tuple[Move, Position]:
             raise IllegalMove(f"illegal move {move_text(move, pos.deck)} (legal: {pos.legal_text()})")
     else:
         raise InvalidInput(f"a move must be a Move or its text, not {move!r}")
-    hands, pile, to_move, outcome = R.apply_move(pos.deck, pos.trump_indices, pos.hands, pos.pile, pos.to_move,
-                                                 move)
+    hands, pile, to_move, outcome = R.apply_move(pos.deck, trumps, pos.hands, pos.pile, pos.to_move, move)
     return move, Position(pos.deck, hands, pile, pos.trumps, to_move, pos.rules, outcome)
 
 
@@ -425,6 +485,13 @@ class _Record:
         """How many times the final position has occurred in the game, this
         time included (the third ends it as a draw by repetition)."""
         return self._line.seen[len(self.moves)]
+
+    def repeated_positions(self) -> tuple[tuple, dict[tuple, int]]:
+        """The :func:`position_key` of the final position, and of each
+        position that has occurred at least twice so far with how often (what
+        an agent needs to see a third occurrence coming; every key is public)."""
+        ply, line = len(self.moves), self._line
+        return line.keys[ply], {line.keys[i]: count for i, count in enumerate(line.seen[:ply + 1]) if count > 1}
 
     @property
     def is_over(self) -> bool:
@@ -676,22 +743,19 @@ def record_json(record: GameRecord, seat: int | None = None) -> dict:
 
 def _views_json(record: GameRecord, seat: int) -> list[dict]:
     """Each view of ``seat`` (at the start and after each move) in JSON,
-    without its move list: a view is advanced from one without moves, so
-    that neither the views nor their JSON copy the history (linear time)."""
-    view = replace(Observation.of(record.start, seat), moves=())
+    without its move list, so that the JSON does not copy the history
+    (linear size and time; the views share theirs)."""
     views = []
-    for ply in range(len(record.moves) + 1):
-        if ply:
-            view = replace(view.play(record.moves[ply - 1], checked=True), moves=())
-        data = view.to_json()
+    for ply, view in enumerate(record.observations(seat)):
+        data = view._json(())
         del data["moves"]
         views.append({**data, "ply": ply})
     return views
 
 
 __all__ = [
-    "REPEATS", "GameRecord", "SeatRecord", "describe_move", "end_from_json", "end_json", "position_key",
-    "record_json", "start_key",
+    "REPEATS", "GameRecord", "SeatRecord", "describe_move", "end_from_json", "end_json", "legal_move_or_none",
+    "position_key", "record_json", "start_key",
     # from kozyri.owntrumps.record_text (the text form), where they were before it had a module of its own
     "TAGS", "end_from_text", "end_text",
 ]

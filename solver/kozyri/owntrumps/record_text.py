@@ -170,6 +170,20 @@ def read_text(text: str, check_start: Callable[[Position], Position] = lambda st
     return TextRecord(start, [m for m, _ in moves], [line for _, line in moves], end, end_line)
 
 
+def move_count(text: str) -> int:
+    """How many moves the text form ``text`` holds, counted without reading
+    them (a bound a server checks before the work): the words after the
+    tags and outside comments, move numbers aside."""
+    count = 0
+    for raw in text.splitlines():
+        line = raw.split(";", 1)[0].strip()
+        if line and not line.startswith("["):
+            for token in line.split():
+                match = _NUMBER.fullmatch(token)
+                count += match is None or bool(match.group(2))
+    return count
+
+
 def _tag(line: str, lineno: int) -> tuple[str, str]:
     """The name (as :data:`TAGS` spells it) and the value of the tag on ``line``."""
     match = _TAG.fullmatch(line)
