@@ -141,15 +141,18 @@ def test_a_stop_signal_at_any_moment_of_the_start_is_quiet(signum, expected, del
 @pytest.mark.slow
 @pytest.mark.parametrize("delay", [0.0, 0.1, 0.3, 0.8])
 def test_ctrl_c_while_a_command_that_reads_its_input_starts_is_quiet(delay):
-    # `deal` computes nothing long: it is stopped while loading, or has already answered (exit 0), or
-    # the signal came in the interpreter's last moments, after the answer, when Python has given the
-    # signals back to the system (the process ends by the signal: a shell reports 130 all the same).
+    # `deal` computes nothing long: where the signal lands depends on how fast the machine is, and each
+    # phase has its one quiet ending. Stopped while loading: the one line "interrupted", exit 130. Come
+    # after the answer: the whole deal is printed and nothing on stderr, with exit 0 (no signal before
+    # the end), 130 (the program's own quick exit once it has answered, start.py's `_exit_at_once`) or
+    # death by SIGINT (the interpreter's last moments, the signals given back: a shell reports 130).
     code, out, err = signalled(["deal", "--seed", "1"], signal.SIGINT, delay)
-    assert "Traceback" not in err, err
-    if code in (0, -signal.SIGINT):
+    assert "Traceback" not in err, (code, out, err)
+    if err.strip() == "interrupted":  # stopped during the start
+        assert code == 130, (code, out, err)
+    else:  # stopped (if at all) once it had answered in full
+        assert code in (0, 130, -signal.SIGINT), (code, out, err)
         assert "Seed 1" in out and "JSON:" in out and err == "", (code, out, err)
-    else:
-        assert (code, err.strip()) == (130, "interrupted"), (code, err)
 
 
 FORKED_WORKER = """

@@ -396,12 +396,16 @@ def test_a_cut_last_line_is_repaired_on_resume(tmp_path):
 
 @pytest.mark.slow
 def test_kill_9_loses_at_most_the_deals_in_flight(tmp_path):
+    # One trump assignment a deal (a game of 12 cards, a fraction of a second): 40 deals that a machine
+    # ten times slower still plays three times well inside the hang guards; budgets in nodes, so the
+    # resumed file and a whole run must agree deal by deal.
     out = tmp_path / "s.jsonl"
-    args = [sys.executable, "-m", "kozyri_cli", "winrates", "--deck", "4x3", "--players", "4", "--agent", "pimc",
-            "--nodes", "30", "--deals", "40", "--seed", "2", "--workers", "2", "--out", str(out), "--json"]
+    args = [sys.executable, "-m", "kozyri_cli", "winrates", "--deck", "4x3", "--players", "4", "--trumps", "SHDC",
+            "--agent", "pimc", "--nodes", "30", "--deals", "40", "--seed", "2", "--workers", "2", "--out", str(out),
+            "--json"]
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300  # a hang guard: the wait is for the file's fourth line
         while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < 4):
             time.sleep(0.05)
         assert process.poll() is None, "the study finished before it could be killed"
