@@ -120,7 +120,15 @@ def playout(hands, pile, pile_len, seat, beat_mask, take_n, must_beat, strength,
     the loser's seat, ``DRAWN`` or :data:`CAPPED` after ``max_plies`` moves.
     Each move is uniformly random with probability ``epsilon/2**16``, else
     :func:`greedy_choice`."""
-    for _ in range(max_plies):
+    return playout_plies(hands, pile, pile_len, seat, beat_mask, take_n, must_beat, strength, epsilon, rng,
+                         max_plies, moves, save)[0]
+
+
+@search_kernel
+def playout_plies(hands, pile, pile_len, seat, beat_mask, take_n, must_beat, strength, epsilon, rng, max_plies,
+                  moves, save):
+    """:func:`playout`, and the number of moves it played: ``(status, plies)``."""
+    for ply in range(max_plies):
         n = gen_moves(hands, pile, pile_len, seat, beat_mask, take_n, must_beat, moves, 0)
         if rand_below(rng, 65536) < epsilon:
             m = moves[rand_below(rng, n)]
@@ -128,9 +136,9 @@ def playout(hands, pile, pile_len, seat, beat_mask, take_n, must_beat, strength,
             m = greedy_choice(moves, n, hands, seat, beat_mask, strength, rng)
         pile_len, status = play(hands, pile, pile_len, seat, m, beat_mask, save)
         if status != PLAYING:
-            return status
+            return status, ply + 1
         seat = next_holder(hands, seat)
-    return CAPPED
+    return CAPPED, max_plies
 
 
 @njit(cache=True, nogil=True)
@@ -198,14 +206,25 @@ def uct_select(node, first, count, visits, total, solved, exploration):
 
 
 @njit(cache=True, inline="always")
-def back_propagate(path, depth, status, mover, visits, total):
+def back_propagate(path, depth, status, mover, visits, total, discount, plies):
     """Count one more visit of the root and of every node on the path, each
-    scored for the seat that moved into it."""
+    scored for the seat that moved into it. With ``discount`` below 1 a
+    score is worth ``discount**n``, ``n`` the moves from the node to the end
+    (``plies`` after the leaf): a win sooner is worth more, a loss later
+    costs less, so the search plays to finish what it thinks is won."""
     visits[0] += 1
-    for i in range(1, depth + 1):
+    if discount == 1.0:
+        for i in range(1, depth + 1):
+            c = path[i]
+            visits[c] += 1
+            total[c] += score(status, mover[c])
+        return
+    weight = discount ** plies
+    for i in range(depth, 0, -1):
         c = path[i]
         visits[c] += 1
-        total[c] += score(status, mover[c])
+        total[c] += score(status, mover[c]) * weight
+        weight *= discount
 
 
 @njit(cache=True, inline="always")
@@ -238,7 +257,7 @@ def back_up_proofs(path, depth, first, count, solved):
 
 @njit(cache=True, nogil=True)
 def uct(hands0, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, exploration, use_solver, rng,
-        max_plies, move, first, count, mover, visits, total, solved, ctl, max_iterations):
+        max_plies, move, first, count, mover, visits, total, solved, ctl, max_iterations, discount=1.0):
     """Grow the UCT tree of the state for up to ``max_iterations`` iterations
     (or until stopped, or until the root is solved); return the number done.
 
@@ -246,22 +265,24 @@ def uct(hands0, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength,
     ``visits`` 0, ``solved`` UNSOLVED) and ``ctl[CTL_USED]`` (1); children are
     added in blocks while the arrays have room, then the search goes on
     without growing. ``use_solver`` backs up proofs (two players only).
+    ``discount``: the length discount of scores (:func:`back_propagate`; 1: none).
     """
     return _uct(hands0, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, exploration,
                 use_solver, rng, max_plies, move, first, count, mover, visits, total, solved, ctl, max_iterations,
-                np.empty(MAX_PATH, dtype=np.int32), *_scratch(hands0.shape[0], pile0))
+                discount, np.empty(MAX_PATH, dtype=np.int32), *_scratch(hands0.shape[0], pile0))
 
 
 @search_kernel
 def _uct(hands0, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, exploration, use_solver, rng,
-         max_plies, move, first, count, mover, visits, total, solved, ctl, max_iterations, path, hands, pile, moves, save):
+         max_plies, move, first, count, mover, visits, total, solved, ctl, max_iterations, discount, path, hands, pile,
+         moves, save):
     capacity = move.shape[0]
     used = ctl[CTL_USED]
     path[0] = 0
     done = 0
     while done < max_iterations and solved[0] == UNSOLVED and not stop_requested(ctl):
         _restore(hands, pile, hands0, pile0)
-        pile_len, seat, node, depth, status = pile_len0, seat0, 0, 0, PLAYING
+        pile_len, seat, node, depth, status, plies = pile_len0, seat0, 0, 0, PLAYING, 0
         # Selection.
         while count[node] > 0 and depth < MAX_PATH - 2:
             node = uct_select(node, first, count, visits, total, solved, exploration)
@@ -295,14 +316,14 @@ def _uct(hands0, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength
                     seat = next_holder(hands, seat)
         # Evaluation: a terminal node is exact; otherwise a random playout.
         if status == PLAYING:
-            status = playout(hands, pile, pile_len, seat, beat_mask, take_n, must_beat, strength, epsilon, rng, max_plies,
-                             moves, save)
+            status, plies = playout_plies(hands, pile, pile_len, seat, beat_mask, take_n, must_beat, strength, epsilon,
+                                          rng, max_plies, moves, save)
             ctl[CTL_PLAYOUTS] += 1
         elif depth > 0:
             solved[node] = np.int8(score(status, mover[node]))
             if use_solver:
                 back_up_proofs(path, depth, first, count, solved)
-        back_propagate(path, depth, status, mover, visits, total)
+        back_propagate(path, depth, status, mover, visits, total, discount, plies)
         done += 1
         ctl[CTL_NODES] += 1
     ctl[CTL_USED] = used
@@ -323,23 +344,24 @@ def find_child(node, code, first, sibling, move):
 @njit(cache=True, nogil=True)
 def ismcts(world_hands, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, exploration, rng,
            max_plies,
-           move, first, sibling, mover, visits, total, avail, ctl, max_iterations):
+           move, first, sibling, mover, visits, total, avail, ctl, max_iterations, discount=1.0):
     """Single-observer ISMCTS: each iteration takes the next deal of
     ``world_hands`` (one row of hands per sampled deal, all consistent with
     what the player to move at the root knows), walks the tree choosing among
     the children legal in that deal by UCB with availability counts, adds
     one child for an untried legal move, and finishes with a random playout.
-    Returns the number of iterations done (``ctl[CTL_USED]`` nodes in use)."""
+    ``discount``: as :func:`uct`'s. Returns the number of iterations done
+    (``ctl[CTL_USED]`` nodes in use)."""
     return _ismcts(world_hands, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, exploration,
-                   rng, max_plies, move, first, sibling, mover, visits, total, avail, ctl, max_iterations,
+                   rng, max_plies, move, first, sibling, mover, visits, total, avail, ctl, max_iterations, discount,
                    np.empty(MAX_MOVES, dtype=np.int32), np.empty(MAX_PATH, dtype=np.int32),
                    *_scratch(world_hands.shape[1], pile0))
 
 
 @search_kernel
 def _ismcts(world_hands, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, exploration, rng,
-            max_plies, move, first, sibling, mover, visits, total, avail, ctl, max_iterations, children, path, hands,
-            pile, moves, save):
+            max_plies, move, first, sibling, mover, visits, total, avail, ctl, max_iterations, discount, children, path,
+            hands, pile, moves, save):
     capacity = move.shape[0]
     used = ctl[CTL_USED]
     n_worlds = world_hands.shape[0]
@@ -347,7 +369,7 @@ def _ismcts(world_hands, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, 
     done = 0
     while done < max_iterations and not stop_requested(ctl):
         _restore(hands, pile, world_hands[done % n_worlds], pile0)
-        pile_len, seat, node, depth, status = pile_len0, seat0, 0, 0, PLAYING
+        pile_len, seat, node, depth, status, plies = pile_len0, seat0, 0, 0, PLAYING, 0
         while depth < MAX_PATH - 2:
             n = gen_moves(hands, pile, pile_len, seat, beat_mask, take_n, must_beat, moves, 0)
             untried = 0
@@ -395,10 +417,10 @@ def _ismcts(world_hands, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, 
                 break
             seat = next_holder(hands, seat)
         if status == PLAYING:
-            status = playout(hands, pile, pile_len, seat, beat_mask, take_n, must_beat, strength, epsilon, rng, max_plies,
-                             moves, save)
+            status, plies = playout_plies(hands, pile, pile_len, seat, beat_mask, take_n, must_beat, strength, epsilon,
+                                          rng, max_plies, moves, save)
             ctl[CTL_PLAYOUTS] += 1
-        back_propagate(path, depth, status, mover, visits, total)
+        back_propagate(path, depth, status, mover, visits, total, discount, plies)
         done += 1
         ctl[CTL_NODES] += 1
     ctl[CTL_USED] = used

@@ -22,6 +22,7 @@ from kozyri.agents.owntrumps.trees import (
     DEFAULT_LIMIT,
     MAX_PLAYOUT_PLIES,
     MoveStats,
+    discount_factor,
     epsilon_code,
     ismcts_search,
     load_kernels,
@@ -42,7 +43,7 @@ class IsmctsAgent(OwnTrumpsAgent):
     searches = True
 
     def __init__(self, seed: int = 0, *, exploration: float = 1.0, epsilon: float = DEFAULT_EPSILON,
-                 pool: int = DEFAULT_POOL, max_plies: int = MAX_PLAYOUT_PLIES):
+                 pool: int = DEFAULT_POOL, max_plies: int = MAX_PLAYOUT_PLIES, length_discount: float = 1.0):
         super().__init__(seed)
         if not exploration > 0:
             raise InvalidInput(f"the exploration constant must be positive, not {exploration!r}")
@@ -50,6 +51,8 @@ class IsmctsAgent(OwnTrumpsAgent):
         self.epsilon = epsilon
         self.pool = whole_number(pool, "the pool of deals", 1)
         self.exploration, self.max_plies = exploration, max_plies
+        #: As ``mcts``'s: a score ``n`` moves from the end counts ``length_discount**n`` (1: none).
+        self.length_discount = discount_factor(length_discount)
 
     def _choose(self, view, moves, limit, control) -> PlayResult:
         load_kernels()
@@ -61,7 +64,7 @@ class IsmctsAgent(OwnTrumpsAgent):
             position = position or worlds[0]
             stats, playouts = ismcts_search(position, worlds, ctrl, seed=self.numba_seed(view),
                                             exploration=self.exploration, epsilon=self.epsilon,
-                                            max_plies=self.max_plies)
+                                            max_plies=self.max_plies, length_discount=self.length_discount)
             only = only_moves(view, moves)
             if only is not None:  # the other moves end the game by repetition
                 stats = [s for s in stats if s.move in only]

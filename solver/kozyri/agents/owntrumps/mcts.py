@@ -6,7 +6,10 @@ playouts to the end of the game (each move random with probability
 playouts are slower and a fifth of them never end at 36 cards), every seat maximising its own score
 (-1 as the loser, +1 when another seat loses, 0 for a draw), and with two
 players the MCTS-solver backup, so that a proven win is played and a proven
-loss avoided whenever another move remains. Near the end (at most
+loss avoided whenever another move remains. With ``length_discount`` below
+1 a score ``n`` moves from the end counts ``length_discount**n``, so of two
+wins the search prefers the shorter (levels 3 and 4 use 0.995: without it
+their games wandered to the turn cap, issue 33). Near the end (at most
 ``exact_cards`` cards in hands) the exact proof search gets the first half
 of a time budget, or nine tenths of it within :data:`QUICK_EXACT_CARDS`
 cards, where it nearly always settles the position in that time
@@ -31,6 +34,7 @@ from kozyri.agents.owntrumps.trees import (
     DEFAULT_LIMIT,
     MAX_PLAYOUT_PLIES,
     MoveStats,
+    discount_factor,
     epsilon_code,
     load_kernels,
     pick,
@@ -66,7 +70,7 @@ class MctsAgent(OwnTrumpsAgent):
 
     def __init__(self, seed: int = 0, *, exploration: float = 1.0, epsilon: float = DEFAULT_EPSILON,
                  exact: bool = True, exact_cards: int | None = None, max_plies: int = MAX_PLAYOUT_PLIES,
-                 tables: TableStore | DeckTables | None = None):
+                 length_discount: float = 1.0, tables: TableStore | DeckTables | None = None):
         super().__init__(seed)
         #: Retrograde tables the exact phase answers from when they cover the position (two players, small decks).
         self.tables = tables
@@ -79,6 +83,9 @@ class MctsAgent(OwnTrumpsAgent):
         #: At most this many cards in hands switch the exact solver on (default: 16 with two players, 8 with more).
         self.exact_cards = exact_cards
         self.max_plies = max_plies
+        #: A score ``n`` moves from the end counts ``length_discount**n`` (1: no discount; below 1 the
+        #: search prefers the shorter of two wins, which ends games instead of wandering: issue 33).
+        self.length_discount = discount_factor(length_discount)
 
     def exact_threshold(self, position: Position) -> int:
         if self.exact_cards is not None:
@@ -122,7 +129,8 @@ class MctsAgent(OwnTrumpsAgent):
         before = ctrl.nodes
         # Restricted, the MCTS-solver is off: a root proven through a move left out would end the search early.
         stats = uct_search(position, ctrl, seed=seed, exploration=self.exploration, epsilon=self.epsilon,
-                           use_solver=only is None, max_plies=self.max_plies)
+                           use_solver=only is None, max_plies=self.max_plies,
+                           length_discount=self.length_discount)
         considered = [s for s in stats.moves if only is None or s.move in only]
         moves = [s for s in considered if allowed is None or s.move in allowed] or considered
         if not moves:  # stopped before the first iteration: the greedy move

@@ -38,6 +38,14 @@ def epsilon_code(epsilon: float) -> int:
     return round(epsilon * 65536)
 
 
+def discount_factor(length_discount: float) -> float:
+    """The kernels' discount of a score per move to the end: above 0, at most 1 (1: none)."""
+    if isinstance(length_discount, bool) or not isinstance(length_discount, (int, float)) \
+            or not 0 < length_discount <= 1:
+        raise InvalidInput(f"the length discount is a number above 0 and at most 1, not {length_discount!r}")
+    return float(length_discount)
+
+
 @dataclass
 class MoveStats:
     """What a search learned about one move of the root."""
@@ -102,8 +110,9 @@ def new_tree(control: SearchControl, columns: list[tuple[type, object]]) -> list
 
 def uct_search(position: Position, control: SearchControl, *, seed: int, exploration: float = 1.0,
                epsilon: float = DEFAULT_EPSILON, use_solver: bool = True, max_iterations: int | None = None,
-               max_plies: int = MAX_PLAYOUT_PLIES) -> SearchStats:
-    """Grow a UCT tree for ``position`` under ``control``; the root's statistics."""
+               max_plies: int = MAX_PLAYOUT_PLIES, length_discount: float = 1.0) -> SearchStats:
+    """Grow a UCT tree for ``position`` under ``control``; the root's statistics.
+    ``length_discount``: a score ``n`` moves from the end counts ``length_discount**n`` (1: no discount)."""
     beat_mask, take_n, strength = kernel_tables(position)
     hands, pile, pile_len = state_arrays(position)
     move, first, count, mover, visits, total, solved = new_tree(control, [
@@ -115,7 +124,8 @@ def uct_search(position: Position, control: SearchControl, *, seed: int, explora
     use_solver = use_solver and position.n_players == 2
     done = control.run(K.uct, hands, pile, pile_len, position.to_move, beat_mask, take_n,
                        position.rules.must_beat, strength, epsilon_code(epsilon), exploration, use_solver, rng,
-                       max_plies, move, first, count, mover, visits, total, solved, ctl, budget)
+                       max_plies, move, first, count, mover, visits, total, solved, ctl, budget,
+                       discount_factor(length_discount))
     start, n = first[0], count[0]
     stats = [MoveStats(Move.decode(int(move[i])), int(visits[i]), float(total[i]),
                        None if solved[i] == K.UNSOLVED else int(solved[i]))
@@ -142,7 +152,7 @@ def iteration_budget(control: SearchControl, most: int | None) -> int:
 
 def ismcts_search(position: Position, worlds: list[Position], control: SearchControl, *, seed: int,
                   exploration: float = 1.0, epsilon: float = DEFAULT_EPSILON, max_iterations: int | None = None,
-                  max_plies: int = MAX_PLAYOUT_PLIES) -> tuple[list[MoveStats], int]:
+                  max_plies: int = MAX_PLAYOUT_PLIES, length_discount: float = 1.0) -> tuple[list[MoveStats], int]:
     """Grow one ISMCTS tree over ``worlds`` (deals consistent with the view of
     ``position``'s player to move); the root's moves and the playouts played."""
     beat_mask, take_n, strength = kernel_tables(position)
@@ -156,7 +166,7 @@ def ismcts_search(position: Position, worlds: list[Position], control: SearchCon
     budget = iteration_budget(control, max_iterations)
     control.run(K.ismcts, world_hands, pile, pile_len, position.to_move, beat_mask, take_n,
                 position.rules.must_beat, strength, epsilon_code(epsilon), exploration, rng, max_plies, move, first,
-                sibling, mover, visits, total, avail, ctl, budget)
+                sibling, mover, visits, total, avail, ctl, budget, discount_factor(length_discount))
     stats = []
     child = first[0]
     while child >= 0:
