@@ -10,7 +10,7 @@
   const params = new URLSearchParams(window.location.search);
   /** Per-move nodes of the review, and the level of a hint (?review_nodes=N&hint_level=L to change them). */
   const REVIEW_NODES = parseInt(params.get("review_nodes") || "1000", 10);  // kozyri.studies.review.DEFAULT_NODES
-  const HINT_LEVEL = parseInt(params.get("hint_level") || "4", 10);
+  const HINT_LEVEL = parseInt(params.get("hint_level") || "5", 10);  // 5: its estimate is an expected score (levels 3-4 discount it)
   /** Seconds a move of a Reversi review (?review_seconds=S to change it). */
   const REVERSI_REVIEW_SECONDS = parseFloat(params.get("review_seconds") || "0.1");
   const NAME_KEY = "kozyri.name";
