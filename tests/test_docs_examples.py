@@ -85,8 +85,9 @@ VARYING = [
     (re.compile(r"(?<![\w.=])[\d,]+ (nodes|iterations|playouts)\b(?!=)"), r"# \1"),
     # speeds: "(125.0 M nodes/s)", "(2.9 M nodes/s)"
     (re.compile(r"\b[\d.]+ M nodes/s\b"), "# M nodes/s"),
-    # seconds a move, the last column of a row of the arena's table (a row starts with an agent)
-    (re.compile(r"(?m)^((?:random|greedy|mcts|pimc|ismcts|level\d|openspiel-\w+)\s.*\s)\d+\.\d+$"), r"\1#"),
+    # seconds a move, the last column of a row of the arena's table (a row starts with an agent,
+    # level3#2 in a mirror match)
+    (re.compile(r"(?m)^((?:random|greedy|mcts|pimc|ismcts|level\d|openspiel-\w+)(?:#\d+)?\s.*\s)\d+\.\d+$"), r"\1#"),
     # dates and times of day
     (re.compile(r"\b\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d(?:\.\d+)?)?\b"), "<date>"),
 ]
