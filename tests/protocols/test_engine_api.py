@@ -122,8 +122,11 @@ def test_analyse_gives_the_main_line_of_a_proven_position(subprocess_engine):
     for info in infos:
         assert INFO_KEYS - {"depth"} <= set(info)
         assert info["value"] == DRAW and info["proven"] == "draw" and info["pv"][0] == info["move"]
-    assert [{k: v for k, v in info.items() if k != "seconds"} for info in infos] == [
-        {k: v for k, v in infos[1].items() if k != "seconds"}] * 2
+    # the same answer; the proof's effort (nodes, playouts) depends on what each process's kept
+    # proofs hold from earlier requests (the subprocess serves the whole module), not on the answer
+    effort = {"seconds", "nodes", "playouts"}
+    assert [{k: v for k, v in info.items() if k not in effort} for info in infos] == [
+        {k: v for k, v in infos[1].items() if k not in effort}] * 2
 
 
 def test_analysis_streams_infos_as_it_deepens(subprocess_engine):
