@@ -367,7 +367,7 @@ def test_the_readme_test_command_is_what_ci_runs():
     """The quick start's second command is .ci/run's: installing the test extras, then pytest."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    command = 'pip install ".[test]" && python -m pytest -q'
+    command = 'pip install ".[test]" && python -m pytest -q -n auto'
     assert command in readme
     install, run = command.split(" && ")
     assert install in ci.splitlines() and run in ci.splitlines()
