@@ -8,6 +8,8 @@ move "loses value" when its exact loss is above 0), and by estimates alone
 
 - marked: moves the estimate-only review marks (any mark); unclear: moves it
   leaves unclear (the move played searched fewer than MIN_VISITS times);
+  by tree: moves the engine's own proofs judge exactly (the MCTS-solver
+  proved the position's value and the move played's: no solver, no tables);
 - precision: marked moves that really lose value;
 - recall: value-losing moves that get a mark;
 - the same two for the old rule (a mark on the bare estimated loss, no
@@ -59,7 +61,7 @@ def pct(x: float | None) -> str:
 def main(games: int = 12, budgets: tuple[int, ...] = (300, 1000, 5000)) -> None:
     began = time.monotonic()
     truth: list[bool] = []
-    rows = {nodes: {"marked": [], "old": [], "unclear": 0} for nodes in budgets}
+    rows = {nodes: {"marked": [], "old": [], "unclear": 0, "tree": 0} for nodes in budgets}
     seconds = dict.fromkeys(budgets, 0.0)
     for seed in range(games):
         record = played(seed)
@@ -80,14 +82,16 @@ def main(games: int = 12, budgets: tuple[int, ...] = (300, 1000, 5000)) -> None:
                     row["marked"].append(m.mark is not None)
                     row["old"].append(mark_for(m.estimate_loss) is not None)
                     row["unclear"] += m.judged == "unclear"
+                    row["tree"] += m.judged == "exact"
     print(f"{games} games of {PLAYER} ({PLAYER_LIMIT.nodes} iterations a move) on {DECK}, 2 players: "
           f"{len(truth)} moves judged exactly, {sum(truth)} of them lose value")
-    print(" nodes  marked  unclear  precision  recall | old rule: marked  precision  recall | s/move")
+    print(" nodes  marked  unclear  by tree  precision  recall | old rule: marked  precision  recall | s/move")
     for nodes in budgets:
         row = rows[nodes]
         precision, recall = agreement(row["marked"], truth)
         old_precision, old_recall = agreement(row["old"], truth)
-        print(f"{nodes:>6}  {sum(row['marked']):>6}  {row['unclear']:>7}  {pct(precision):>9}  {pct(recall):>6} | "
+        print(f"{nodes:>6}  {sum(row['marked']):>6}  {row['unclear']:>7}  {row['tree']:>7}  {pct(precision):>9}  "
+              f"{pct(recall):>6} | "
               f"{sum(row['old']):>16}  {pct(old_precision):>9}  {pct(old_recall):>6} | "
               f"{seconds[nodes] / max(1, len(truth)):.3f}")
     print(f"({time.monotonic() - began:.0f} s in all)")

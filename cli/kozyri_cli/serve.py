@@ -21,6 +21,34 @@ WebSocket /api/ws: {"type": "auth", "table": ID, "token": TOKEN}, then
 {"type": "move", "ply": N, "move": "KH+9S"}. Ctrl-C or SIGTERM stops it."""
 
 
+def _table_limit_options(command):
+    """The options of the tables' limits (kozyri_server.limits.Limits: docs/server.md, "Limits")."""
+    from kozyri_server.limits import Limits
+
+    default = Limits()
+    options = [
+        ("--max-tables", "max_tables", click.IntRange(1), "N",
+         "Live tables (open or playing) the server holds at once; one more is refused (429). "
+         "Finished and abandoned tables do not count."),
+        ("--max-tables-per-address", "max_tables_per_address", click.IntRange(1), "N",
+         "Live tables one client address may have created; its next one is refused (429) until one ends."),
+        ("--creates-per-minute", "creates_per_minute", click.FloatRange(min=0.01), "N",
+         "Tables one client address may create a minute (as many at once), so that a flood from one "
+         "address leaves room for everybody else."),
+        ("--joins-per-minute", "joins_per_minute", click.FloatRange(min=0.01), "N",
+         "Seats one client address may join a minute (as many at once)."),
+        ("--idle-table-seconds", "idle_table_seconds", click.FloatRange(min=1), "SECONDS",
+         "An unfinished table with no move and no seat taken for this long is abandoned: no longer "
+         "played, listed or counted, its record kept (86400: a day). A running clock ends its game instead."),
+        ("--open-table-seconds", "open_table_seconds", click.FloatRange(min=1), "SECONDS",
+         "A table whose seats nobody has taken is abandoned after this long (3600: an hour)."),
+    ]
+    for flag, name, kind, metavar, text in reversed(options):
+        command = click.option(flag, name, type=kind, default=getattr(default, name), show_default=True,
+                               metavar=metavar, help=text)(command)
+    return command
+
+
 @main.command(epilog=SERVE_EPILOG)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback by default).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
@@ -32,7 +60,11 @@ WebSocket /api/ws: {"type": "auth", "table": ID, "token": TOKEN}, then
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Send the engine work to the Dask cluster of this scheduler (tcp://host:8786) "
                    "instead of local worker processes.")
-def serve(host, port, db, workers, scheduler):
+@click.option("--log-format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="The log's lines: uvicorn's text, or one JSON object a line (time, level, logger, message, "
+                   "table, seat, event, status, duration_ms) on standard error; never a secret in either.")
+@_table_limit_options
+def serve(host, port, db, workers, scheduler, log_format, **table_limits):
     """The engine over HTTP and online tables over WebSockets.
 
     Starts the engine's worker processes (each loads the compiled kernels
@@ -48,15 +80,19 @@ def serve(host, port, db, workers, scheduler):
         fail("kozyri serve needs its extra: pip install 'kozyri[serve]'")
     from kozyri_server.app import DEFAULT_DB, create_app
     from kozyri_server.limits import Limits
+    from kozyri_server.logs import TimedRequests, uvicorn_log_config
     from kozyri_server.postgres_store import is_postgres_url
 
     db = db or DEFAULT_DB
     _check_port_free(host, port)
     _check_reachable(db if is_postgres_url(db) else None, scheduler)
-    limits = Limits()
+    limits = Limits(**table_limits)
     app = create_app(db, workers=workers, limits=limits, scheduler=scheduler)
+    if log_format == "json":
+        app = TimedRequests(app)  # each access line's duration_ms
     config = uvicorn.Config(app, host=host, port=port, ws="websockets-sansio", ws_max_size=limits.max_frame_bytes,
-                            lifespan="on", log_level="info", timeout_graceful_shutdown=5)
+                            lifespan="on", log_level="info", timeout_graceful_shutdown=5,
+                            log_config=uvicorn_log_config(log_format))
     server = uvicorn.Server(config)
     # uvicorn stops cleanly on SIGINT and SIGTERM, then raises the signal again with the handlers it
     # found: these make that second delivery a no-op, so a clean stop exits with code 0.

@@ -4,7 +4,8 @@ tables and their WebSocket, over one store and one engine pool
 under uvicorn.
 
 Every reply is JSON. An error is ``{"ok": false, "error": "one line"}``
-with its status: 400 bad input, 404 no such table, 409 not now (a taken
+with its status: 400 bad input, 401 a wrong player secret or code, 404 no
+such table or player, 409 not now (a taken
 seat, a game not over), 413 a body too large or a request over a bound
 of its work (a review of too many moves), 429 too many tables, 503 the
 engine pool is full (with ``Retry-After``), 504 no answer within the
@@ -33,11 +34,15 @@ from kozyri.core import GameOver, InvalidInput, KozyriError, load_json
 from kozyri.owntrumps.record_text import move_count
 from kozyri.play.games import game_kind
 from kozyri.protocols.messages import JsonRequests
+from kozyri_server.health import health_report
 from kozyri_server.jobs import budget_seconds
 from kozyri_server.limits import Limits
+from kozyri_server.logs import log_table_events
 from kozyri_server.openapi import openapi_document
 from kozyri_server.pool import EnginePool, JobTimeout, PoolFull
+from kozyri_server.players import NoPlayer, Players, TooManyAttempts, Unauthorized, bearer
 from kozyri_server.postgres_store import PostgresStore, is_postgres_url
+from kozyri_server.ratings import Ratings
 from kozyri_server.room import Refused
 from kozyri_server.store import SqliteStore, Store
 from kozyri_server.tables import NotFound, Tables, TooMany
@@ -138,6 +143,12 @@ async def read_body(request: Request, limits: Limits) -> dict:
     return body
 
 
+def client_address(request: Request) -> str | None:
+    """The client's address as the connection shows it (what the per-address
+    limits count; a header such as X-Forwarded-For is not trusted)."""
+    return request.client.host if request.client else None
+
+
 def _replied(reply: dict) -> JSONResponse:
     """An engine reply with its status (400 for an error reply, 504 for a deadline passed in the queue)."""
     if reply.get("ok"):
@@ -152,6 +163,8 @@ class Api:
         self.limits = limits
         self.tables: Tables | None = None
         self.pool: EnginePool | None = None
+        self.players: Players | None = None
+        self.ratings: Ratings | None = None
         self.info = JsonRequests(version=__version__).answer_request({"type": "engine"})
         # The engine's listing names Own Trumps' levels; the page offers Reversi's too.
         self.info["reversi_levels"] = [found.to_json() for found in LEVELS["reversi"]]
@@ -174,6 +187,12 @@ class Api:
                 return _error(504, exc)
             except NotFound as exc:
                 return _error(404, exc)
+            except Unauthorized as exc:
+                return _error(401, exc)
+            except NoPlayer as exc:
+                return _error(404, exc)
+            except TooManyAttempts as exc:
+                return _error(429, exc)
             except (Refused, GameOver) as exc:
                 return _error(409, exc)
             except TooMany as exc:
@@ -201,16 +220,21 @@ class Api:
     async def engine(self, request: Request):
         return JSONResponse(self.info)
 
+    async def health(self, request: Request):
+        report, status = await health_report(self.tables, self.pool, __version__)
+        return JSONResponse(report, status)
+
     async def openapi(self, request: Request):
         return JSONResponse(openapi_document(__version__))
 
     async def create_table(self, request: Request):
-        room = await self.tables.create(await read_body(request, self.limits))
+        room = await self.tables.create(await read_body(request, self.limits), client_address(request))
         return JSONResponse({"ok": True, **await self.tables.summary(room)})
 
     async def list_tables(self, request: Request):
         every = request.query_params.get("all", "") in ("1", "true", "yes")
-        return JSONResponse({"ok": True, "tables": await self.tables.listing(every)})
+        live = request.query_params.get("live", "") in ("1", "true", "yes")
+        return JSONResponse({"ok": True, "tables": await self.tables.listing(every, live)})
 
     async def table(self, request: Request):
         room = await self.tables.get(request.path_params["table_id"])
@@ -218,7 +242,8 @@ class Api:
 
     async def join(self, request: Request):
         body = await read_body(request, self.limits)
-        return JSONResponse({"ok": True, **await self.tables.join(request.path_params["table_id"], body)})
+        return JSONResponse({"ok": True, **await self.tables.join(request.path_params["table_id"], body,
+                                                                  client_address(request))})
 
     async def leave(self, request: Request):
         body = await read_body(request, self.limits)
@@ -253,6 +278,40 @@ class Api:
         return _replied(await self.pool.run(job, body, budget))
 
 
+    # --- players, results, ratings (kozyri_server.players, kozyri_server.ratings) ---------
+    async def new_player(self, request: Request):
+        body = await read_body(request, self.limits)
+        return JSONResponse({"ok": True, **await self.players.create(body, client_address(request))})
+
+    async def player_me(self, request: Request):
+        return JSONResponse({"ok": True, **await self.players.me(bearer(request.headers.get("authorization")))})
+
+    async def player_name(self, request: Request):
+        body = await read_body(request, self.limits)
+        secret = bearer(request.headers.get("authorization"))
+        return JSONResponse({"ok": True, **await self.players.rename(secret, body)})
+
+    async def player_code(self, request: Request):
+        await read_body(request, self.limits)
+        return JSONResponse({"ok": True, **await self.players.code(bearer(request.headers.get("authorization")))})
+
+    async def player_claim(self, request: Request):
+        body = await read_body(request, self.limits)
+        return JSONResponse({"ok": True, **await self.players.claim(body, client_address(request))})
+
+    async def player(self, request: Request):
+        return JSONResponse({"ok": True, **await self.players.profile(request.path_params["player_id"])})
+
+    async def leaderboard(self, request: Request):
+        game = request.query_params.get("game", "owntrumps")
+        return JSONResponse({"ok": True, **await self.ratings.leaderboard(game)})
+
+
+def client_address(request: Request) -> str:
+    """The client's address as the server sees it (a proxy's, behind one)."""
+    return request.client.host if request.client else "unknown"
+
+
 def open_store(db: str | Path) -> Store:
     """The store ``--db`` names: a PostgreSQL database (``postgresql://...``,
     shared by several servers) or a SQLite file (created if missing)."""
@@ -262,14 +321,19 @@ def open_store(db: str | Path) -> Store:
 
 
 def create_app(db: str | Path = DEFAULT_DB, workers: int = 1, limits: Limits | None = None,
-               store: Store | None = None, scheduler: str | None = None) -> Starlette:
+               store: Store | None = None, scheduler: str | None = None,
+               store_calls: str = "thread") -> Starlette:
     """The application: ``db`` the SQLite file (created if missing) or a
     PostgreSQL address (or pass another ``store``), ``workers`` engine
     processes (0: a thread of this process) or ``scheduler`` the address of
     a Dask scheduler whose workers do the engine work, ``limits`` the bounds
     of :class:`~kozyri_server.limits.Limits`. The store is opened, the pool
     started and warmed, and the unfinished tables restored when the
-    application starts (its lifespan)."""
+    application starts (its lifespan). ``store_calls="loop"`` runs the store
+    calls on the event loop instead of a thread: for measurement only
+    (benchmarks/server_load.py), never in service."""
+    if store_calls not in ("thread", "loop"):
+        raise ValueError('store_calls is "thread" or "loop"')
     limits = limits or Limits()
     api = Api(limits)
     sockets: list[TableSockets] = []
@@ -285,7 +349,14 @@ def create_app(db: str | Path = DEFAULT_DB, workers: int = 1, limits: Limits | N
             pool = EnginePool(workers, limits.max_pending, limits.margin_seconds, limits.overrun_seconds)
         await pool.start()
         tables = Tables(opened, pool, limits)
+        tables.store_calls = store_calls
+        log_table_events(tables)
+        ratings = Ratings(opened)
+        ratings.attach(tables)
+        api.players, api.ratings = Players(opened, ratings), ratings
+        app.state.players, app.state.ratings = api.players, ratings
         await tables.start()
+        await ratings.catch_up()
         api.tables, api.pool = tables, pool
         sockets.append(TableSockets(tables, limits))
         app.state.tables, app.state.pool, app.state.store = tables, pool, opened
@@ -305,6 +376,7 @@ def create_app(db: str | Path = DEFAULT_DB, workers: int = 1, limits: Limits | N
     routes = [
         Route("/api/openapi.json", h(api.openapi), methods=["GET"]),
         Route("/api/engine", h(api.engine), methods=["GET"]),
+        Route("/api/health", h(api.health), methods=["GET"]),
         *(Route(f"/api/owntrumps/{kind}", api.engine_route(kind), methods=["POST"])
           for kind in ("bestmove", "legal_moves", "solve", "analyze", "trumps")),
         Route("/api/reversi/bestmove", api.engine_route("reversi_bestmove"), methods=["POST"]),
@@ -317,6 +389,13 @@ def create_app(db: str | Path = DEFAULT_DB, workers: int = 1, limits: Limits | N
         Route("/api/tables/{table_id}/rematch", h(api.rematch), methods=["POST"]),
         Route("/api/tables/{table_id}/record", h(api.record), methods=["GET"]),
         Route("/api/tables/{table_id}/review", h(api.review), methods=["GET"]),
+        Route("/api/players", h(api.new_player), methods=["POST"]),
+        Route("/api/players/me", h(api.player_me), methods=["GET"]),
+        Route("/api/players/name", h(api.player_name), methods=["POST"]),
+        Route("/api/players/code", h(api.player_code), methods=["POST"]),
+        Route("/api/players/claim", h(api.player_claim), methods=["POST"]),
+        Route("/api/players/{player_id}", h(api.player), methods=["GET"]),
+        Route("/api/leaderboard", h(api.leaderboard), methods=["GET"]),
         WebSocketRoute("/api/ws", websocket),
     ]
     # the web page (docs/server.md, "The web page"): plain files, after every /api route

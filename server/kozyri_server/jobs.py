@@ -45,6 +45,8 @@ DEFAULT_CELL_SECONDS = 1.0
 #: Seconds a ``trumps`` request gets beyond its cells' for the analysis of the grid (which no
 #: deadline stops; a grid of unknown cells, as a tiny budget leaves, takes longest: seconds).
 GRID_ANALYSIS_SECONDS = 5.0
+#: Seconds a review asked for a time a move gets beyond its moves' (the reserve it keeps for its reply).
+REVIEW_REPLY_SECONDS = 1.0
 #: Seconds a Reversi best move thinks unless the request says (the command line's default).
 DEFAULT_REVERSI_SECONDS = 1.0
 
@@ -280,7 +282,9 @@ def budget_seconds(kind: str, body: dict, most: float, moves: int = 0) -> float:
         elif kind == "trumps":
             asked = 12 * (asked or DEFAULT_CELL_SECONDS) + GRID_ANALYSIS_SECONDS
         elif kind in ("analyze", "reversi_review"):
-            asked = most if asked is None else asked * max(1, moves)
+            # The review shares what it is given among its moves (kozyri.studies.review.MoveClock), keeping
+            # a reserve for its reply: its time a move for each move, and that reserve.
+            asked = most if asked is None else asked * max(1, moves) + REVIEW_REPLY_SECONDS
         elif kind == "reversi_bestmove":
             asked = _reversi_strength(body).limit.time or most
         elif kind == "reversi_solve":

@@ -26,8 +26,19 @@ class Limits:
     #: Bytes of a WebSocket frame ``kozyri serve`` lets uvicorn read at all: a
     #: longer one closes the connection (code 1009) before the server sees it.
     max_frame_bytes: int = 64 * 1024
-    #: Tables not yet finished, all together.
+    #: Live tables (open or playing; not finished, not abandoned), all together.
     max_tables: int = 1000
+    #: Live tables created from one client address (kozyri_server.lifecycle).
+    max_tables_per_address: int = 20
+    #: Tables one client address may create a minute on average (as many at once), and seats it may join.
+    creates_per_minute: float = 10.0
+    joins_per_minute: float = 30.0
+    #: Seconds an unfinished table may stay idle (no move, no seat taken) before it is abandoned.
+    idle_table_seconds: float = 24 * 3600.0
+    #: Seconds a table whose seats no person has taken may wait before it is abandoned.
+    open_table_seconds: float = 3600.0
+    #: Seconds between two looks of the sweeper for idle tables.
+    sweep_seconds: float = 60.0
     #: Open WebSocket connections from one address.
     max_connections_per_address: int = 32
     #: Messages a second one connection may send on average, and its burst.
@@ -51,6 +62,8 @@ class Limits:
     #: Moves of a game one review may look at (``/api/owntrumps/analyze``, a table's
     #: review): a longer record is refused up front (413), whatever its size in bytes.
     max_review_moves: int = 2000
+    #: Seconds a person's seat may be away (its last connection closed) before it shows as "gone".
+    gone_seconds: float = 120.0
 
 
 class MessageRate:

@@ -42,9 +42,55 @@ _RECORD_EXAMPLE = {"start": {"deck": "4x3", "hands": [["QS", "KH", "AS", "QD", "
 
 _TABLE_ID = [{"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"}}]
 
+_BEARER = [{"name": "Authorization", "in": "header", "required": True, "schema": {"type": "string"},
+            "description": "`Bearer SECRET`: the player's secret"}]
+_401 = {"description": "no player secret, or a wrong one"}
+#: Players, results and rating (kozyri_server.players, kozyri_server.ratings; docs/server.md).
+PLAYER_PATHS = {
+    "/api/players": {"post": {
+        "summary": "a new player: its public id, its secret (shown once) and its name", "tags": ["players"],
+        "requestBody": {"content": {"application/json": {"example": {"name": "Ann"}}}},
+        "responses": {"200": _REPLY, "400": _ERRORS["400"], "429": {"description": "too many new players"}}}},
+    "/api/players/me": {"get": {
+        "summary": "the player's own profile (as /api/players/{player_id})", "tags": ["players"],
+        "parameters": _BEARER, "responses": {"200": _REPLY, "401": _401}}},
+    "/api/players/name": {"post": {
+        "summary": "rename the player", "tags": ["players"], "parameters": _BEARER,
+        "requestBody": {"required": True, "content": {"application/json": {"example": {"name": "Annie"}}}},
+        "responses": {"200": _REPLY, "400": _ERRORS["400"], "401": _401}}},
+    "/api/players/code": {"post": {
+        "summary": "a transfer code (8 characters, once, 10 minutes) that moves the player to another device",
+        "tags": ["players"], "parameters": _BEARER, "responses": {"200": _REPLY, "401": _401}}},
+    "/api/players/claim": {"post": {
+        "summary": "the player of a transfer code, on this device: a new secret (the old one stops working)",
+        "tags": ["players"],
+        "requestBody": {"required": True, "content": {"application/json": {"example": {"code": "K7QM2XPA"}}}},
+        "responses": {"200": _REPLY, "401": {"description": "unknown, used or expired code"},
+                      "429": {"description": "too many wrong codes from this address"}}}},
+    "/api/players/{player_id}": {"get": {
+        "summary": "a player's profile: name, ratings by game, the results of their last tables",
+        "tags": ["players"],
+        "parameters": [{"name": "player_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "responses": {"200": _REPLY, "404": {"description": "no such player"}}}},
+    "/api/leaderboard": {"get": {
+        "summary": "a game's rated players and computer levels, the highest (cautious) rating first",
+        "tags": ["players"],
+        "parameters": [{"name": "game", "in": "query", "schema": {"type": "string", "enum": list(GAMES)}}],
+        "responses": {"200": _REPLY, "400": _ERRORS["400"]}}},
+}
+
 PATHS = {
     "/api/engine": {"get": {"summary": "the engine's name, version, agents and levels", "tags": ["engine"],
                             "responses": {"200": _REPLY}}},
+    "/api/health": {"get": {
+        "summary": "whether the server can work: the store read, engine workers alive, tables held (no engine job)",
+        "tags": ["operations"],
+        "responses": {"200": {"description": '`{"ok": true, "status": "ok", "store": "ok", "workers": {"alive": N, '
+                                             '"configured": M, "kind": K}, "tables": {"live": N, ...}, '
+                                             '"engine_pending": N, "version": V}`',
+                              "content": {"application/json": {"schema": _OBJECT}}},
+                      "503": {"description": '`"status": "degraded"`: the store cannot be read (`store` says why) '
+                                             "or no engine worker is alive"}}}},
     "/api/owntrumps/bestmove": _engine_route(
         "the best move for the seat to move (from its view only)",
         {"game": _GAME, "seat": {"type": "integer"}, "open": {"type": "boolean"}, **_STRENGTH},
@@ -78,8 +124,9 @@ PATHS = {
          "mode": {"type": "string", "enum": ["exact", "wld"]}},
         {"position": "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX--OOO X"}, "reversi"),
     "/api/tables": {
-        "get": {"summary": "the open tables (a free seat); ?all=1: every table not finished", "tags": ["tables"],
-                "responses": {"200": _REPLY}},
+        "get": {"summary": "the open tables (a free seat); ?all=1: every table not finished; ?live=1: the games "
+                           "in progress to watch, each with its spectators; never an unlisted table",
+                "tags": ["tables"], "responses": {"200": _REPLY}},
         "post": {"summary": "create a table", "tags": ["tables"],
                  "requestBody": {"required": True, "content": {"application/json": {
                      "schema": {"type": "object", "properties": {
@@ -88,23 +135,34 @@ PATHS = {
                          "rules": {"type": "object"}, "leader": {"type": "integer"},
                          "trumps": {"type": "string", "description": '"choose" or one suit per seat ("SHD")'},
                          "seed": {"type": "integer"}, "turn_cap": {"type": "integer"},
-                         "seats": {"type": "array", "description": 'null: a person; {"level": 1-8}: the computer'}}},
+                         "seats": {"type": "array", "description": 'null: a person; {"level": 1-8}: the computer'},
+                         "time_control": {"type": "object", "description":
+                                          '{"kind": "none"} (default), {"kind": "move", "seconds": S}, {"kind": '
+                                          '"game", "seconds": S, "increment": I} or {"kind": "days", "days": D}'},
+                         "takeover": {"type": ["object", "null"], "description":
+                                      '{"level": N, "grace": SECONDS}: a computer plays an absent person\'s seat'},
+                         "unlisted": {"type": "boolean", "description": "not in the lobby's lists (link only)"},
+                         "rated": {"type": "boolean", "description": "the results change ratings (default true)"}}},
                      "example": {"deck": "4x3", "players": 3, "seats": [None, None, {"level": 3}]}}}},
                  "responses": {"200": _REPLY, "400": _ERRORS["400"],
-                               "429": {"description": "the server holds as many tables as it may"}}}},
+                               "429": {"description": "the server holds as many tables as it may, or the "
+                                                      "client's address has created as many as it may"}}}},
     "/api/tables/{table_id}": {"get": {"summary": "one table (public facts only)", "tags": ["tables"],
                                        "parameters": _TABLE_ID, "responses": {"200": _REPLY, "404": {
                                            "description": "no such table"}}}},
     "/api/tables/{table_id}/join": {"post": {
-        "summary": "take a free seat: its secret token (shown once)", "tags": ["tables"], "parameters": _TABLE_ID,
+        "summary": "take a free seat: its secret token (shown once); `player`: the player's secret, to link the seat",
+        "tags": ["tables"], "parameters": _TABLE_ID,
         "requestBody": {"content": {"application/json": {"example": {"seat": 0, "name": "Ann"}}}},
-        "responses": {"200": _REPLY, "409": {"description": "the seat is not free"}}}},
+        "responses": {"200": _REPLY, "401": {"description": "a wrong player secret"},
+                      "409": {"description": "the seat is not free"}}}},
     "/api/tables/{table_id}/leave": {"post": {
         "summary": "give a seat up", "tags": ["tables"], "parameters": _TABLE_ID,
         "requestBody": {"content": {"application/json": {"example": {"token": "..."}}}},
         "responses": {"200": _REPLY, "409": {"description": "wrong token"}}}},
     "/api/tables/{table_id}/rematch": {"post": {
-        "summary": "a finished table's rematch (made once): the same settings, the leader rotated, a new deal",
+        "summary": "ask for a finished table's rematch: made once every person seat still taken has asked "
+                   "(until then {table: null, votes, waiting}); the same settings, the leader rotated, a new deal",
         "tags": ["tables"], "parameters": _TABLE_ID,
         "requestBody": {"content": {"application/json": {"example": {"token": "..."}}}},
         "responses": {"200": _REPLY, "409": {"description": "wrong token, or the game is not over"}}}},
@@ -114,6 +172,7 @@ PATHS = {
     "/api/tables/{table_id}/review": {"get": {
         "summary": "a finished game reviewed move by move (?time=S or ?nodes=N a move)", "tags": ["tables"],
         "parameters": _TABLE_ID, "responses": {"200": _REPLY, "409": {"description": "the game is not over"}}}},
+    **PLAYER_PATHS,
 }
 
 
@@ -126,7 +185,9 @@ def openapi_document(version: str) -> dict:
                                 "played over the WebSocket /api/ws: authenticate with "
                                 '{"type": "auth", "table": ID, "token": TOKEN}, then send '
                                 '{"type": "move", "ply": N, "move": "KH+9S"}, {"type": "resign"}, '
-                                '{"type": "offer_draw"}, {"type": "accept_draw"} or {"type": "decline_draw"} '
+                                '{"type": "offer_draw"}, {"type": "accept_draw"} or {"type": "decline_draw"}; '
+                                'the auth may carry "since": SEQ (the last event seen) to be sent the events '
+                                'missed; {"type": "watch", "table": ID} instead watches the public view '
                                 '(docs/server.md).'},
         "paths": PATHS,
     }

@@ -36,6 +36,8 @@ URL_PREFIXES = ("postgresql://", "postgres://")
 
 #: Any number: the key of the advisory lock that serialises preparing the schema.
 SCHEMA_LOCK = 0x6B6F7A79
+#: Another number: the key of the advisory lock that serialises the rating of finished tables.
+RATINGS_LOCK = 0x6B6F7A7A
 
 
 def is_postgres_url(db) -> bool:
@@ -83,6 +85,9 @@ class PostgresStore(SqlStore):
 
     def _lock_schema(self, execute) -> None:
         execute("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,))
+
+    def _lock_ratings(self, execute) -> None:
+        execute("SELECT pg_advisory_xact_lock(?)", (RATINGS_LOCK,))
 
     def _has_table(self, execute, name: str) -> bool:
         return execute("SELECT to_regclass(?) IS NOT NULL", (name,)).fetchone()[0]

@@ -30,21 +30,33 @@ first); ``"draw_offer"`` is ``{"by": SEAT, "agreed": [SEATS], "waiting":
 with its ``"reason"`` (``"rules"``, ``"repetition"``, ``"resignation"``,
 ``"agreement"``, ``"turn cap"``); ``"rematch"`` is the id of the table
 that replays a finished one (:meth:`Tables.rematch
-<kozyri_server.tables.Tables.rematch>`), null until somebody asks for it.
+<kozyri_server.tables.Tables.rematch>`), null until every person seat
+asked for it (``"rematch_votes"``: the seats that did). ``"seats"`` is each
+seat as anybody may see it (:meth:`Room.seats_json`; the inner state's
+``"seats"`` is the same: never a computer seat's agent, budget or seed),
+``"presence"`` each seat's connection state
+(:class:`kozyri_server.presence.Presence`), ``"spectators"`` how many
+watch. A spectator is sent :meth:`Room.public_state_for`: the same keys,
+``"seat"`` null, the public view. The WebSocket adds ``"events"`` and
+``"events_from"`` per connection (:mod:`kozyri_server.ws`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import hashlib
 import hmac
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 from kozyri.core import GameOver, InvalidInput, KozyriError
 from kozyri.play.session import CHOICE, CHOOSE, MOVE, UNDO, Event, Session
 from kozyri.play.settings import GameSettings
-from kozyri_server.store import FINISHED, OPEN, PLAYING, StoredTable
+from kozyri_server.presence import Presence
+from kozyri_server.clocks import Clock, TimeControl, follow_session, table_options
+from kozyri_server.store import ABANDONED, FINISHED, OPEN, PLAYING, StoredTable
 
 log = logging.getLogger("kozyri.server")
 
@@ -94,7 +106,7 @@ class Room:
     the table's ``status``."""
 
     def __init__(self, table_id: str, session: Session, hashes: list[str | None], names: list[str | None],
-                 status: str):
+                 status: str, options: dict | None = None):
         self.id, self.session, self.status = table_id, session, status
         self.kinds = [COMPUTER if seat.is_agent else PERSON for seat in session.seats]
         self.hashes, self.names = hashes, names
@@ -112,13 +124,34 @@ class Room:
         self.judgements: dict[int, bool] = {}
         #: The id of this finished table's rematch, or None (:meth:`kozyri_server.tables.Tables.rematch`).
         self.rematch: str | None = None
+        #: Each seat's player (public id: :mod:`kozyri_server.players`) or None, and its shown
+        #: rating at this game (:mod:`kozyri_server.ratings`; None until known, or for a guest).
+        self.seat_players: list[str | None] = [None] * len(self.kinds)
+        self.seat_ratings: list[int | None] = [None] * len(self.kinds)
+        #: The seats that asked for a rematch (kept in memory only: a restart forgets them).
+        self.rematch_votes: set[int] = set()
+        #: Each seat's connection state (:mod:`kozyri_server.presence`).
+        self.presence = Presence(self.kinds, self.hashes)
+        #: The spectators' listeners (one per connection: :meth:`public_state_for` is what they are sent).
+        self.watchers: list[Listener] = []
+        #: The table options, every key filled (:func:`kozyri_server.clocks.table_options`).
+        self.options = table_options(options)
+        control = TimeControl.from_json(self.options["time_control"])
+        #: The clocks (:class:`kozyri_server.clocks.Clock`; None without a time control).
+        self.clock = Clock(control, [kind == PERSON for kind in self.kinds]) if control.is_timed else None
+        #: The person seats a computer plays for now (the takeover): seat -> the computer's Seat.
+        self.takeover: dict = {}
+        #: When the table last changed (unix seconds): what the idle expiry counts from.
+        self.active_at = time.time()
+        #: The client address that created the table (in memory only: the per-address limits).
+        self.creator: str | None = None
         # The events applied to the session and stored (the rest are staged).
         self._stored = len(session.events)
 
     @classmethod
-    def new(cls, table_id: str, settings: GameSettings, status: str = OPEN) -> Room:
+    def new(cls, table_id: str, settings: GameSettings, status: str = OPEN, options: dict | None = None) -> Room:
         n = settings.players
-        return cls(table_id, Session(settings), [None] * n, [None] * n, status)
+        return cls(table_id, Session(settings), [None] * n, [None] * n, status, options)
 
     @classmethod
     def restore(cls, stored: StoredTable) -> Room:
@@ -143,8 +176,10 @@ class Room:
         except KozyriError as exc:
             raise type(exc)(f"table {stored.id}: {exc}") from None
         room = cls(stored.id, session, [s.token_hash for s in stored.seats], [s.name for s in stored.seats],
-                   stored.status)
+                   stored.status, stored.options)
         room.rematch = stored.rematch
+        room.seat_players = [s.player for s in stored.seats]
+        room.active_at = stored.updated or room.active_at
         return room
 
     # --- state ------------------------------------------------------------------------
@@ -185,7 +220,8 @@ class Room:
         return self.session.ending is not None
 
     def is_computer(self, seat: int) -> bool:
-        return self.kinds[seat] == COMPUTER
+        """A computer seat, or a person's seat a computer plays for now (the takeover)."""
+        return self.kinds[seat] == COMPUTER or seat in self.takeover
 
     def free_seats(self) -> list[int]:
         return [s for s, (kind, h) in enumerate(zip(self.kinds, self.hashes)) if kind == PERSON and h is None]
@@ -202,12 +238,53 @@ class Room:
 
     def state_for(self, seat: int) -> dict:
         """What ``seat`` is sent: its own view and nothing else (see the module docstring)."""
-        view = self.session.view(seat)
+        return self._state_message(self.session.view(seat), seat)
+
+    def public_state_for(self) -> dict:
+        """What a spectator is sent: :meth:`state_for`'s keys with ``"seat"``
+        null and the public view (:meth:`Session.public_view
+        <kozyri.play.session.Session.public_view>`: no hand at all)."""
+        return self._state_message(self.session.public_view(), None)
+
+    def _state_message(self, view: dict, seat: int | None) -> dict:
+        """The state message around a session view (a seat's or the public one):
+        every key but the per-connection ``"events"`` (:mod:`kozyri_server.ws`)."""
         events = self.session.events
+        seats = self.seats_json()
+        state = dict(view["state"])
+        if "seats" in state:  # the library's seats hold the computer seats' agents, budgets and seeds
+            state["seats"] = [dict(entry) for entry in seats]
         return {"type": "state", "table": self.id, "seat": seat, "status": self.status, "phase": self.phase,
-                "ply": self.ply, "last": last_move(events), "state": view["state"], "event_seq": view["seq"],
+                "ply": self.ply, "last": last_move(events), "state": state, "event_seq": view["seq"],
                 "event": events[-1].to_json() if events else None, "draw_offer": view["draw_offer"],
-                "ending": view["ending"], "rematch": self.rematch}
+                "ending": view["ending"], "rematch": self.rematch, "seats": seats,
+                "presence": self.presence.to_json(), "spectators": len(self.watchers),
+                "rematch_votes": sorted(self.rematch_votes), "clock": self.clock_json(),
+                "takeover": sorted(self.takeover)}
+
+    def seats_json(self) -> list[dict]:
+        """Each seat as anybody may see it: ``{"seat", "kind", "name", "level"
+        (a computer seat's, else null), "player"}`` (no agent, budget or seed)."""
+        players = getattr(self, "seat_players", None)
+        out = []
+        for seat, kind in enumerate(self.kinds):
+            spec = self.settings.seats[seat]
+            computer = kind == COMPUTER
+            out.append({"seat": seat, "kind": kind, "name": spec.name if computer else self.names[seat],
+                        "level": spec.level if computer else None,
+                        "player": players[seat] if players else None, "rating": self.seat_ratings[seat]})
+        return out
+
+    def events_between(self, after: int, upto: int) -> list[dict]:
+        """The events numbered after ``after`` up to ``upto`` (both stored), as JSON."""
+        events = self.session.events
+        start = bisect.bisect_right(events, after, key=lambda event: event.seq)
+        out = []
+        for event in events[start:]:
+            if event.seq > upto:
+                break
+            out.append(event.to_json())
+        return out
 
     def summary(self) -> dict:
         """The table as anybody may see it (no card, no seed, no token)."""
@@ -220,7 +297,7 @@ class Room:
                 seats.append({"seat": seat, "kind": kind, "taken": self.hashes[seat] is not None,
                               "name": self.names[seat]})
         out = {"id": self.id, "game": self.game, "status": self.status, "phase": self.phase, "ply": self.ply,
-               "seats": seats, "turn_cap": self.settings.turn_cap}
+               "seats": seats, "turn_cap": self.settings.turn_cap, "options": self.options}
         public = self.settings.public_json()
         out.update({key: public[key] for key in self.session.kind.setting_keys if key in public})
         if self.is_over:
@@ -228,9 +305,26 @@ class Room:
             out["rematch"] = self.rematch
         return out
 
+    def follow_clock(self) -> Clock | None:
+        """The clock told where the table is (:func:`kozyri_server.clocks.follow_session`):
+        the seat to move's clock runs while the table is played, from the deal on."""
+        if self.clock is not None:
+            running = self.mover if self.status == PLAYING and self.table is not None else None
+            follow_session(self.clock, self.session, running)
+        return self.clock
+
+    def clock_json(self) -> dict | None:
+        """The state message's ``"clock"`` (:meth:`kozyri_server.clocks.Clock.to_json`), None without a time control."""
+        clock = self.follow_clock()
+        return None if clock is None else clock.to_json()
+
     def record_json(self) -> dict:
         """The finished game as a record (Own Trumps: what ``kozyri replay``
         and ``kozyri analyze`` read; Reversi: the table with its moves)."""
+        if self.status == ABANDONED and not self.is_over:  # never played on: its hands may be shown
+            if self.table is None:
+                raise Refused("the table was abandoned before the deal: there is no game to record")
+            return self.session.kind._record_json(self.session.table)
         if not self.is_over:
             raise Refused("the game is not over: its record would show hands that are still hidden")
         return self.session.kind.record_json(self.session.table)
@@ -246,6 +340,8 @@ class Room:
             raise InvalidInput(f"unknown request {action!r} (known: {', '.join(ACTIONS)})")
         if self.is_over:
             raise GameOver(f"the game is over ({self.session.ending.text})")
+        if self.status == ABANDONED:
+            raise GameOver("the table was abandoned (idle too long): nothing more is played")
         if self.status != PLAYING:
             raise Refused(f"waiting for players: seat(s) {', '.join(map(str, self.free_seats()))} are free")
         if ply is not None or action == "move":
@@ -299,6 +395,9 @@ class Room:
         if (hashes, names, stored.status, stored.rematch) != (self.hashes, self.names, self.status, self.rematch):
             self.hashes[:], self.names[:], self.status, self.rematch = hashes, names, stored.status, stored.rematch
             changed = True
+        if [s.player for s in stored.seats] != self.seat_players:
+            self.seat_players[:] = [s.player for s in stored.seats]
+            changed = True
         if changed:
             self.version += 1
         return changed
@@ -328,7 +427,8 @@ class Room:
         level), its own view and the game's public history of positions (for
         the repetition rule), nothing else (``jobs.agent_move``)."""
         kind = self.session.kind
-        body = {"game": kind.name, "seat": self.settings.seats[seat].to_json(),
+        spec = self.takeover.get(seat) or self.settings.seats[seat]
+        body = {"game": kind.name, "seat": spec.to_json(),
                 "view": kind.view_json(self.session.table, seat)}
         history = self.session.table.history()
         if history is not None:

@@ -40,8 +40,11 @@ from pathlib import Path
 
 from kozyri_server import sql
 
-#: A table's statuses: waiting for people to take its seats, being played, over.
-OPEN, PLAYING, FINISHED = "open", "playing", "finished"
+#: A table's statuses: waiting for people to take its seats, being played, over,
+#: and expired unfinished (kozyri_server.lifecycle: its record kept, never played again).
+OPEN, PLAYING, FINISHED, ABANDONED = "open", "playing", "finished", "abandoned"
+#: The statuses of a live table (restored at start, counted against the limits).
+LIVE = (OPEN, PLAYING)
 
 #: ``execute(query, args)``: one statement of a transaction, its cursor.
 Execute = Callable[..., object]
@@ -59,6 +62,8 @@ class StoredSeat:
     #: SHA-256 (hex) of the token of the person sitting there, None while the seat is free.
     token_hash: str | None
     name: str | None
+    #: The public id of the player the seat is linked to (kozyri_server.players), or None.
+    player: str | None = None
 
 
 @dataclass
@@ -74,6 +79,20 @@ class StoredTable:
     events: list[dict] = field(default_factory=list)
     #: The id of the table that replays this finished one (its rematch), or None.
     rematch: str | None = None
+    #: The table options (kozyri_server.clocks.table_options) as stored; None for a table stored before them.
+    options: dict | None = None
+    #: When the table was created and last written (unix seconds).
+    created: float = 0.0
+    updated: float = 0.0
+
+
+@dataclass(frozen=True)
+class StoredPlayer:
+    id: str
+    #: SHA-256 (hex) of the player's secret; the secret itself is never stored.
+    secret_hash: str
+    name: str
+    created: float
 
 
 class Store:
@@ -84,8 +103,8 @@ class Store:
     shared = False
 
     def create_table(self, table_id: str, game: str, settings: dict, seat_kinds: list[str],
-                     status: str = OPEN) -> None:
-        """A new table with its seats (all free)."""
+                     status: str = OPEN, options: dict | None = None) -> None:
+        """A new table with its seats (all free) and its ``options`` (JSON)."""
         raise NotImplementedError
 
     def load(self, table_id: str) -> StoredTable | None:
@@ -93,7 +112,7 @@ class Store:
         raise NotImplementedError
 
     def unfinished(self) -> list[str]:
-        """The ids of every table not finished, oldest first."""
+        """The ids of every live table (open or playing), oldest first."""
         raise NotImplementedError
 
     def claim_seat(self, table_id: str, seat: int, token_hash: str, name: str | None) -> bool:
@@ -114,12 +133,17 @@ class Store:
         raise NotImplementedError
 
     def link_rematch(self, table_id: str, rematch_id: str, game: str, settings: dict, seat_kinds: list[str],
-                     hashes: list[str | None], names: list[str | None], status: str) -> str:
+                     hashes: list[str | None], names: list[str | None], status: str,
+                     options: dict | None = None) -> str:
         """The rematch of finished table ``table_id``, made once: if it has
         none yet, the new table ``rematch_id`` (its person seats taken by the
         token ``hashes`` given) and the link, in one transaction; the id of the
         rematch linked (another one if it was linked already: then nothing is written)."""
         raise NotImplementedError
+
+    # Players, results and ratings (kozyri_server.players, kozyri_server.ratings): SqlStore's methods
+    # create_player, load_player, rename_player, add_player_code, claim_player_code,
+    # link_seat_player, write_results, ratings_of, rating_rows, leaderboard, results_of, unresulted.
 
     def revisions(self, table_ids: list[str]) -> dict[str, int]:
         """A number per table that changes with every write to it (a
@@ -163,17 +187,22 @@ class SqlStore(Store):
                 execute(statement)
             if had_tables and "rematch" not in self._columns(execute, "tables"):
                 execute(sql.ADD_REMATCH)
+            if had_tables and "options" not in self._columns(execute, "tables"):
+                execute(sql.ADD_OPTIONS)
+            if had_tables and "player" not in self._columns(execute, "seats"):
+                execute(sql.ADD_SEAT_PLAYER)
             if had_moves:
                 execute(sql.MOVES_TO_EVENTS)
                 execute(sql.DROP_MOVES)
         self._run(work)
 
     def create_table(self, table_id: str, game: str, settings: dict, seat_kinds: list[str],
-                     status: str = OPEN) -> None:
+                     status: str = OPEN, options: dict | None = None) -> None:
         now = time.time()
 
         def work(execute):
-            execute(sql.INSERT_TABLE, (table_id, game, json.dumps(settings), status, now, now))
+            execute(sql.INSERT_TABLE, (table_id, game, json.dumps(settings), status, now, now,
+                                       None if options is None else json.dumps(options)))
             for seat, kind in enumerate(seat_kinds):
                 execute(sql.INSERT_SEAT, (table_id, seat, kind))
         self._run(work)
@@ -187,11 +216,12 @@ class SqlStore(Store):
             events = execute(sql.SELECT_EVENTS, (table_id,)).fetchall()
             return StoredTable(row[0], row[1], json.loads(row[2]), row[3], [StoredSeat(*s) for s in seats],
                                [{"seq": seq, "kind": kind, "seat": seat, "payload": payload, "seconds": seconds}
-                                for seq, kind, seat, payload, seconds in events], rematch=row[4])
+                                for seq, kind, seat, payload, seconds in events], rematch=row[4],
+                               options=None if row[5] is None else json.loads(row[5]), created=row[6], updated=row[7])
         return self._run(work, write=False)
 
     def unfinished(self) -> list[str]:
-        rows = self._run(lambda execute: execute(sql.UNFINISHED, (FINISHED,)).fetchall(), write=False)
+        rows = self._run(lambda execute: execute(sql.UNFINISHED, LIVE).fetchall(), write=False)
         return [r[0] for r in rows]
 
     def revisions(self, table_ids: list[str]) -> dict[str, int]:
@@ -200,9 +230,12 @@ class SqlStore(Store):
         query = sql.revisions_query(len(table_ids))
         return dict(self._run(lambda execute: execute(query, tuple(table_ids)).fetchall(), write=False))
 
-    def claim_seat(self, table_id: str, seat: int, token_hash: str, name: str | None) -> bool:
+    def claim_seat(self, table_id: str, seat: int, token_hash: str, name: str | None,
+                   player: str | None = None) -> bool:
         def work(execute):
             changed = execute(sql.CLAIM_SEAT, (token_hash, name, table_id, seat)).rowcount == 1
+            if changed and player is not None:
+                execute(sql.LINK_SEAT_PLAYER, (player, table_id, seat))
             if changed:
                 execute(sql.TOUCH, (time.time(), table_id))
             return changed
@@ -233,17 +266,128 @@ class SqlStore(Store):
         self._run(lambda execute: execute(sql.SET_STATUS, (status, time.time(), table_id)))
 
     def link_rematch(self, table_id: str, rematch_id: str, game: str, settings: dict, seat_kinds: list[str],
-                     hashes: list[str | None], names: list[str | None], status: str) -> str:
+                     hashes: list[str | None], names: list[str | None], status: str,
+                     players: list[str | None] | None = None, options: dict | None = None) -> str:
         now = time.time()
 
         def work(execute):
             if execute(sql.LINK_REMATCH, (rematch_id, now, table_id)).rowcount != 1:
                 return execute(sql.SELECT_REMATCH, (table_id,)).fetchone()[0]
-            execute(sql.INSERT_TABLE, (rematch_id, game, json.dumps(settings), status, now, now))
+            execute(sql.INSERT_TABLE, (rematch_id, game, json.dumps(settings), status, now, now,
+                                       None if options is None else json.dumps(options)))
             for seat, (kind, hashed, name) in enumerate(zip(seat_kinds, hashes, names)):
                 execute(sql.INSERT_TAKEN_SEAT, (rematch_id, seat, kind, hashed, name))
+            for seat, player in enumerate(players or []):
+                if player is not None:
+                    execute(sql.LINK_SEAT_PLAYER, (player, rematch_id, seat))
             return rematch_id
         return self._run(work)
+
+    # --- players, results, ratings (kozyri_server.players, kozyri_server.ratings) ----------
+    def create_player(self, player_id: str, secret_hash: str, name: str) -> None:
+        """A new player: its public id, the SHA-256 of its secret (never the secret), its name."""
+        now = time.time()
+        self._run(lambda execute: execute(sql.INSERT_PLAYER, (player_id, secret_hash, name, now, now)))
+
+    def load_player(self, player_id: str) -> StoredPlayer | None:
+        row = self._run(lambda execute: execute(sql.SELECT_PLAYER, (player_id,)).fetchone(), write=False)
+        return None if row is None else StoredPlayer(*row)
+
+    def rename_player(self, player_id: str, name: str) -> None:
+        self._run(lambda execute: execute(sql.RENAME_PLAYER, (name, time.time(), player_id)))
+
+    def add_player_code(self, player_id: str, code_hash: str, expires: float) -> None:
+        """A transfer code of ``player_id`` (its SHA-256), valid until ``expires``
+        (the player's earlier unused codes and every expired code are dropped)."""
+        def work(execute):
+            execute(sql.DROP_PLAYER_CODES, (player_id, time.time()))
+            execute(sql.INSERT_PLAYER_CODE, (code_hash, player_id, expires))
+        self._run(work)
+
+    def claim_player_code(self, code_hash: str, secret_hash_for: Callable[[str], str], now: float) -> str | None:
+        """Use a transfer code once (atomically): its player gets a new
+        secret, whose hash ``secret_hash_for(player_id)`` gives (the old one
+        stops working); the player's id, or None for a code unknown, used or expired."""
+        def work(execute):
+            if execute(sql.USE_PLAYER_CODE, (now, code_hash, now)).rowcount != 1:
+                return None
+            player_id = execute(sql.SELECT_CODE_PLAYER, (code_hash,)).fetchone()[0]
+            execute(sql.SET_PLAYER_SECRET, (secret_hash_for(player_id), now, player_id))
+            return player_id
+        return self._run(work)
+
+    def link_seat_player(self, table_id: str, seat: int, player: str | None) -> None:
+        self._run(lambda execute: execute(sql.LINK_SEAT_PLAYER, (player, table_id, seat)))
+
+    def rating_rows(self, identities: list[str], game: str) -> dict[str, tuple[float, float, int]]:
+        """``{identity: (mu, sigma, games)}`` of those of ``identities`` rated at ``game``."""
+        def work(execute):
+            found = {}
+            for identity in dict.fromkeys(identities):
+                row = execute(sql.SELECT_RATING, (identity, game)).fetchone()
+                if row is not None:
+                    found[identity] = (row[0], row[1], row[2])
+            return found
+        return self._run(work, write=False)
+
+    def ratings_of(self, identity: str) -> list[tuple[str, float, float, int]]:
+        """``(game, mu, sigma, games)`` of every game ``identity`` is rated at."""
+        return [tuple(r) for r in self._run(lambda execute: execute(sql.SELECT_RATINGS_OF, (identity,)).fetchall(),
+                                            write=False)]
+
+    def write_results(self, table_id: str, game: str, results: list[dict], rate=None) -> bool:
+        """A finished table's results, once (the key (table, seat)): each of
+        ``results`` ``{"seat", "identity", "name", "place", "players",
+        "score"}``. With ``rate`` (a rated table) the ratings change in the
+        same transaction: ``rate({identity: (mu, sigma, games)})`` (the
+        stored ratings of the identities) answers ``(rows, new)``: per result
+        ``(mu_before, sigma_before, mu_after, sigma_after)`` and ``{identity:
+        (mu, sigma)}`` to store, each one's ``games`` counted up. False (and
+        nothing written) when the table has results already."""
+        now = time.time()
+
+        def work(execute):
+            self._lock_ratings(execute)
+            identities = [r["identity"] for r in results if r["identity"] is not None]
+            current = {}
+            if rate is not None:
+                for identity in dict.fromkeys(identities):
+                    row = execute(sql.SELECT_RATING, (identity, game)).fetchone()
+                    if row is not None:
+                        current[identity] = (row[0], row[1], row[2])
+                rows, new = rate(current)
+            else:
+                rows, new = [(None, None, None, None)] * len(results), {}
+            for number, (result, row) in enumerate(zip(results, rows)):
+                written = execute(sql.INSERT_RESULT, (
+                    table_id, result["seat"], game, result["identity"], result["name"], result["place"],
+                    result["players"], result["score"], 1 if rate is not None else 0, *row, now)).rowcount
+                if number == 0 and written != 1:
+                    return False  # rated already: every seat's row is there
+            for identity, (mu, sigma) in new.items():
+                games = current.get(identity, (0, 0, 0))[2] + 1
+                execute(sql.UPSERT_RATING, (identity, game, mu, sigma, games, now))
+            return True
+        return self._run(work)
+
+    def leaderboard(self, game: str, sigmas: float, most: int) -> list[tuple]:
+        """``(identity, name, mu, sigma, games)`` of ``game``'s rated
+        identities, the highest ``mu - sigmas * sigma`` first, ``most`` at most."""
+        return [tuple(r) for r in self._run(
+            lambda execute: execute(sql.LEADERBOARD, (game, sigmas, most)).fetchall(), write=False)]
+
+    def results_of(self, identity: str, tables: int) -> list[tuple]:
+        """Every seat's result row of the last ``tables`` tables ``identity`` has results at, the latest first."""
+        return [tuple(r) for r in self._run(
+            lambda execute: execute(sql.RESULTS_OF, (identity, tables)).fetchall(), write=False)]
+
+    def unresulted(self, most: int = 1000) -> list[str]:
+        """Finished tables with a seat linked to a player and no results yet."""
+        return [r[0] for r in self._run(
+            lambda execute: execute(sql.UNRESULTED, (FINISHED, most)).fetchall(), write=False)]
+
+    def _lock_ratings(self, execute: Execute) -> None:
+        """Keep other processes from changing ratings in the same moment (if they may)."""
 
 
 class SqliteStore(SqlStore):

@@ -31,16 +31,21 @@ import asyncio
 import logging
 import random
 import secrets
+import time
+from collections.abc import Awaitable, Callable
 
 from kozyri.checks import shown, short_text, whole_number
 from kozyri.core import GameOver, InvalidInput, KozyriError
 from kozyri.play.session import Event
 from kozyri.play.settings import DRAWN_SEEDS, MOST_NAME_CHARS, GameSettings
+from kozyri_server.clocks import check_takeover_level, split_options, takeover_seat
 from kozyri_server.jobs import budget_seconds
+from kozyri_server.lifecycle import AddressLimits, TooManyFromAddress, is_expired
 from kozyri_server.limits import Limits
+from kozyri_server.players import find_player
 from kozyri_server.pool import EnginePool, JobTimeout, PoolFull
 from kozyri_server.room import PERSON, Listener, Refused, Room, token_hash
-from kozyri_server.store import FINISHED, OPEN, PLAYING, MoveConflict, Store
+from kozyri_server.store import ABANDONED, FINISHED, LIVE, OPEN, PLAYING, MoveConflict, Store
 
 log = logging.getLogger("kozyri.server")
 
@@ -95,10 +100,29 @@ class Tables:
         self._tasks: set[asyncio.Task] = set()
         #: The store's revision of each table as last seen (a shared store only).
         self._revisions: dict[str, int] = {}
+        #: Called (``await hook(room, seat, present)``) when a person's seat comes or goes
+        #: (its first connection opened, its last closed): :meth:`seat_connected`.
+        self.presence_hooks: list[Callable[[Room, int, bool], Awaitable[None]]] = []
+        #: Each timed table's timer, woken by any change (:meth:`_watch`).
+        self._wakes: dict[str, asyncio.Event] = {}
+        self.presence_hooks.append(self._presence_changed)
+        #: The per-address limits on creating and joining (kozyri_server.lifecycle).
+        self.address_limits = AddressLimits(limits)
+        #: Called (``await hook(room)``) once when a table becomes finished (kozyri_server.ratings).
+        self.finished_hooks: list[Callable[[Room], Awaitable[None]]] = []
+        #: Called (``await hook(room)``) when a seat is taken or given up (the seats' ratings).
+        self.seat_hooks: list[Callable[[Room], Awaitable[None]]] = []
 
-    async def _store(self, method, *args):
-        """A store call, on a thread."""
-        return await asyncio.to_thread(method, *args)
+    #: Where store calls run: ``"thread"`` (always, in service) or ``"loop"``, on the event loop
+    #: itself, only so that benchmarks/server_load.py can measure what the thread spares
+    #: (``create_app(store_calls=...)``).
+    store_calls = "thread"
+
+    async def _store(self, method, *args, **kwargs):
+        """A store call, on a thread (see :attr:`store_calls`)."""
+        if self.store_calls == "loop":
+            return method(*args, **kwargs)
+        return await asyncio.to_thread(method, *args, **kwargs)
 
     async def start(self) -> None:
         """Bring back every table not finished, and let their computer seats play on
@@ -108,6 +132,7 @@ class Tables:
             self._kick(room)
         if self.store.shared:
             self._spawn(self._follow_others())
+        self._spawn(self._sweeper())
 
     async def _discover(self) -> None:
         """Every table not finished that this server does not hold yet, from the store."""
@@ -138,6 +163,16 @@ class Tables:
         if status != room.status:
             await self._store(self.store.set_status, room.id, status)
             room.status = status
+            if status == FINISHED:
+                await self._hooks(self.finished_hooks, room)
+
+    async def _hooks(self, hooks: list, room: Room) -> None:
+        """Every hook of ``hooks`` told of ``room`` (a hook's failure is logged, not raised)."""
+        for hook in list(hooks):
+            try:
+                await hook(room)
+            except Exception:
+                log.exception("table %s: %s failed", room.id, getattr(hook, "__qualname__", hook))
 
     def _spawn(self, work) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(work)
@@ -182,7 +217,7 @@ class Tables:
         while True:
             await asyncio.sleep(SHARED_POLL_SECONDS)
             try:
-                held = [table_id for table_id, room in self.rooms.items() if room.status != FINISHED]
+                held = [table_id for table_id, room in self.rooms.items() if room.status in LIVE]
                 for table_id, revision in (await self._store(self.store.revisions, held)).items():
                     if revision != self._revisions.get(table_id) and table_id in self.rooms:
                         await self.refresh(self.rooms[table_id], revision)
@@ -229,45 +264,76 @@ class Tables:
             return room.record_json()
 
     def unfinished(self) -> int:
-        return sum(1 for room in self.rooms.values() if room.status != FINISHED)
+        """The live tables (open or playing): what :attr:`Limits.max_tables` counts."""
+        return sum(1 for room in self.rooms.values() if room.status in LIVE)
 
-    async def listing(self, every: bool = False) -> list[dict]:
-        """The open tables (a person seat free, not finished); ``every``: every table not finished."""
+    async def listing(self, every: bool = False, live: bool = False) -> list[dict]:
+        """The open tables (a person seat free, not finished); ``every``: every table
+        not finished; ``live``: the games in progress (every seat taken), to
+        watch, each with its ``"spectators"`` count. Never an unlisted table
+        (its link is the only way in)."""
         if self.store.shared:
             await self._discover()
-        return [room.summary() for room in list(self.rooms.values())
-                if room.status != FINISHED and (every or room.free_seats())]
+        rooms = [room for room in list(self.rooms.values())
+                 if room.status in LIVE and not getattr(room, "options", {}).get("unlisted", False)]
+        if live:
+            return [{**room.summary(), "spectators": len(room.watchers)} for room in rooms
+                    if room.status == PLAYING and not room.is_over]
+        return [room.summary() for room in rooms if every or room.free_seats()]
 
     # --- tables and seats ------------------------------------------------------------
-    async def create(self, body) -> Room:
-        """A new table from its settings (a JSON object: :meth:`GameSettings.from_json`)."""
+    async def create(self, body, address: str | None = None) -> Room:
+        """A new table from its settings (a JSON object: :meth:`GameSettings.from_json`)
+        and its table options (:func:`kozyri_server.clocks.split_options`: the
+        time control, the takeover, unlisted, rated); ``address``: the client's."""
         if self.unfinished() >= self.limits.max_tables:
             raise TooMany(f"the server holds {self.limits.max_tables} tables: try again later")
+        try:
+            self.address_limits.check_create(address, sum(1 for room in self.rooms.values()
+                                                          if room.status in LIVE and room.creator == address))
+        except TooManyFromAddress as exc:
+            raise TooMany(str(exc)) from None
         if not isinstance(body, dict):
             raise InvalidInput('a table is created from a JSON object like '
                                '{"deck": "36", "seats": [null, {"level": 4}]}')
+        body, options = split_options(body)
         settings = GameSettings.from_json(body)
+        check_takeover_level(options, settings)
         table_id = secrets.token_urlsafe(9)
-        room = Room.new(table_id, settings)
+        room = Room.new(table_id, settings, options=options)
+        room.creator = address
         room.status = PLAYING if not room.free_seats() else OPEN
         await self._store(self.store.create_table, table_id, settings.game, settings.to_json(), room.kinds,
-                          room.status)
+                          room.status, room.options)
         self.rooms[table_id] = room
         self._kick(room)
+        self._watch(room)
         return room
 
-    async def join(self, table_id, body) -> dict:
-        """Take a free person seat (the one asked for, or the first): its token, shown this once."""
+    async def join(self, table_id, body, address: str | None = None) -> dict:
+        """Take a free person seat (the one asked for, or the first): its token,
+        shown this once; ``address``: the client's (its joins a minute are bounded)."""
+        try:
+            self.address_limits.check_join(address)
+        except TooManyFromAddress as exc:
+            raise TooMany(str(exc)) from None
         room = await self.get(table_id)
         body = body if isinstance(body, dict) else {}
-        unknown = [key for key in body if key not in ("seat", "name")]
+        unknown = [key for key in body if key not in ("seat", "name", "player")]
         if unknown:
-            raise InvalidInput(f"unknown key {shown(unknown[0])} (known: seat, name)")
+            raise InvalidInput(f"unknown key {shown(unknown[0])} (known: seat, name, player)")
         name = body.get("name")
         if name is not None:
             short_text(name, '"name"', MOST_NAME_CHARS)
+        player = None
+        if body.get("player") is not None:  # the seat linked to a player (its secret: kozyri_server.players)
+            player = await self._store(find_player, self.store, body["player"])
+            if name is None:
+                name = player.name
         if room.status == FINISHED:
             raise GameOver("the game is over")
+        if room.status == ABANDONED:
+            raise GameOver("the table was abandoned (idle too long)")
         seat = body.get("seat")
         token = secrets.token_urlsafe(32)
         async with room.lock:
@@ -280,13 +346,19 @@ class Tables:
             if seat not in free:
                 raise Refused(f"seat {seat} is not free" if room.kinds[seat] == PERSON else
                               f"seat {seat} is played by the computer")
-            if not await self._store(self.store.claim_seat, room.id, seat, token_hash(token), name):
+            if player is not None and player.id in room.seat_players:
+                raise Refused(f"this player sits at seat {room.seat_players.index(player.id)} of this table already")
+            if not await self._store(self.store.claim_seat, room.id, seat, token_hash(token), name,
+                                     player and player.id):
                 raise Refused(f"seat {seat} is not free")
             room.hashes[seat], room.names[seat] = token_hash(token), name
+            room.seat_players[seat] = player and player.id
             if room.status == OPEN and not room.free_seats():
                 await self._store(self.store.set_status, room.id, PLAYING)
                 room.status = PLAYING
             room.version += 1
+            room.active_at = time.time()
+        await self._hooks(self.seat_hooks, room)
         await self._broadcast(room)
         self._kick(room)
         return {"table": room.id, "seat": seat, "token": token}
@@ -296,9 +368,14 @@ class Tables:
         its token (``{"token": T}``): a new table with the same settings, seats,
         levels and names, the leader rotated (Reversi: the colours swapped), a
         new deal and new computer seeds; every person seat already taken by
-        the same person (the same token works there). Made once: every later
-        call, from any seat, answers the same table. ``{"table": NEW_ID, "seat":
-        the caller's seat there, "token": T}``."""
+        the same person (the same token works there). Made once every person
+        seat still taken has asked (against the computer alone: at once);
+        until then the reply is ``{"table": null, "votes": [SEATS that asked],
+        "waiting": [SEATS yet to ask]}`` and the seats' states show
+        ``"rematch_votes"`` (the votes are kept in memory: a restart forgets
+        them, never a rematch made). Made once: every later call, from any
+        seat, answers the same table. ``{"table": NEW_ID, "seat": the
+        caller's seat there, "token": T}``."""
         room = await self.get(table_id)
         body = body if isinstance(body, dict) else {}
         unknown = [key for key in body if key != "token"]
@@ -312,23 +389,38 @@ class Tables:
             raise Refused("the game is not over: a rematch comes after its end")
         async with room.lock:
             order = rematch_order(room)
+            pending = None
             if room.rematch is None:
+                voted = seat not in room.rematch_votes
+                room.rematch_votes.add(seat)
+                waiting = [other for other, kind in enumerate(room.kinds)
+                           if kind == PERSON and room.hashes[other] is not None and other not in room.rematch_votes]
+                if waiting:
+                    pending = {"table": None, "votes": sorted(room.rematch_votes), "waiting": waiting}
+                    if voted:
+                        room.version += 1
+            if room.rematch is None and pending is None:
                 if self.unfinished() >= self.limits.max_tables:
                     raise TooMany(f"the server holds {self.limits.max_tables} tables: try again later")
                 settings = GameSettings.from_json(rematch_settings(room.settings.to_json(), order))
-                new = Room.new(secrets.token_urlsafe(9), settings)
+                new = Room.new(secrets.token_urlsafe(9), settings, options=room.options)
                 new.hashes[:] = [room.hashes[old] for old in order]
                 new.names[:] = [room.names[old] for old in order]
+                new.seat_players[:] = [room.seat_players[old] for old in order]
                 new.status = PLAYING if not new.free_seats() else OPEN
                 linked = await self._store(self.store.link_rematch, room.id, new.id, settings.game,
-                                           settings.to_json(), new.kinds, new.hashes, new.names, new.status)
+                                           settings.to_json(), new.kinds, new.hashes, new.names, new.status,
+                                           players=new.seat_players, options=new.options)
                 if linked == new.id:
                     self.rooms[new.id] = new
                 room.rematch = linked
                 room.version += 1
             rematch_id = room.rematch
         await self._broadcast(room)
+        if pending is not None:
+            return pending
         new_room = await self.get(rematch_id)
+        await self._hooks(self.seat_hooks, new_room)
         self._kick(new_room)
         return {"table": rematch_id, "seat": order.index(seat), "token": token}
 
@@ -341,7 +433,7 @@ class Tables:
             raise Refused("wrong token")
         async with room.lock:
             await self._store(self.store.release_seat, room.id, seat)
-            room.hashes[seat] = room.names[seat] = None
+            room.hashes[seat] = room.names[seat] = room.seat_players[seat] = None
             listeners, room.listeners[seat] = room.listeners[seat], []
             room.version += 1
             version = room.version
@@ -358,15 +450,63 @@ class Tables:
         if listener in room.listeners[seat]:
             room.listeners[seat].remove(listener)
 
-    async def _broadcast(self, room: Room) -> None:
-        """Each seat's listeners get that seat's state (built from what is stored)."""
+    async def watch(self, room: Room, listener: Listener) -> tuple[dict, int]:
+        """A spectator's listener added (the count shown to everybody); its first state and version."""
+        async with room.lock:
+            room.watchers.append(listener)
+            room.version += 1
+            first = room.public_state_for(), room.version
+        await self._broadcast(room, skip=listener)
+        return first
+
+    async def unwatch(self, room: Room, listener: Listener) -> None:
+        if listener in room.watchers:
+            async with room.lock:
+                room.watchers.remove(listener)
+                room.version += 1
+            await self._broadcast(room)
+
+    async def public_state(self, room: Room) -> tuple[dict, int]:
+        """A spectator's state message and the room's version it shows."""
+        async with room.lock:
+            return room.public_state_for(), room.version
+
+    async def seat_connected(self, room: Room, seat: int) -> None:
+        """A connection of ``seat`` opened: shown to every seat when it was away."""
+        await self._presence(room, seat, True)
+
+    async def seat_disconnected(self, room: Room, seat: int) -> None:
+        """A connection of ``seat`` closed: shown to every seat when it was the last."""
+        await self._presence(room, seat, False)
+
+    async def _presence(self, room: Room, seat: int, present: bool) -> None:
+        room.presence.gone_seconds = self.limits.gone_seconds
+        async with room.lock:
+            changed = room.presence.connect(seat) if present else room.presence.disconnect(seat)
+            if changed:
+                room.version += 1
+        if not changed:
+            return
+        await self._broadcast(room)
+        for hook in list(self.presence_hooks):
+            try:
+                await hook(room, seat, present)
+            except Exception:  # one hook's bug must not stop the others, nor the connection
+                log.exception("table %s: a presence hook failed", room.id)
+
+    async def _broadcast(self, room: Room, skip: Listener | None = None) -> None:
+        """Each seat's listeners get that seat's state, the spectators the public
+        one (built from what is stored); ``skip``: a listener sent its state already."""
         async with room.lock:
             version = room.version
             messages = [(room.state_for(seat), list(listeners)) for seat, listeners in room.listeners.items()
                         if listeners]
+            if room.watchers:
+                messages.append((room.public_state_for(), list(room.watchers)))
         for message, listeners in messages:
             for listener in listeners:
-                await listener(message, version)
+                if listener is not skip:
+                    await listener(message, version)
 
     # --- what the seats do -------------------------------------------------------------
     async def act(self, room: Room, seat: int, action: str, *, ply=None, move=None, seconds: float | None = None,
@@ -379,12 +519,21 @@ class Tables:
         async with room.lock:
             await self._refresh(room)
             room.check(seat, action, ply, seq)
+            if seq is not None and not room.is_computer(seat):
+                raise Refused(f"seat {seat} is played by its person again")
+            clock = room.follow_clock()
+            if clock is not None and action == "move" and seat == clock.running:
+                if clock.expired():
+                    self._watch(room)
+                    raise Refused(f"player {seat} is out of time")
+                seconds = clock.spent()  # what the clock charges: the stored seconds give the time left
             event = room.stage(seat, action, move, seconds)
             try:
                 await self._store_event(room, event)
             except MoveConflict:
                 await self._refresh(room)  # another server stored this event first
                 raise Refused(f"stale {action.replace('_', ' ')}: the table has moved on") from None
+            room.active_at = time.time()
         await self._broadcast(room)
         self._kick(room)
         return event
@@ -405,7 +554,10 @@ class Tables:
                 break
         failure = asyncio.CancelledError() if write.cancelled() else write.exception()
         if failure is None:
+            finishing = room.status != FINISHED
             room.commit()
+            if finishing and room.status == FINISHED:
+                await self._hooks(self.finished_hooks, room)
         else:
             room.rollback()
         if cancelled:
@@ -416,6 +568,7 @@ class Tables:
     # --- computer seats ---------------------------------------------------------------
     def _kick(self, room: Room) -> None:
         """Let the computer seats play while one of them is to act."""
+        self._watch(room)
         if room.computer_duty() is None or (room.computer is not None and not room.computer.done()):
             return
         room.computer = self._spawn(self._computer_turns(room))
@@ -480,3 +633,147 @@ class Tables:
             log.error("table %s, seat %s: the engine's %s %r was refused: %s", room.id, seat, action, move, exc)
             room.stalled = str(exc)
             return False
+
+    # --- clocks and the computer takeover (kozyri_server.clocks) --------------------------
+    def _watch(self, room: Room) -> None:
+        """Wake the timer of a table with a clock or a takeover (started if it has none)."""
+        if room.status not in LIVE or room.is_over or (room.clock is None and room.options["takeover"] is None):
+            return
+        wake = self._wakes.get(room.id)
+        if wake is None:
+            wake = self._wakes[room.id] = asyncio.Event()
+            self._spawn(self._timer(room, wake))
+        wake.set()
+
+    async def _timer(self, room: Room, wake: asyncio.Event) -> None:
+        """While the table lives: the running clock's deadline ends the game on
+        time (:meth:`_flag`), an absent person's grace ends in the takeover
+        (:meth:`_take_over`); it sleeps until the next of those or a change."""
+        try:
+            while room.status in LIVE and not room.is_over and self.rooms.get(room.id) is room:
+                wake.clear()
+                now = time.time()
+                async with room.lock:
+                    clock = room.follow_clock()
+                    deadline = None if clock is None else clock.deadline()
+                    due, next_due = self._takeover_due(room, now)
+                if deadline is not None and now >= deadline:
+                    await self._flag(room)
+                    continue
+                if due:
+                    await self._take_over(room, due)
+                    continue
+                waits = [at - now for at in (deadline, next_due) if at is not None]
+                try:
+                    await asyncio.wait_for(wake.wait(), min(waits) if waits else None)
+                except asyncio.TimeoutError:
+                    pass
+        finally:
+            if self._wakes.get(room.id) is wake:
+                del self._wakes[room.id]
+
+    async def _flag(self, room: Room) -> None:
+        """The running clock has run out: its seat loses as by resignation
+        (:meth:`Session.lose_on_time <kozyri.play.session.Session.lose_on_time>`),
+        stored, then shown to every seat."""
+        async with room.lock:
+            await self._refresh(room)
+            clock = room.follow_clock()
+            if clock is None or room.status != PLAYING or room.is_over or not clock.expired():
+                return
+            seat = clock.running
+            try:
+                event = room.session.lose_on_time(seat)
+            except KozyriError as exc:  # a bug: the clock stops rather than flagging again forever
+                log.error("table %s: seat %s out of time cannot lose: %s", room.id, seat, exc)
+                room.clock = None
+                return
+            try:
+                await self._store_event(room, event)
+            except MoveConflict:
+                await self._refresh(room)
+                return
+            room.active_at = time.time()
+        log.info("table %s: seat %s lost on time", room.id, seat)
+        await self._broadcast(room)
+        self._kick(room)
+
+    def _takeover_due(self, room: Room, now: float) -> tuple[list[int], float | None]:
+        """The person seats away for the takeover's grace (a computer is to play
+        them now), and when the next one would be; nothing without a takeover."""
+        takeover = room.options["takeover"]
+        if takeover is None or room.status != PLAYING or room.is_over:
+            return [], None
+        due, next_at = [], None
+        for seat, kind in enumerate(room.kinds):
+            if kind != PERSON or seat in room.takeover:
+                continue
+            since = room.presence.away_since(seat)
+            if since is None:
+                continue
+            at = since + takeover["grace"]
+            if at <= now:
+                due.append(seat)
+            elif next_at is None or at < next_at:
+                next_at = at
+        return due, next_at
+
+    async def _take_over(self, room: Room, seats: list[int]) -> None:
+        """A computer at the takeover's level plays ``seats`` (absent people), from their views alone."""
+        async with room.lock:
+            draw = random.SystemRandom()
+            for seat in seats:
+                room.takeover[seat] = takeover_seat(room.options, room.settings, seat, draw.randrange(DRAWN_SEEDS))
+            room.version += 1
+        log.info("table %s: a computer plays seat(s) %s for their absent person", room.id, seats)
+        await self._broadcast(room)
+        self._kick(room)
+
+    async def take_back(self, room: Room, seat: int) -> bool:
+        """``seat``'s person plays it again (a computer was playing it): whether it was taken over."""
+        async with room.lock:
+            if seat not in room.takeover:
+                return False
+            del room.takeover[seat]
+            room.version += 1
+        await self._broadcast(room)
+        self._watch(room)
+        return True
+
+    async def _presence_changed(self, room: Room, seat: int, present: bool) -> None:
+        """A presence hook: a person back at the table takes the seat back; the timer looks again."""
+        if present:
+            await self.take_back(room, seat)
+        self._watch(room)
+
+    # --- the table lifecycle (kozyri_server.lifecycle) -------------------------------------
+    async def _sweeper(self) -> None:
+        """Every :attr:`Limits.sweep_seconds`: :meth:`sweep`."""
+        while True:
+            await asyncio.sleep(self.limits.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:  # a database hiccup: look again next time
+                log.exception("sweeping the idle tables")
+
+    async def sweep(self, now: float | None = None) -> list[str]:
+        """Every live table idle past its expiry at ``now`` (unix seconds;
+        :func:`kozyri_server.lifecycle.is_expired`) marked abandoned: stored,
+        shown to its seats, no longer held live. The ids abandoned."""
+        now = time.time() if now is None else now
+        abandoned = []
+        for room in list(self.rooms.values()):
+            if not is_expired(room, self.limits, now):
+                continue
+            async with room.lock:
+                await self._refresh(room)
+                if not is_expired(room, self.limits, now):
+                    continue
+                await self._store(self.store.set_status, room.id, ABANDONED)
+                room.status = ABANDONED
+                room.version += 1
+            log.info("table %s abandoned: idle since %s", room.id, round(room.active_at))
+            abandoned.append(room.id)
+            await self._broadcast(room)
+            self._watch(room)
+        return abandoned

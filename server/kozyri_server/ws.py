@@ -1,23 +1,35 @@
 """The WebSocket protocol of online tables (``/api/ws``; docs/server.md).
 
 1. The client's first message authenticates: ``{"type": "auth", "table":
-   ID, "token": TOKEN}``. If the table or the token is wrong (or the
-   message is anything else, or does not come within
-   :data:`AUTH_SECONDS`), the connection gets exactly one error message and
-   is closed (code 4401): nothing about any table.
+   ID, "token": TOKEN}`` (optionally ``"since": SEQ``, the last event it
+   saw), or watches: ``{"type": "watch", "table": ID}`` (a spectator). If
+   the table or the token is wrong (or the message is anything else, or
+   does not come within :data:`AUTH_SECONDS`), the connection gets exactly
+   one error message and is closed (code 4401): nothing about any table.
 2. Then the server sends ``{"type": "welcome", "table": ID, "seat": N}``
-   and the seat's state (:mod:`kozyri_server.room`), and a new state
-   after every event at the table; each seat is sent its own view only.
+   (a spectator: ``"seat": null, "spectator": true``) and the state
+   (:mod:`kozyri_server.room`), and a new state after every event at the
+   table and every change of presence (a seat's first connection opened or
+   last one closed: :meth:`Tables.seat_connected
+   <kozyri_server.tables.Tables.seat_connected>`) or of the spectators;
+   each seat is sent its own view only, a spectator the public view. Each
+   state carries ``"events"``, the events this connection was not sent yet
+   (after ``since`` for the first), and ``"events_from"``, the number they
+   follow (null, without ``"events"``: more than
+   :data:`MOST_CATCH_UP_EVENTS`, rebuild from the state).
 3. The client sends ``{"type": "move", "ply": N, "move": "KH+9S"}`` (before
    the deal: ``{"type": "move", "ply": N, "move": "H"}``, a suit; ``ply``
    is the state's), ``{"type": "resign"}``, ``{"type": "offer_draw"}``,
    ``{"type": "accept_draw"}``, ``{"type": "decline_draw"}`` (each may name
    the ``ply`` it is for), ``{"type": "sync"}`` (its state again),
-   ``{"type": "ping"}`` (``pong``). A request that is malformed, illegal,
+   ``{"type": "ping"}`` (``pong``), ``{"type": "take_back"}`` (play the
+   seat a computer took over while the person was away: the table's
+   ``"takeover"`` option; reconnecting takes it back too). A request that is malformed, illegal,
    out of turn, not allowed now (no draw on offer, a seat out of the game)
    or for another ply (stale, replayed) gets ``{"type": "error", "error":
    "...", "ply": CURRENT}`` and changes nothing. A request is acknowledged
-   by the state that follows it, sent after its event is stored.
+   by the state that follows it, sent after its event is stored. A
+   spectator may send ``sync`` and ``ping``; anything else is an error.
 
 Every message the server sends has ``"seq"``: 1, 2, 3, ... on each
 connection. Messages are bounded in size and rate
@@ -32,6 +44,7 @@ import json
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from kozyri.checks import shown
 from kozyri.core import InvalidInput, KozyriError, load_json
 from kozyri_server.limits import AddressCounter, Limits, MessageRate
 from kozyri_server.room import ACTIONS, Room
@@ -41,10 +54,15 @@ from kozyri_server.tables import NotFound, Tables
 AUTH_SECONDS = 10.0
 #: The close codes: authentication failed, too many connections, the seat was left.
 CLOSE_AUTH, CLOSE_BUSY, CLOSE_LEFT = 4401, 4429, 4000
+#: The most events a state carries to catch a connection up (more: rebuild from the state's snapshot).
+MOST_CATCH_UP_EVENTS = 500
+#: What a spectator may send after its ``watch`` message.
+WATCHER_KEYS = {"sync": {"type", "id"}, "ping": {"type", "id"}}
 #: What a connection may send after authenticating.
 MESSAGE_KEYS = {"move": {"type", "ply", "move", "id"}, "resign": {"type", "ply", "id"},
                 "offer_draw": {"type", "ply", "id"}, "accept_draw": {"type", "ply", "id"},
-                "decline_draw": {"type", "ply", "id"}, "sync": {"type", "id"}, "ping": {"type", "id"}}
+                "decline_draw": {"type", "ply", "id"}, "sync": {"type", "id"}, "ping": {"type", "id"},
+                "take_back": {"type", "id"}}
 
 
 class Connection:
@@ -57,25 +75,48 @@ class Connection:
         self.closed = False
         #: The table's version of the last state sent (:attr:`kozyri_server.room.Room.version`).
         self.shown = -1
+        #: The table once authenticated, and the number of the last event this connection was sent.
+        self.room: Room | None = None
+        self.events_seen = 0
 
     async def send(self, message: dict) -> None:
         """Send ``message`` with the next sequence number (nothing once closed)."""
         async with self._lock:
-            if self.closed:
-                return
-            self.seq += 1
-            try:
-                await self.websocket.send_text(json.dumps({"seq": self.seq, **message}))
-            except (WebSocketDisconnect, RuntimeError, OSError):
-                self.closed = True
+            await self._send(message)
+
+    async def _send(self, message: dict) -> None:
+        """:meth:`send`, the lock held."""
+        if self.closed:
+            return
+        self.seq += 1
+        try:
+            await self.websocket.send_text(json.dumps({"seq": self.seq, **message}))
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self.closed = True
 
     async def send_state(self, message: dict, version: int) -> None:
         """Send a table's message showing its ``version``, unless a later
-        version has been sent already (two broadcasts that crossed)."""
-        if version < self.shown:
-            return
-        self.shown = version
-        await self.send(message)
+        version has been sent already (two broadcasts that crossed); a state
+        gets the events this connection has not been sent yet (:meth:`_with_events`)."""
+        async with self._lock:
+            if version < self.shown:
+                return
+            self.shown = version
+            await self._send(self._with_events(message))
+
+    def _with_events(self, message: dict) -> dict:
+        """A state message with ``"events"``: the table's events after the last
+        one this connection was sent (or the ``since`` of its auth), up to the
+        state's ``event_seq``, and ``"events_from"``: the number they follow.
+        More than :data:`MOST_CATCH_UP_EVENTS` (or a ``since`` the table has not
+        reached): no ``"events"`` and ``"events_from": null`` (rebuild from the state)."""
+        upto = message.get("event_seq")
+        if self.room is None or message.get("type") != "state" or not isinstance(upto, int):
+            return message
+        seen, self.events_seen = self.events_seen, upto
+        if seen > upto or upto - seen > MOST_CATCH_UP_EVENTS:
+            return {**message, "events_from": None}
+        return {**message, "events": self.room.events_between(seen, upto), "events_from": seen}
 
     async def close(self, code: int) -> None:
         async with self._lock:
@@ -113,6 +154,8 @@ def _decode(text: str) -> dict:
         raise ValueError(str(exc)) from None
     if not isinstance(message, dict):
         raise ValueError('a message is a JSON object like {"type": "move", "ply": 3, "move": "QS"}')
+    if not isinstance(message.get("type"), str):  # a list or an object would be looked up as a type (issue 35)
+        raise ValueError(f'a message names its "type" as a string like "move", not {shown(message.get("type"))}')
     return message
 
 
@@ -139,16 +182,21 @@ class TableSockets:
                                        "with the table's id and your seat's token"})
                 await connection.close(CLOSE_AUTH)
                 return
-            room, seat, held = found
-            await self._serve(connection, room, seat, held)
+            room, seat, held, since = found
+            connection.room, connection.events_seen = room, since
+            if seat is None:
+                await self._watch(connection, room)
+            else:
+                await self._serve(connection, room, seat, held)
         except WebSocketDisconnect:
             pass
         finally:
             self.addresses.close(address)
             connection.closed = True
 
-    async def _authenticate(self, websocket: WebSocket) -> tuple[Room, int, str] | None:
-        """The table, the seat and its stored token hash, or None (and no hint why)."""
+    async def _authenticate(self, websocket: WebSocket) -> tuple[Room, int | None, str | None, int] | None:
+        """The table, the seat (None: a spectator), its stored token hash and the
+        last event the client saw (``since``, 0 if not given), or None (and no hint why)."""
         try:
             text = await asyncio.wait_for(_receive_text(websocket, self.limits), AUTH_SECONDS)
             if text is None:
@@ -156,14 +204,21 @@ class TableSockets:
             message = _decode(text)
         except (asyncio.TimeoutError, ValueError):
             return None
-        if message.get("type") != "auth" or set(message) - {"type", "table", "token"}:
+        kind = message.get("type")
+        allowed = {"auth": {"type", "table", "token", "since"}, "watch": {"type", "table", "since"}}.get(kind)
+        if allowed is None or set(message) - allowed:
+            return None
+        since = message.get("since", 0)
+        if isinstance(since, bool) or not isinstance(since, int) or since < 0:
             return None
         try:
             room = await self.tables.get(message.get("table"))
         except (NotFound, KozyriError):
             return None
+        if kind == "watch":
+            return room, None, None, since
         seat = room.seat_of(message.get("token"))
-        return None if seat is None else (room, seat, room.hashes[seat])
+        return None if seat is None else (room, seat, room.hashes[seat], since)
 
     async def _serve(self, connection: Connection, room: Room, seat: int, held: str) -> None:
         """Messages of an authenticated seat, until it leaves (or gives its seat up: ``held`` changes)."""
@@ -173,28 +228,68 @@ class TableSockets:
                 await connection.close(CLOSE_LEFT)
 
         await connection.send({"type": "welcome", "table": room.id, "seat": seat})
-        self.tables.listen(room, seat, listener)
-        await connection.send_state(*await self.tables.state(room, seat))
-        rate = MessageRate(self.limits.messages_per_second, self.limits.message_burst)
+        await self.tables.seat_connected(room, seat)  # shown to the others; this connection's state shows it too
         try:
+            self.tables.listen(room, seat, listener)
+            await connection.send_state(*await self.tables.state(room, seat))
+            await self._read(connection, room, seat, held)
+        finally:
+            self.tables.unlisten(room, seat, listener)
+            await self.tables.seat_disconnected(room, seat)
+
+    async def _read(self, connection: Connection, room: Room, seat: int, held: str) -> None:
+        """An authenticated seat's messages, handled until it leaves (or gives its seat up)."""
+        rate = MessageRate(self.limits.messages_per_second, self.limits.message_burst)
+        while not connection.closed:
+            try:
+                text = await _receive_text(connection.websocket, self.limits)
+            except ValueError as exc:
+                await self._error(connection, room, str(exc))
+                continue
+            if text is None:
+                return
+            if not rate.allow():
+                await self._error(connection, room, "too many messages: slow down")
+                continue
+            if room.hashes[seat] != held:  # the seat was given up: this token no longer plays
+                await connection.send({"type": "error", "error": "you left the table"})
+                await connection.close(CLOSE_LEFT)
+                return
+            await self._handle(connection, room, seat, text)
+
+    async def _watch(self, connection: Connection, room: Room) -> None:
+        """A spectator: the public state after every change, ``sync`` and
+        ``ping`` answered, anything else an error reply (it cannot act)."""
+        async def listener(message: dict, version: int) -> None:
+            await connection.send_state(message, version)
+
+        await connection.send({"type": "welcome", "table": room.id, "seat": None, "spectator": True})
+        try:
+            await connection.send_state(*await self.tables.watch(room, listener))
+            rate = MessageRate(self.limits.messages_per_second, self.limits.message_burst)
             while not connection.closed:
                 try:
                     text = await _receive_text(connection.websocket, self.limits)
+                    if text is None:
+                        return
+                    if not rate.allow():
+                        raise ValueError("too many messages: slow down")
+                    message = _decode(text)
                 except ValueError as exc:
                     await self._error(connection, room, str(exc))
                     continue
-                if text is None:
-                    return
-                if not rate.allow():
-                    await self._error(connection, room, "too many messages: slow down")
-                    continue
-                if room.hashes[seat] != held:  # the seat was given up: this token no longer plays
-                    await connection.send({"type": "error", "error": "you left the table"})
-                    await connection.close(CLOSE_LEFT)
-                    return
-                await self._handle(connection, room, seat, text)
+                kind, request_id = message.get("type"), message.get("id")
+                if kind not in WATCHER_KEYS or set(message) - WATCHER_KEYS[kind]:
+                    await self._error(connection, room, "a spectator only watches: it may send sync and ping, "
+                                      f"not {shown(kind)}" if kind not in WATCHER_KEYS else
+                                      f"unknown key {sorted(set(message) - WATCHER_KEYS[kind])[0]!r} for {kind}",
+                                      request_id)
+                elif kind == "ping":
+                    await connection.send({"type": "pong", **({"id": request_id} if request_id is not None else {})})
+                else:
+                    await connection.send_state(*await self.tables.public_state(room))
         finally:
-            self.tables.unlisten(room, seat, listener)
+            await self.tables.unwatch(room, listener)
 
     async def _handle(self, connection: Connection, room: Room, seat: int, text: str) -> None:
         try:
@@ -216,6 +311,9 @@ class TableSockets:
             await connection.send({"type": "pong", **({"id": request_id} if request_id is not None else {})})
         elif kind == "sync":
             await connection.send_state(*await self.tables.state(room, seat))
+        elif kind == "take_back":  # the person plays the seat a computer was playing for them
+            if not await self.tables.take_back(room, seat):
+                await self._error(connection, room, "no computer is playing your seat", request_id)
         else:
             assert kind in ACTIONS
             try:

@@ -60,28 +60,52 @@ class StateReader:
                 return message
 
 
+#: Keys of a state message that change with no event at the table: connections coming and going.
+NOTICE_KEYS = ("seq", "presence", "spectators", "events", "events_from")
+
+
+def is_notice(before: dict | None, after: dict) -> bool:
+    """Whether state ``after`` only tells, after ``before``, that a seat's
+    connection opened or closed, or a spectator came or went (no seat taken
+    or left, nothing else changed)."""
+    if before is None or after["type"] != "state":
+        return False
+    if any(before.get(key) != after.get(key) for key in set(before) | set(after) if key not in NOTICE_KEYS):
+        return False
+    if (before.get("presence"), before.get("spectators")) == (after.get("presence"), after.get("spectators")):
+        return False  # the same state again (a sync reply)
+    statuses = zip(before.get("presence") or [], after.get("presence") or [])
+    return all((one["status"] == "empty") == (two["status"] == "empty") for one, two in statuses)
+
+
 class Seat(StateReader):
     """One person's connection: every message is kept (``messages``), its
-    sequence numbers checked, and the latest state remembered."""
+    sequence numbers checked, and the latest state remembered. Unless
+    ``notices``, a state that only says a connection came or went
+    (:func:`is_notice`) is kept but not returned by :meth:`receive`."""
 
-    def __init__(self, ws, seat: int):
-        self.ws, self.seat = ws, seat
+    def __init__(self, ws, seat: int, notices: bool = False):
+        self.ws, self.seat, self.notices = ws, seat, notices
         self.messages: list[dict] = []
         self.state: dict | None = None
 
     def receive(self) -> dict:
-        message = self.ws.receive_json()
-        assert message["seq"] == len(self.messages) + 1
-        self.messages.append(message)
-        if message["type"] == "state":
-            assert message["seat"] == self.seat
-            self.state = message
-        return message
+        while True:
+            message = self.ws.receive_json()
+            assert message["seq"] == len(self.messages) + 1
+            self.messages.append(message)
+            if message["type"] == "state":
+                assert message["seat"] == self.seat
+                notice = is_notice(self.state, message)
+                self.state = message
+                if notice and not self.notices:
+                    continue
+            return message
 
 
-def authenticate(ws, table_id: str, token: str, seat: int) -> Seat:
+def authenticate(ws, table_id: str, token: str, seat: int, notices: bool = False) -> Seat:
     ws.send_json({"type": "auth", "table": table_id, "token": token})
-    person = Seat(ws, seat)
+    person = Seat(ws, seat, notices)
     assert person.receive() == {"seq": 1, "type": "welcome", "table": table_id, "seat": seat}
     person.next_state()
     return person

@@ -88,3 +88,17 @@ def test_a_hint_from_the_view_the_page_holds(tmp_path):
             reply = c.post("/api/owntrumps/bestmove", json={"game": state["view"], "level": 3})
             assert reply.status_code == 200, reply.text
             assert reply.json()["move"] in state["legal_moves"]
+
+
+def test_every_script_is_loaded_by_a_page_and_the_table_modules_in_order():
+    """Each script of js/ is loaded by one of the pages; index.html loads the lobby, the table and its
+    end, the online table's parts and the router (app.js, last: it starts the page)."""
+    pages = {p.name: p.read_text(encoding="utf-8") for p in STATIC_DIR.glob("*.html")}
+    loaded = {name: re.findall(r'<script src="js/([^"]+)"', html) for name, html in pages.items()}
+    scripts = {p.name for p in (STATIC_DIR / "js").glob("*.js")}
+    assert scripts <= {s for found in loaded.values() for s in found}, scripts
+    index = loaded["index.html"]
+    assert index[0] == "dom.js" and index[-1] == "app.js", index
+    for before, after in (("api.js", "lobby.js"), ("online.js", "lobby.js"), ("online.js", "table.js"),
+                          ("owntrumps.js", "table.js"), ("table.js", "ending.js")):
+        assert index.index(before) < index.index(after), (before, after)

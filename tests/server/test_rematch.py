@@ -1,8 +1,10 @@
 """A finished table's rematch (POST /api/tables/{id}/rematch): made once
-for every seat that asks (with its token), the same settings and seats with
-the leader rotated (Reversi: the colours swapped), a new deal and new
-computer seeds; the person seats taken by the same tokens; the link shown
-to the old table's seats in their state, kept across a restart."""
+every person seat still taken has asked (with its token; against the
+computer at once), until then the votes shown in the seats' states; the
+same settings and seats with the leader rotated (Reversi: the colours
+swapped), a new deal and new computer seeds; the person seats taken by the
+same tokens; the link shown to the old table's seats in their state, kept
+across a restart."""
 
 from __future__ import annotations
 
@@ -70,7 +72,7 @@ def test_a_rematch_against_the_computer_is_made_once_with_the_person_seated(tmp_
         assert c.post(f"/api/tables/{table_id}/rematch", json={"token": token}).json() == first
 
 
-def test_an_online_rematch_seats_every_person_with_their_old_token(tmp_path):
+def test_an_online_rematch_waits_for_every_person_and_seats_each_with_their_old_token(tmp_path):
     with client(tmp_path / "online.db") as c, ExitStack() as stack:
         table_id = new_table(c, deck="4x3", players=2, trumps="SH", seats=[None, None])
         tokens = {seat: join(c, table_id, seat) for seat in (0, 1)}
@@ -78,15 +80,23 @@ def test_an_online_rematch_seats_every_person_with_their_old_token(tmp_path):
                  for seat, token in tokens.items()}
         _resign(seats[1])
         seats[0].next_state()
-        # each person asks with their own token: one new table, each in their own seat
-        one = c.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[1]}).json()
+        assert seats[0].state["rematch_votes"] == []
+        # seat 1 asks: nothing is made until seat 0 agrees; both are shown the vote
+        asked = c.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[1]}).json()
+        assert asked == {"ok": True, "table": None, "votes": [1], "waiting": [0]}
+        assert c.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[1]}).json() == asked  # asked twice
+        for seat in (0, 1):
+            assert seats[seat].next_state()["rematch_votes"] == [1] and seats[seat].state["rematch"] is None
+        assert c.get(f"/api/tables/{table_id}").json()["rematch"] is None
+        # seat 0 agrees: one new table, each in their own seat, the link sent to both
         zero = c.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]}).json()
-        assert zero["table"] == one["table"] and (zero["seat"], one["seat"]) == (0, 1)
+        one = c.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[1]}).json()
+        assert zero["table"] == one["table"] is not None and (zero["seat"], one["seat"]) == (0, 1)
         new = room_of(c, zero["table"])
         assert new.settings.leader == 1 and new.settings.trumps == ("S", "H")
         assert c.get(f"/api/tables/{zero['table']}").json()["status"] == "playing"
         for seat in (0, 1):
-            assert _told(seats[seat]) == zero["table"]
+            assert _told(seats[seat]) == zero["table"] and seats[seat].state["rematch_votes"] == [0, 1]
             again = authenticate(stack.enter_context(c.websocket_connect("/api/ws")), zero["table"], tokens[seat], seat)
             assert again.state["phase"] == "play"
 
@@ -102,3 +112,18 @@ def test_a_reversi_rematch_swaps_the_colours(tmp_path):
         new = room_of(c, reply["table"])
         assert new.kinds == ["computer", "person"] and new.settings.seats[0].level == 1
         authenticate(stack.enter_context(c.websocket_connect("/api/ws")), reply["table"], token, 1)
+
+
+def test_a_seat_given_up_has_no_vote_and_stays_free_at_the_rematch(tmp_path):
+    with client(tmp_path / "left.db") as c, ExitStack() as stack:
+        table_id = new_table(c, deck="4x3", players=3, trumps="SHD", seats=[None, None, None])
+        tokens = {seat: join(c, table_id, seat) for seat in (0, 1, 2)}
+        seats = {seat: authenticate(stack.enter_context(c.websocket_connect("/api/ws")), table_id, tokens[seat],
+                                    seat) for seat in (0, 1)}
+        _resign(seats[0])
+        assert c.post(f"/api/tables/{table_id}/leave", json={"token": tokens[2]}).json()["left"]
+        asked = c.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]}).json()
+        assert (asked["table"], asked["votes"], asked["waiting"]) == (None, [0], [1])
+        made = c.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[1]}).json()
+        summary = c.get(f"/api/tables/{made['table']}").json()
+        assert summary["status"] == "open" and [s["taken"] for s in summary["seats"]] == [True, True, False]

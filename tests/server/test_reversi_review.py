@@ -45,6 +45,8 @@ def test_a_finished_reversi_table_is_reviewed(c):
     assert review["ok"] and review["over"] and review["agent"] == "alphabeta" and review["players"] == 2
     assert review["record"]["moves"] == record["moves"]
     assert [m["played"] for m in review["moves"]] == record["moves"]
+    assert review["reviewed_moves"] == len(record["moves"]) and review["stopped"] is None  # within the cap, whole
+    assert review["complete"] == (review["cut_moves"] == 0)
     board = Board(record.get("start"))
     for move in review["moves"]:
         legal = board.legal_moves()

@@ -58,7 +58,7 @@ def check_text(content: str, source: str) -> str:
     stripped = content.removeprefix(_BYTE_ORDER_MARK).strip()
     if not stripped:
         raise InvalidInput(f"{source} is empty (expected {FORMS})")
-    if any(ord(ch) < 32 and ch not in "\t\r\n" for ch in stripped) or "\x7f" in stripped:
+    if _CONTROL_CHARACTER.search(stripped):
         raise InvalidInput(f"{source} is not text (expected {FORMS})")
     return stripped
 
@@ -66,6 +66,8 @@ def check_text(content: str, source: str) -> str:
 #: The text form of a record starts with a tag such as ``[Deck "36"]`` (after comment lines, ``; ...``).
 _RECORD_TAGS = re.compile(r"(?:\s*;[^\n]*(?:\n|$))*\s*\[\s*[A-Za-z]")
 _BYTE_ORDER_MARK = "\ufeff"
+#: A control character that text does not hold (tab and line ends aside): a binary file or garbage.
+_CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 @dataclass(frozen=True)

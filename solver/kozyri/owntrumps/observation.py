@@ -570,22 +570,31 @@ class Observation:
             return f"{name} is known to be in hand {holder}"
         return f"it is known not to hold {name}"
 
-    def _after(self, move: Move, check: bool = True) -> "Observation":
+    def _after(self, move: Move, check: bool = True, text: str | None = None) -> "Observation":
         """The view after ``move`` (read and checked by :meth:`_read`). A move
         of another seat that narrows what it may hold (a card that was never
         seen, or unseen beating cards ruled out by a take) is refused when
         no deal fits the result; the rest cannot change whether one does.
         (A move of the real game always leaves a deal that fits: the real
-        one; ``check=False`` skips the test for such a move.)"""
+        one; ``check=False`` skips the test for such a move.) ``text``: the
+        move's text, when the caller has it already."""
         deck, seat, mover, pile = self.deck, self.seat, self.to_move, self.pile
         known, known_not, counts = list(self.known), list(self.known_not), list(self.counts)
-        everything = deck.all_cards
+        everything = (1 << len(deck.ranks) * len(deck.suits)) - 1
         narrowed = False
         if move.kind == MoveKind.TAKE:
-            known[mover] |= deck.mask(pile[len(pile) - move.count:])
+            taken = 0
+            for card in pile[len(pile) - move.count:]:
+                taken |= 1 << card
+            known[mover] |= taken
             counts[mover] += move.count
             if mover != seat:  # with must_beat it held no unseen card beating the top card
-                may = self.unseen & ~known_not[mover]
+                seen = taken
+                for card in pile:
+                    seen |= 1 << card
+                for mask in self.known:
+                    seen |= mask
+                may = everything & ~seen & ~known_not[mover]  # its unseen cards it may hold
                 if self.rules.must_beat:
                     excluded = may & _beating(deck, pile[-1], self.trump_indices[mover])
                     may &= ~excluded
@@ -593,8 +602,10 @@ class Observation:
                 known_not[mover] = everything & ~(known[mover] | may)
             pile = pile[:len(pile) - move.count]
         else:
-            placed = (move.card,) if move.follow == NO_CARD else (move.card, move.follow)
-            on_pile = deck.mask(placed)
+            if move.follow == NO_CARD:
+                placed, on_pile = (move.card,), 1 << move.card
+            else:
+                placed, on_pile = (move.card, move.follow), 1 << move.card | 1 << move.follow
             pile = pile + placed
             counts[mover] -= len(placed)
             if mover != seat:  # the cards were unseen or known in its hand: now nobody may hold them
@@ -608,7 +619,8 @@ class Observation:
             known_not[seat] = everything & ~hand
         to_move = R.next_holder(counts, mover)
         after = Observation._trusted(seat, deck, self.trumps, self.rules, to_move, hand, pile, tuple(counts),
-                                     tuple(known), tuple(known_not), self.moves.appended(move.text(deck)), None,
+                                     tuple(known), tuple(known_not),
+                                     self.moves.appended(move.text(deck) if text is None else text), None,
                                      self.trump_indices)
         if narrowed and check:
             why = after._inconsistency()

@@ -74,6 +74,7 @@ its older results files.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -88,6 +89,8 @@ from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record_text import TAGS, WIDTH, end_from_text, end_text, read_text, write_text
 from kozyri.owntrumps.rules import AGREEMENT, NO_CARD, REPETITION, RESIGNATION, Move, MoveKind, Outcome, Rules
 
+#: A control character that text does not hold (tab and line ends aside): a binary file or garbage.
+_CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 #: The third occurrence of a position ends the game (RULES.md).
 REPEATS = 3
 
@@ -270,33 +273,95 @@ def _card_numbers(deck: Deck) -> dict[str, int]:
     return {deck.card_text(card): card for card in range(deck.size)}
 
 
+class _ReplayTables:
+    """What the replay of one deal looks up at every move, computed once per
+    deck and trump suits (a record's positions all share theirs): each
+    seat's trump index, the cards beating each top card for each seat, each
+    card's text, the moves (shared: a Move is immutable)."""
+
+    __slots__ = ("deck", "trumps", "trump_indices", "numbers", "size", "beating", "take_base", "_moves")
+
+    def __init__(self, deck: Deck, trumps: tuple[str, ...]):
+        self.deck, self.trumps = deck, trumps
+        self.trump_indices = tuple(deck.suit_index(suit) for suit in trumps)
+        self.numbers, self.size = _card_numbers(deck), deck.size
+        self.beating = [[_beating(deck, top, trump) for top in range(deck.size)] for trump in self.trump_indices]
+        ace = deck.ace
+        #: Cards a take of seat's (for each top card) takes, the pile's length allowing: 3 (not its trump),
+        #: 5 (its trump), the whole pile (its trump ace); take_count's rule as a table.
+        self.take_base = [[3 if deck.suit_of(top) != trump else (1 << 30 if deck.rank_of(top) == ace else 5)
+                           for top in range(deck.size)] for trump in self.trump_indices]
+        self._moves: dict[tuple, Move] = {}
+
+    def move(self, kind: MoveKind, card: int, follow: int = NO_CARD, count: int = 0) -> Move:
+        """The Move of these fields (one object for each, shared)."""
+        found = self._moves.get((kind, card, follow, count))
+        if found is None:
+            found = self._moves.setdefault((kind, card, follow, count), Move(kind, card, follow, count))
+        return found
+
+
+#: The tables of the last deal replayed: ``(deck, trumps, tables)`` (one rebinding: safe across threads).
+_last_tables: tuple = (None, None, None)
+
+
+def _replay_tables(pos: Position | Observation) -> _ReplayTables:
+    """The :class:`_ReplayTables` of ``pos``'s deck and trumps (the last ones again when they are the same objects)."""
+    global _last_tables
+    deck, trumps, tables = _last_tables
+    if deck is pos.deck and trumps is pos.trumps:
+        return tables
+    tables = _tables_for(pos.deck, pos.trumps)
+    _last_tables = (pos.deck, pos.trumps, tables)
+    return tables
+
+
+@lru_cache(maxsize=64)
+def _tables_for(deck: Deck, trumps: tuple[str, ...]) -> _ReplayTables:
+    return _ReplayTables(deck, trumps)
+
+
+def _legal_text_move(pos: Position, text: str, tables: _ReplayTables) -> Move | None:
+    """:func:`legal_move_or_none` for a move's text at ``pos`` (a game in progress), by ``tables``."""
+    mover, pile = pos.to_move, pos.pile
+    hand = pos.hands[mover]
+    if text.startswith("take"):
+        if not pile:
+            return None
+        count = min(tables.take_base[mover][pile[-1]], len(pile))
+        if text[4:] not in ("", str(count)) or pos.rules.must_beat and hand & tables.beating[mover][pile[-1]]:
+            return None
+        return tables.move(MoveKind.TAKE, NO_CARD, NO_CARD, count)
+    numbers = tables.numbers
+    card, plus, rest = text.partition("+")
+    card = numbers.get(card)
+    if card is None or not hand >> card & 1:
+        return None
+    if not pile:
+        return tables.move(MoveKind.LEAD, card) if not plus else None
+    if not tables.beating[mover][pile[-1]] >> card & 1:
+        return None
+    left = hand & ~(1 << card)
+    if not plus:
+        return tables.move(MoveKind.BEAT, card) if not left else None
+    follow = numbers.get(rest)
+    if follow is None or not left >> follow & 1:
+        return None
+    return tables.move(MoveKind.BEAT, card, follow)
+
+
 def legal_move_or_none(pos: Position, move, trumps: tuple[int, ...] | None = None) -> Move | None:
     """``move`` (a Move or its text as records write it) when it is legal
     at ``pos``, checked without listing every legal move (a record's
     replay must cost the same at every move); None when it is not, or is
     written otherwise: the caller then asks :meth:`Position.parse_move`,
     which answers and words the errors. ``trumps``: ``pos.trump_indices`` (given when known already)."""
-    hand, pile, mover = pos.hands[pos.to_move], pos.pile, pos.to_move
     if pos.is_over:
         return None
-    trump, deck = (pos.trump_indices if trumps is None else trumps)[mover], pos.deck
     if isinstance(move, str):
-        if move.startswith("take"):
-            if not pile:
-                return None
-            count = R.take_count(deck, pile[-1], trump, len(pile))
-            if move[4:] not in ("", str(count)):
-                return None
-            move = Move.take(count)
-        else:
-            numbers = _card_numbers(deck)
-            cards = [numbers.get(part) for part in move.split("+")]
-            if None in cards or len(cards) > 2:
-                return None
-            if not pile:
-                move = Move.lead(cards[0]) if len(cards) == 1 else None
-            else:
-                move = Move.beat(cards[0], cards[1] if len(cards) == 2 else NO_CARD)
+        return _legal_text_move(pos, move, _replay_tables(pos))
+    hand, pile, mover = pos.hands[pos.to_move], pos.pile, pos.to_move
+    trump, deck = (pos.trump_indices if trumps is None else trumps)[mover], pos.deck
     if not isinstance(move, Move) or type(move.card) is not int or type(move.follow) is not int:
         return None
     kind = move.kind
@@ -316,10 +381,23 @@ def legal_move_or_none(pos: Position, move, trumps: tuple[int, ...] | None = Non
     return move if legal else None
 
 
+def _position(pos: Position, hands: tuple[int, ...], pile: tuple[int, ...], to_move: int,
+              outcome: Outcome | None) -> Position:
+    """``pos`` with these hands, pile, player to move and outcome (from a
+    legal move played on it, so nothing to check: no dataclass init)."""
+    after = object.__new__(Position)
+    after.__dict__.update(deck=pos.deck, hands=hands, pile=pile, trumps=pos.trumps, to_move=to_move,
+                          rules=pos.rules, outcome=outcome)
+    return after
+
+
 def _advance_position(pos: Position, move) -> tuple[Move, Position]:
     """``move`` (a Move or its text) checked and played at ``pos``."""
-    trumps = pos.trump_indices
-    legal = legal_move_or_none(pos, move, trumps)
+    tables = _replay_tables(pos)
+    trumps = tables.trump_indices
+    legal = None
+    if pos.outcome is None:
+        legal = _legal_text_move(pos, move, tables) if isinstance(move, str) else legal_move_or_none(pos, move, trumps)
     if legal is not None:
         move = legal
     elif isinstance(move, str):
@@ -336,7 +414,7 @@ def _advance_position(pos: Position, move) -> tuple[Move, Position]:
     else:
         raise InvalidInput(f"a move must be a Move or its text, not {move!r}")
     hands, pile, to_move, outcome = R.apply_move(pos.deck, trumps, pos.hands, pos.pile, pos.to_move, move)
-    return move, Position(pos.deck, hands, pile, pos.trumps, to_move, pos.rules, outcome)
+    return move, _position(pos, hands, pile, to_move, outcome)
 
 
 # --- what both kinds of record are -----------------------------------------------
@@ -595,17 +673,27 @@ class GameRecord(_Record):
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` knows now (see :mod:`kozyri.owntrumps.observation`)."""
-        return self.observations(seat)[-1]
+        view = None
+        for view in self._views(seat):  # the views before are dropped as it goes: no list of them
+            pass
+        return view
 
     def observations(self, seat: int) -> list[Observation]:
         """What ``seat`` knew at the start and after each move: ``len(moves) + 1``
         views, each the one before played on with the public move."""
+        return list(self._views(seat))
+
+    def _views(self, seat: int):
+        """The views of :meth:`observations`, one by one."""
         view = Observation.of(self.start, seat)
-        views = [view]
+        yield view
+        deck, texts = view.deck, {}  # a replay's moves are shared objects: each text made once
         for move in self.moves:
-            view = view.play(move, checked=True)  # replayed on every hand when the record was made
-            views.append(view)
-        return views
+            text = texts.get(id(move))
+            if text is None:
+                text = texts[id(move)] = move.text(deck)
+            view = view._after(move, False, text)  # replayed on every hand when the record was made
+            yield view
 
     def seat_record(self, seat: int) -> SeatRecord:
         """The game as ``seat`` saw it (its start view, the public moves, the end)."""
@@ -640,7 +728,7 @@ class GameRecord(_Record):
         stripped = content.strip()
         if not stripped:
             raise InvalidInput("the record is empty (expected a JSON record or the text form with [Deck ...] tags)")
-        if any(ord(ch) < 32 and ch not in "\t\r\n" for ch in stripped) or "\x7f" in stripped:
+        if _CONTROL_CHARACTER.search(stripped):
             raise InvalidInput("the record is not text")
         if stripped.startswith("{"):
             return cls.from_json(stripped, repetition=repetition)

@@ -69,7 +69,19 @@ CHOOSE, MOVE, RESIGN, OFFER_DRAW, ACCEPT_DRAW, DECLINE_DRAW, UNDO = (
 EVENT_KINDS = (CHOOSE, MOVE, RESIGN, OFFER_DRAW, ACCEPT_DRAW, DECLINE_DRAW, UNDO)
 #: The longest text an event holds (a suit, a move).
 MOST_PAYLOAD_CHARS = 40
+#: The payload of a resign event that is a loss on time (a server's clock ran out: :meth:`Session.lose_on_time`).
+ON_TIME = "time"
 _EVENT_KEYS = ("seq", "kind", "seat", "payload", "seconds")
+
+
+@dataclass(frozen=True)
+class TimeLoss(Ending):
+    """The :class:`~kozyri.play.Ending` of a game a seat lost on time: a
+    resignation (RULES.md: the loser is the seat out of time), its JSON with
+    ``"by": "time"``."""
+
+    def to_json(self) -> dict:
+        return {**super().to_json(), "by": ON_TIME}
 
 
 @dataclass(frozen=True)
@@ -77,7 +89,7 @@ class Event:
     """One thing that happened in a session: its number ``seq`` (1, 2, ...),
     its ``kind`` (:data:`EVENT_KINDS`), the ``seat`` that did it (None for
     an undo no seat asked for), its ``payload`` (the suit chosen, the move
-    played; None otherwise) and the ``seconds`` the seat spent on it (a
+    played, ``"time"`` for a resignation that was a loss on time; None otherwise) and the ``seconds`` the seat spent on it (a
     choice, a move; None otherwise)."""
 
     seq: int
@@ -111,7 +123,7 @@ class Event:
         payload = data.get("payload")
         if payload is not None:
             checks.short_text(payload, "an event's payload", MOST_PAYLOAD_CHARS)
-        if (payload is None) != (kind not in (CHOOSE, MOVE)):
+        if (payload is None) != (kind not in (CHOOSE, MOVE)) and not (kind == RESIGN and payload == ON_TIME):
             raise InvalidInput(f"a {kind} event {'holds' if kind in (CHOOSE, MOVE) else 'holds no'} payload")
         seconds = data.get("seconds")
         if seconds is not None:
@@ -169,6 +181,8 @@ class Session:
         self._offer: list[int] | None = None
         # Each computer seat's last search, from its own view (how it judges a draw offer).
         self._judgements: dict[int, AgentInfo] = {}
+        # The seat whose resignation was a loss on time (:meth:`lose_on_time`), or None.
+        self._out_of_time: int | None = None
         self._turn_started = time.monotonic()
         if start is None and settings.chooses_trumps:
             self._choose_from(())
@@ -203,7 +217,11 @@ class Session:
     @property
     def ending(self) -> Ending | None:
         """How the game ended (None while it goes on)."""
-        return None if self.table is None else self.table.ending
+        ending = None if self.table is None else self.table.ending
+        if ending is not None and ending.reason == RESIGNATION and ending.loser == self._out_of_time:
+            return TimeLoss(ending.scores, ending.loser, ending.capped, ending.text.replace("resigned", "lost on time"),
+                            ending.reason)
+        return ending
 
     @property
     def ply(self) -> int:
@@ -265,6 +283,12 @@ class Session:
         """``seat`` resigns, at its turn or not: it loses, and the game ends
         (RULES.md: with three or four players too)."""
         return self._resign(seat)
+
+    def lose_on_time(self, seat: int) -> Event:
+        """``seat`` ran out of time (a door's clock): it loses as by
+        resignation (RULES.md); the event is a ``resign`` with the payload
+        ``"time"``, the ending's JSON says ``"by": "time"``."""
+        return self._resign(seat, on_time=True)
 
     def offer_draw(self, seat: int) -> Event:
         """``seat`` offers a draw; it stands until the next move."""
@@ -401,11 +425,12 @@ class Session:
             raise IllegalMove(f"player {seat} holds no cards: only the players still in the game {what}")
         return seat
 
-    def _resign(self, seat, seq=None) -> Event:
+    def _resign(self, seat, seq=None, on_time: bool = False) -> Event:
         seat = self._in_play(seat, "may resign")
         self.table.resign(seat)
         self._offer = None
-        return self._log(RESIGN, seat, seq=seq)
+        self._out_of_time = seat if on_time else None
+        return self._log(RESIGN, seat, ON_TIME if on_time else None, seq=seq)
 
     def _offer_draw(self, seat, seq=None) -> Event:
         seat = self._in_play(seat, "agree to a draw")
@@ -447,6 +472,7 @@ class Session:
         else:
             raise InvalidInput("nothing to take back")
         self._offer = None
+        self._out_of_time = None
         return self._log(UNDO, seat, seq=seq)
 
     def _replay(self, event: Event) -> None:
@@ -457,6 +483,8 @@ class Session:
             self._act(seat, event.payload, event.seconds, seq)
         elif kind == UNDO:
             self._undo(seat, seq)
+        elif kind == RESIGN:
+            self._resign(seat, seq, on_time=event.payload == ON_TIME)
         else:
             {RESIGN: self._resign, OFFER_DRAW: self._offer_draw, ACCEPT_DRAW: self._accept_draw,
              DECLINE_DRAW: self._decline_draw}[kind](seat, seq)

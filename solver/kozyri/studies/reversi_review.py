@@ -28,10 +28,17 @@ that of the move played, at least 0) is shown, not judged.
 A pass, and a move that is the only legal one, is ``"forced"``: loss 0,
 never marked.
 
+Under the caller's deadline (the server's cap on a request) the review
+answers before it with every move, each move's time lowered to its share of
+what is left as in the Own Trumps review (:class:`~kozyri.studies.review.MoveClock`):
+a move so cut short is ``"cut": true`` and the review ``"complete": false``
+(``"reviewed_moves"``, ``"cut_moves"``).
+
 JSON (:meth:`ReversiReview.to_json`): the keys of the Own Trumps review's
 (``version``, ``record``, ``players`` (2), ``seat``, ``budget``, ``agent``
 (``"alphabeta"``), ``thresholds``, ``confidence`` (null: no statistics),
-``moves``, ``summary``, ``over``, ``outcome``, ``stopped``, ``seconds``);
+``moves``, ``summary``, ``over``, ``outcome``, ``stopped``, ``seconds``,
+``complete``, ``reviewed_moves``, ``cut_moves``);
 ``record`` is the Reversi table's record (``start``, ``moves``, ...); a
 move's ``judged`` is ``"exact"``, ``"estimate"`` or ``"forced"`` (never
 ``"unclear"``), its ``exact``
@@ -60,7 +67,17 @@ from kozyri.reversi.endgame import load_kernels, solve
 from kozyri.reversi.engine import NAME as ENGINE_NAME
 from kozyri.reversi.engine import best_move
 from kozyri.search.control import SearchControl, controlled, part_of
-from kozyri.studies.review import ESTIMATE, EXACT, FORCED, JSON_VERSION, THRESHOLDS, mark_for, total_time_bound
+from kozyri.studies.review import (
+    ESTIMATE,
+    EXACT,
+    FORCED,
+    JSON_VERSION,
+    THRESHOLDS,
+    MoveClock,
+    completeness_json,
+    mark_for,
+    total_time_bound,
+)
 
 #: Empty squares at most for the review to try the exact solver (a win/draw/loss solve of each option).
 EXACT_EMPTIES = 14
@@ -115,6 +132,8 @@ class ReversiMove:
     nodes: int = 0
     options: list[ReversiOption] = field(default_factory=list)
     seconds: float = 0.0
+    #: The review's deadline cut this move's search short of its budget.
+    cut: bool = False
 
     def to_json(self) -> dict:
         exact = estimate = None
@@ -131,7 +150,7 @@ class ReversiMove:
         return {"number": self.number, "seat": self.seat, "played": self.played, "best": self.best,
                 "judged": self.judged, "loss": _rounded(self.loss), "mark": self.mark, "turning": self.turning,
                 "exact": exact, "estimate": estimate, "options": [o.to_json() for o in self.options],
-                "seconds": round(self.seconds, 3)}
+                "seconds": round(self.seconds, 3), "cut": self.cut}
 
 
 @dataclass
@@ -162,6 +181,15 @@ class ReversiReview:
                         "blunders": marks["blunder"]})
         return out
 
+    @property
+    def cut_moves(self) -> int:
+        return sum(m.cut for m in self.moves)
+
+    @property
+    def complete(self) -> bool:
+        """Every move planned reviewed, each at the budget asked."""
+        return self.stopped is None and len(self.moves) == self.planned and not self.cut_moves
+
     def outcome(self) -> dict | None:
         """``{"loser": seat or None}`` when the game is over (an ending in the record, else the final board)."""
         ending = self.record.get("ending")
@@ -190,6 +218,7 @@ class ReversiReview:
             "outcome": outcome,
             "stopped": self.stopped,
             "seconds": round(self.seconds, 3),
+            **completeness_json(self),
         }
 
 
@@ -246,9 +275,12 @@ def review_reversi(record, limit_per_move: Limit | None = None, *, seat: int | N
     if numbers:
         load_kernels()  # before any clock starts
     began = time.monotonic()
+    searched = {number: len(positions[number - 1].legal_moves()) > 1 for number in numbers}
     with controlled(None, control) as ctrl:
+        clock = MoveClock(ctrl, sum(searched.values()))
         for number in numbers:
-            reviewed = _review_move(number, positions[number - 1], moves[number - 1], limit, ctrl)
+            move_limit, lowered = clock.move_limit(limit, searched[number])
+            reviewed = _review_move(number, positions[number - 1], moves[number - 1], move_limit, ctrl, lowered)
             if ctrl.stopped:
                 break
             review.moves.append(reviewed)
@@ -263,7 +295,9 @@ def _seat_of(board: Board) -> int:
     return 0 if board.turn == BLACK else 1
 
 
-def _review_move(number: int, before: Board, played: str, limit: Limit, ctrl: SearchControl) -> ReversiMove:
+def _review_move(number: int, before: Board, played: str, limit: Limit, ctrl: SearchControl,
+                 lowered: bool = False) -> ReversiMove:
+    """One move within ``limit`` (``lowered``: the review's deadline lowered its time)."""
     began = time.monotonic()
     played = PASS if played.lower() in ("pass", "ps") else played.lower()
     review = ReversiMove(number, _seat_of(before), played, FORCED, best=played, loss=0.0,
@@ -279,6 +313,7 @@ def _review_move(number: int, before: Board, played: str, limit: Limit, ctrl: Se
                 _exact(review, before, legal, share, exact_ctrl)
         if review.judged != EXACT and not move_ctrl.stopped:
             _estimate(review, before, legal, limit, move_ctrl)
+        review.cut = lowered and move_ctrl.stopped
     review.seconds = time.monotonic() - began
     return review
 

@@ -33,6 +33,19 @@ beside the estimate where it is exact (at most :data:`EXACT_CARDS` cards in hand
 the **paranoid** value, the mover against all the others together, which a
 player who cannot see the cards could not have known; it marks nothing.
 
+**Proofs of the engine's tree.** With two players the mover knows every
+card, and the engine's search (UCT with the MCTS-solver) proves some moves
+won or lost outright: such a proof is the game's value, as the solver's
+is. Where the tree proved the position's value (a move proven won, or every
+move proven) and the value of the move played, the move is judged
+``"exact"`` by them (``exact.source`` ``"tree"``), whatever the deck.
+Where it proved its own win but not the move played (a proven win ends
+the search, so the other moves have a handful of visits: they used to be
+left unclear), the move played gets a search of its own, from the
+position it led to, on what is left of the move's budget (at least half of
+it): proven there, the move is judged exactly; else its estimate and
+uncertainty are that search's, against the proven win (no uncertainty).
+
 **The uncertainty of an estimated loss.** A search's estimates are noisy:
 with a small budget the move played may have had a handful of playouts. The
 loss's **uncertainty** is one standard error of the difference of the two
@@ -67,6 +80,17 @@ bound printed before it starts); the web page with :data:`DEFAULT_NODES` engine 
 (the same review on every machine: about 0.25 s a searched move on a busy
 core, some 10-30 s for a typical game).
 
+**Within its stated time.** Under a caller's deadline (the server's
+``control``: its cap on a request, the time spent waiting for a worker
+counted) the review answers before it, with every move: each move that
+needs a search gets at most an equal share of what is left (less a
+reserve for the reply, :data:`REPLY_RESERVE`), so a long game on a busy
+machine is reviewed whole at a lower budget instead of cut at the move
+where the time ran out. A move whose search the share cut short is
+``"cut": true`` (fewer iterations than asked: more often unclear), and
+the review says so: ``"complete"`` is false when a move was cut or left
+out (``"reviewed_moves"`` of ``budget.moves``; ``"cut_moves"``).
+
 JSON (:meth:`Review.to_json`, one object; the server and the web page show it)::
 
     {"version": 1, "record": RECORD, "players": 2, "seat": null,
@@ -81,12 +105,13 @@ JSON (:meth:`Review.to_json`, one object; the server and the web page show it)::
                 "estimate": {"before": 0.62, "after": 0.05, "loss": 0.57, "uncertainty": 0.08,
                              "visits": 412, "worlds": 1, "iterations": 5000},        # or null
                 "options": [{"move": "KS", "value": "win", "estimate": 0.62, "share": 0.71}, ...],
-                "seconds": 0.5}, ...],
+                "seconds": 0.5, "cut": false}, ...],
      "summary": {"seats": [{"seat": 0, "moves": 12, "judged": 10, "exact": 8, "average_loss": 0.1,
                             "inaccuracies": 1, "mistakes": 0, "blunders": 1}, ...],
                  "turning_points": [7]},
      "over": true, "outcome": {"loser": 1},
-     "stopped": null, "seconds": 12.3}
+     "stopped": null, "seconds": 12.3,
+     "complete": true, "reviewed_moves": 24, "cut_moves": 0}
 
 ``record`` is the game's JSON record; ``estimate`` (for moves judged by
 estimate or unclear) holds the loss's ``uncertainty`` (one standard error,
@@ -110,6 +135,7 @@ from typing import Callable
 
 import kozyri.checks as checks
 from kozyri.agents import make_agent
+from kozyri.agents.owntrumps.base import perfect_information
 from kozyri.agents.owntrumps.mcts import MctsAgent, cards_in_hands
 from kozyri.agents.owntrumps.trees import MoveStats
 from kozyri.agents.owntrumps.trees import load_kernels as load_tree_kernels
@@ -122,7 +148,7 @@ from kozyri.owntrumps.solver import SolveResult, solve
 from kozyri.owntrumps.solver import load_kernels as load_solver_kernels
 from kozyri.owntrumps.table_store import TableStore
 from kozyri.owntrumps.tables import DeckTables, tables_for
-from kozyri.search.control import SearchControl, controlled, part_of
+from kozyri.search.control import LEAST_PART_SECONDS, SearchControl, controlled, part_of
 
 #: The version of the JSON shape (:meth:`Review.to_json`).
 JSON_VERSION = 1
@@ -146,6 +172,10 @@ SOLVER_NODES_PER_ITERATION = 20
 DEFAULT_AGENT = "pimc"
 #: The budget a move when the caller names none.
 DEFAULT_LIMIT = Limit(time=1.0)
+#: Under a deadline, the seconds kept for the reply: this share of the time left when the review
+#: starts, at most :data:`REPLY_RESERVE_MOST` (the JSON, the way back to the server).
+REPLY_RESERVE = 0.05
+REPLY_RESERVE_MOST = 1.0
 
 EXACT, ESTIMATE, UNCLEAR, FORCED = "exact", "estimate", "unclear", "forced"
 
@@ -177,7 +207,7 @@ class ExactVerdict:
     #: The moves that keep ``before`` (all of them when it is a loss); empty while unknown, and when
     #: the move played keeps a value the search proved (the value alone was asked).
     best_moves: list[Move]
-    #: ``"table"`` (retrograde tables) or ``"search"`` (the proof search).
+    #: ``"table"`` (retrograde tables), ``"search"`` (the proof search) or ``"tree"`` (the engine's MCTS-solver).
     source: str
     #: The values are paranoid (the mover against all the others together): three or four players hold cards.
     paranoid: bool
@@ -236,6 +266,8 @@ class MoveReview:
     iterations: int = 0
     options: list[Option] = field(default_factory=list)
     seconds: float = 0.0
+    #: The review's deadline cut this move's search short of its budget (see the module docstring).
+    cut: bool = False
 
     @property
     def estimate_loss(self) -> float | None:
@@ -270,7 +302,8 @@ class MoveReview:
                 "best": None if self.best is None else self.best.text(deck), "judged": self.judged,
                 "loss": _rounded(self.loss), "mark": self.mark, "turning": self.turning,
                 "exact": None if self.exact is None else self.exact.to_json(deck), "estimate": estimate,
-                "options": [o.to_json(deck) for o in self.options], "seconds": round(self.seconds, 3)}
+                "options": [o.to_json(deck) for o in self.options], "seconds": round(self.seconds, 3),
+                "cut": self.cut}
 
 
 @dataclass
@@ -326,6 +359,16 @@ class Review:
         """The moves after which the mover's outlook changed (see the module docstring)."""
         return [m for m in self.moves if m.turning]
 
+    @property
+    def cut_moves(self) -> int:
+        """Moves whose search the review's deadline cut short of the budget asked."""
+        return sum(m.cut for m in self.moves)
+
+    @property
+    def complete(self) -> bool:
+        """Every move planned reviewed, each at the budget asked."""
+        return self.stopped is None and len(self.moves) == self.planned and not self.cut_moves
+
     def to_json(self) -> dict:
         record = self.record
         limit = self.limit
@@ -346,7 +389,36 @@ class Review:
             "outcome": None if not record.is_over else {"loser": record.outcome.loser},
             "stopped": self.stopped,
             "seconds": round(self.seconds, 3),
+            **completeness_json(self),
         }
+
+
+def completeness_json(review) -> dict:
+    """The keys saying whether a review is whole (its ``moves``, ``planned``, ``stopped``, ``cut_moves``)."""
+    return {"complete": review.complete, "reviewed_moves": len(review.moves), "cut_moves": review.cut_moves}
+
+
+class MoveClock:
+    """The time each move of a review may take under the caller's deadline: at
+    most an equal share of what is left (less the reply's reserve) for each
+    move left that needs a search (see the module docstring)."""
+
+    def __init__(self, ctrl: SearchControl, searched: int):
+        #: Moves still to review that need a search.
+        self.left = searched
+        remaining = ctrl.remaining
+        self.end = None if remaining is None else \
+            time.monotonic() + remaining - min(REPLY_RESERVE_MOST, REPLY_RESERVE * remaining)
+
+    def move_limit(self, limit: Limit, searched: bool) -> tuple[Limit, bool]:
+        """``limit`` for the next move, its time lowered to the move's share; and whether it was lowered."""
+        if not searched or self.end is None:
+            return limit, False
+        share = max(0.0, self.end - time.monotonic()) / max(1, self.left)
+        self.left -= 1
+        if limit.time is not None and limit.time <= share:
+            return limit, False
+        return Limit(max(share, LEAST_PART_SECONDS), limit.nodes, limit.memory), True
 
 
 def _rounded(x: float | None) -> float | None:
@@ -426,11 +498,14 @@ def review_game(record: GameRecord, limit_per_move: Limit | None = None, *, seat
         load_tree_kernels()
     review = Review(record, [], limit, engine.name, seat, len(numbers))
     began = time.monotonic()
+    searched = {number: len(positions[number - 1].legal_moves()) > 1 for number in numbers}
     with controlled(None, control) as ctrl:
+        clock = MoveClock(ctrl, sum(searched.values()))
         for number in numbers:
             before = positions[number - 1]
+            move_limit, lowered = clock.move_limit(limit, searched[number])
             move_review = _review_move(number, before, record.moves[number - 1], views[before.to_move][number - 1],
-                                       limit, tables, engine, ctrl, exact)
+                                       move_limit, tables, engine, ctrl, exact, lowered)
             if ctrl.stopped:  # the move was cut short: left out
                 break
             review.moves.append(move_review)
@@ -454,9 +529,11 @@ def _engine(agent) -> MctsAgent:
 
 
 def _review_move(number: int, before: Position, played: Move, view: Observation, limit: Limit,
-                 tables, engine: MctsAgent, ctrl: SearchControl, exact: bool = True) -> MoveReview:
+                 tables, engine: MctsAgent, ctrl: SearchControl, exact: bool = True,
+                 lowered: bool = False) -> MoveReview:
     """One move within its budget: the exact verdict where the solver reaches, else (and always with
-    three or four players) the engine's estimates from the mover's view."""
+    three or four players) the engine's estimates from the mover's view. ``lowered``: the review's
+    deadline lowered the budget's time; the move is ``cut`` when its search ran into it."""
     began = time.monotonic()
     mover = before.to_move
     review = MoveReview(number, mover, played, before, FORCED, best=played, loss=0.0, options=[Option(played)])
@@ -480,9 +557,13 @@ def _review_move(number: int, before: Position, played: Move, view: Observation,
             left = move_ctrl.remaining
             _estimate(review, view, Limit(time=None if left is None else max(left, 1e-3), nodes=limit.nodes,
                                           memory=limit.memory), engine, move_ctrl)
-            review.loss = review.estimate_loss
-            if review.played != review.best and (review.visits < MIN_VISITS or review.uncertainty is None):
-                review.judged, review.loss = UNCLEAR, None
+            if review.judged == EXACT:  # the engine's tree proved both values
+                review.loss = float(review.exact.loss)
+            else:
+                review.loss = review.estimate_loss
+                if review.played != review.best and (review.visits < MIN_VISITS or review.uncertainty is None):
+                    review.judged, review.loss = UNCLEAR, None
+        review.cut = lowered and move_ctrl.stopped
     _rank_options(review)
     review.mark = mark_for(review.loss, review.uncertainty or 0.0) if review.judged != UNCLEAR else None
     review.turning = _turning(review)
@@ -593,6 +674,66 @@ def _estimate(review: MoveReview, view: Observation, limit: Limit, engine: MctsA
             review.visits = min(review.visits, best_visits)
         review.uncertainty = (best_error ** 2 + played_error ** 2) ** 0.5
     review.worlds, review.iterations = max(1, info.worlds), info.nodes
+    if len(searched) == 1 and review.position.n_players == 2 and perfect_information(view) is not None:
+        _tree_proofs(review, searched[0], limit, engine, view, ctrl)
+
+
+def _tree_proofs(review: MoveReview, stats: list[MoveStats], limit: Limit, engine: MctsAgent,
+                 view: Observation, ctrl: SearchControl) -> None:
+    """Judge the move by the proofs of the engine's tree (two players, every card known: see the module
+    docstring): exactly where it proved the position's value and the move played's, else, where it
+    proved its own win only, the move played searched on its own against that win."""
+    legal = [o.move for o in review.options]
+    proven = {s.move: s.solved for s in stats if s.solved is not None}
+    if 1 in proven.values():
+        value = 1
+    elif proven and set(proven) >= set(legal):
+        value = max(proven.values())
+    else:
+        return
+    if review.played not in proven:
+        _search_played(review, limit, engine, view, ctrl)
+        if review.estimate_after is None or review.uncertainty != 0.0:  # not proven there: its estimate
+            review.estimate_before, review.best = float(value), next(m for m in legal if proven.get(m) == value)
+            return
+        proven[review.played] = round(review.estimate_after)
+    best_moves = [m for m in legal if proven.get(m) == value]
+    after = proven[review.played]
+    for option in review.options:
+        if option.move in proven:
+            option.value = Value.exact(proven[option.move])
+    review.exact = ExactVerdict(Value.exact(value), Value.exact(after), best_moves, "tree", False)
+    review.judged = EXACT
+    review.best = review.played if after == value else best_moves[0]
+    review.estimate_before, review.estimate_after, review.uncertainty = float(value), float(after), 0.0
+
+
+def _search_played(review: MoveReview, limit: Limit, engine: MctsAgent, view: Observation,
+                   ctrl: SearchControl) -> None:
+    """The move played searched on its own (its position searched for the opponent, two players, every card
+    known), on what is left of the move's budget (at least half of it): its estimate for the mover, its
+    visits and uncertainty, or, proven there, its exact value (as an estimate without uncertainty)."""
+    child = review.position.play(review.played)
+    if child.is_over:
+        review.estimate_after, review.uncertainty = float(child.outcome.value_for(review.seat)), 0.0
+        review.visits = max(review.visits, MIN_VISITS)
+        return
+    nodes = None if limit.nodes is None else max(limit.nodes - review.iterations, (limit.nodes + 1) // 2)
+    seed = (engine.numba_seed(view) ^ 0x5EED) | 1
+    with controlled(Limit(time=ctrl.remaining, nodes=nodes, memory=limit.memory), ctrl) as sub:
+        result, stats = engine.search(child, sub, seed, proofs_count=True)
+    review.iterations += result.info.nodes or 0
+    if result.info.value is not None and result.info.value.known:  # proven for the opponent
+        review.estimate_after, review.uncertainty = -float(result.info.value.number), 0.0
+        review.visits = max(review.visits, MIN_VISITS)
+        return
+    visits = sum(s.visits for s in stats)
+    if not visits:
+        return
+    mean = -sum(s.total for s in stats) / visits  # the opponent's score, zero-sum with two players
+    shrunk = visits * mean / (visits + 2)
+    review.estimate_after, review.visits = mean, visits
+    review.uncertainty = ((1 - shrunk * shrunk) / visits) ** 0.5
 
 
 def _rank_options(review: MoveReview) -> None:

@@ -1,13 +1,15 @@
 /* The server's public API as the page uses it: JSON over HTTP (/api/...),
-   the seat tokens kept in this browser (localStorage, one per table), and
-   a table's WebSocket that authenticates with the token and reconnects by
-   itself when the connection drops (docs/server.md). window.Api. */
+   the seat tokens kept in this browser (localStorage, one per table), the
+   player's identity (its secret kept here too), and a table's WebSocket
+   that authenticates with the token (or watches the table), reconnects by
+   itself when the connection drops and then asks for the events it missed
+   (docs/server.md). window.Api. */
 "use strict";
 
 (function () {
   /** A JSON request; resolves with the reply, rejects with an Error carrying the server's one-line error. */
-  async function request(method, path, body) {
-    const init = { method, headers: {} };
+  async function request(method, path, body, headers) {
+    const init = { method, headers: Object.assign({}, headers || {}) };
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
@@ -34,6 +36,68 @@
   const get = (path) => request("GET", path);
   const post = (path, body) => request("POST", path, body || {});
 
+  // --- the player's identity: {player, secret, name} (POST /api/players once), kept in this browser ---
+  const PLAYER_KEY = "kozyri.player";
+
+  function identity() {
+    try {
+      const raw = window.localStorage.getItem(PLAYER_KEY);
+      const held = raw ? JSON.parse(raw) : null;
+      return held && held.secret ? held : null;
+    } catch (err) {
+      return null;
+    }
+  }
+  function keepIdentity(reply) {
+    const held = { player: reply.player, secret: reply.secret, name: reply.name || null };
+    window.localStorage.setItem(PLAYER_KEY, JSON.stringify(held));
+    return held;
+  }
+  function forgetIdentity() {
+    window.localStorage.removeItem(PLAYER_KEY);
+  }
+  const bearer = (held) => ({ Authorization: "Bearer " + held.secret });
+
+  /**
+   * This browser's player identity, made once (POST /api/players) with `name`,
+   * and renamed (POST /api/players/name) when the name changed; null where the
+   * server keeps no players (an older server: nothing is asked again this visit).
+   */
+  let playersUnknown = false;
+  async function ensurePlayer(name) {
+    const held = identity();
+    if (held && !(name && name !== held.name)) return held;
+    if (held) {
+      try {
+        const reply = await request("POST", "/api/players/name", { name }, bearer(held));
+        held.name = reply.name || name;
+        return keepIdentity(held);
+      } catch (err) {
+        if (err.status !== 401) return held;  // the old name stays
+        forgetIdentity();  // the identity moved to another device (its code claimed): this browser starts a new one
+      }
+    }
+    if (playersUnknown) return null;
+    try {
+      return keepIdentity(await post("/api/players", name ? { name } : {}));
+    } catch (err) {
+      if (err.status === 404 || err.status === 405) playersUnknown = true;
+      return null;
+    }
+  }
+
+  /** A short code that moves this identity to another device: {code, expires}. */
+  async function playerCode() {
+    const held = identity();
+    if (!held) throw new Error("this browser has no player identity yet: play a game first");
+    return request("POST", "/api/players/code", {}, bearer(held));
+  }
+
+  /** Take the identity a code stands for (made on another device): it replaces this browser's. */
+  async function claimCode(code) {
+    return keepIdentity(await post("/api/players/claim", { code }));
+  }
+
   const TOKEN_PREFIX = "kozyri.seat.";
 
   /** The seat this browser holds at a table: {seat, token} or null. */
@@ -52,25 +116,41 @@
     window.localStorage.removeItem(TOKEN_PREFIX + tableId);
   }
 
-  /** Take a free seat of a table (the first one) and keep its token here. */
+  /** Take a free seat of a table (the first one) and keep its token here; the seat is linked to this browser's player. */
   async function join(tableId, name) {
     const body = name ? { name } : {};
-    const reply = await post("/api/tables/" + encodeURIComponent(tableId) + "/join", body);
+    const held = await ensurePlayer(name);
+    if (held) body.player = held.secret;
+    let reply;
+    try {
+      reply = await post("/api/tables/" + encodeURIComponent(tableId) + "/join", body);
+    } catch (err) {
+      if (err.status !== 401 || !held) throw err;
+      forgetIdentity();  // a secret no longer good (the identity moved away): the seat is taken without it
+      delete body.player;
+      reply = await post("/api/tables/" + encodeURIComponent(tableId) + "/join", body);
+    }
     keepSeat(tableId, reply.seat, reply.token);
     return reply;
   }
 
   /**
-   * A table's WebSocket for the seat whose token this browser holds.
+   * A table's WebSocket for the seat whose token this browser holds, or
+   * (held null) a spectator's: it watches the table's public view.
    * handlers: onMessage(message), onStatus(text, kind), onRefused(error).
-   * It reconnects after a drop (1 s, 2 s, ... at most 10 s apart) and asks
-   * for nothing the seat may not see: the server sends its own view only.
+   * It reconnects after a drop (1 s, 2 s, ... at most 10 s apart), then
+   * sends the last event it saw ("since") so that the server sends the
+   * events missed; it asks for nothing the seat may not see: the server
+   * sends its own view only.
    */
   class TableSocket {
     constructor(tableId, held, handlers) {
       this.tableId = tableId;
       this.held = held;
       this.handlers = handlers;
+      this.lastSeq = null;   // the last event seq of a state received (sent as "since" on reconnecting)
+      this.sentSince = false;
+      this.noSince = false;  // the server refused "since" once: never sent again
       this.ws = null;
       this.stopped = false;
       this.retries = 0;
@@ -85,7 +165,11 @@
       this.ws = ws;
       this.handlers.onStatus("connecting\u2026", "wait");
       ws.onopen = () => {
-        ws.send(JSON.stringify({ type: "auth", table: this.tableId, token: this.held.token }));
+        const first = this.held ? { type: "auth", table: this.tableId, token: this.held.token } :
+          { type: "watch", table: this.tableId };
+        this.sentSince = this.lastSeq !== null && !this.noSince;
+        if (this.sentSince) first.since = this.lastSeq;
+        ws.send(JSON.stringify(first));
       };
       ws.onmessage = (event) => {
         let message;
@@ -93,6 +177,9 @@
           message = JSON.parse(event.data);
         } catch (err) {
           return;
+        }
+        if (message.type === "state" && typeof message.event_seq === "number") {
+          this.lastSeq = Math.max(this.lastSeq === null ? 0 : this.lastSeq, message.event_seq);
         }
         if (message.type === "welcome") {
           this.retries = 0;
@@ -103,9 +190,14 @@
       };
       ws.onclose = (event) => {
         if (this.ws !== ws || this.stopped) return;
+        if (event.code === 4401 && this.sentSince) {  // a server that knows no "since": asked again without it
+          this.noSince = true;
+          this.open();
+          return;
+        }
         if (event.code === 4401 || event.code === 4000) {  // the token no longer holds a seat
           this.stopped = true;
-          this.handlers.onStatus("not seated", "bad");
+          this.handlers.onStatus(this.held ? "not seated" : "not watching", "bad");
           this.handlers.onRefused(event.code);
           return;
         }
@@ -153,5 +245,8 @@
     window.setTimeout(() => URL.revokeObjectURL(link.href), 1000);
   }
 
-  window.Api = { request, get, post, heldSeat, keepSeat, forgetSeat, join, TableSocket, download };
+  window.Api = {
+    request, get, post, heldSeat, keepSeat, forgetSeat, join, TableSocket, download,
+    identity, keepIdentity, forgetIdentity, ensurePlayer, playerCode, claimCode,
+  };
 })();

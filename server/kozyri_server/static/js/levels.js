@@ -1,8 +1,12 @@
 /* The computer's levels in a player's words, with the strength measured in
    the arena (benchmarks/RESULTS.md, "Strength levels: the Elo ladder": each
-   level against the one below, chained from level 1 = 0). The technical
-   description (/api/engine) stays the option's title; these words are shown
-   under the level picker. Plain script: window.LevelWords. */
+   level against the one below, 80 duplicate games on 36 cards, two players,
+   chained from level 1 = 0). Steps 3-2, 4-3 and 5-4 were measured again after
+   levels 3 and 4 learned to finish games (benchmarks/results/levels_*_v2.jsonl);
+   steps 2-1, 6-5 and 7-6 are the first ladder's (neither level changed). Each
+   step's 95% interval is about +-100 Elo, and they add up along the chain. The
+   technical description (/api/engine) stays the option's title; these words
+   are shown under the level picker. Plain script: window.LevelWords. */
 "use strict";
 
 (function () {
@@ -10,11 +14,11 @@
     owntrumps: {
       1: ["plays any legal card at random: for learning the rules", "the scale's zero"],
       2: ["looks one move ahead and grabs what looks best now; easy to trap", "about +390 Elo over level 1"],
-      3: ["thinks a few moves ahead but misses plenty: a fair first opponent", "about +980 Elo over level 1: +680 measured, and +300 since it learned to finish games (re-measuring)"],
-      4: ["plans ahead and seldom wastes a trump: a good club player", "about +1170 Elo over level 1: +940 measured, and +230 since it learned to finish games (re-measuring)"],
-      5: ["strong: punishes loose play", "about +1140 Elo over level 1"],
-      6: ["very strong: hard to beat", "about +1360 Elo over level 1"],
-      7: ["thinks half a second a move; perfect play on small decks", "at least +1450 Elo over level 1"],
+      3: ["thinks a few moves ahead but misses plenty: a fair first opponent", "about +730 Elo over level 1"],
+      4: ["plans ahead and seldom wastes a trump: a good club player", "about +860 Elo over level 1"],
+      5: ["strong: punishes loose play", "about +860 Elo over level 1: level 4 plays as well since it learned to finish games"],
+      6: ["very strong: hard to beat", "about +1080 Elo over level 1"],
+      7: ["thinks half a second a move; perfect play on small decks", "at least +1170 Elo over level 1"],
       8: ["the strongest it plays: two seconds a move; perfect play on small decks", "not measured yet"],
     },
     reversi: {
@@ -29,7 +33,7 @@
     },
   };
 
-  /** "thinks a few moves ahead ... (about +680 Elo over level 1)", or "" for a level without words. */
+  /** "thinks a few moves ahead ... (about +730 Elo over level 1)", or "" for a level without words. */
   function words(game, level) {
     const w = (WORDS[game] || {})[level];
     return w ? w[0] + " (" + w[1] + ")" : "";

@@ -153,12 +153,13 @@
       } else {
         const owner = entry.top.seat;
         const whose = owner === null || owner === undefined ? "" :
-          owner === entry.seat ? (entry.seat === ctl.seat ? "your own " : "their own ") : ctl.possessive(owner) + " ";
+          owner === entry.seat ? (ctl.seat !== null && entry.seat === ctl.seat ? "your own " : "their own ") : ctl.possessive(owner) + " ";
         text = who + " beat " + whose + Cards.short(entry.top.card) + " with " + Cards.short(b) +
           (c ? ", then played " + Cards.short(c) : "");
       }
     }
-    if (entry.out) text += entry.seat === ctl.seat ? ". You are out: you cannot lose" : ". " + who + " is out";
+    const mine = ctl.seat !== null && entry.seat === ctl.seat;
+    if (entry.out) text += mine ? ". You are out: you cannot lose" : ". " + who + " is out";
     return text + ".";
   }
 
@@ -220,7 +221,7 @@
 
   /** What a seat is known to hold: the cards it took from the pile (view.known), in a 2-player game its whole hand. */
   function knownCards(view, seat) {
-    if (view.counts.length === 2) {
+    if (view.counts.length === 2 && view.seat !== null && view.seat !== undefined) {  // a spectator holds no hand to deduce from
       const seen = new Set(view.hand.concat(view.pile));
       return { whole: true, cards: deckCards(view).filter((c) => !seen.has(c)) };
     }

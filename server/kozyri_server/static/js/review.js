@@ -124,6 +124,27 @@
     return states;
   }
 
+  /** What the review says of itself when it is not whole (its "complete", "reviewed_moves", "cut_moves"; the
+      server shares its time among the moves): "" when it is whole (or says nothing of it). */
+  function partialNote(review) {
+    if (!review || review.complete !== false) return "";
+    const planned = review.budget && typeof review.budget.moves === "number" ? review.budget.moves : null;
+    const reviewed = typeof review.reviewed_moves === "number" ? review.reviewed_moves : review.moves.length;
+    const cut = typeof review.cut_moves === "number" ? review.cut_moves : 0;
+    const parts = [];
+    if (planned !== null && reviewed < planned) {
+      const why = !review.stopped || review.stopped === "time limit" ? "the time for the review ran out"
+        : "the review was stopped";
+      parts.push("Reviewed the first " + reviewed + " of " + planned + " moves: " + why + ".");
+    }
+    if (cut > 0) {
+      parts.push((cut === 1 ? "1 move was" : cut + " moves were") + " searched less than asked, to answer within " +
+        "the server's time for a review: their verdicts are rougher" +
+        (review.confidence ? " and more of them are \"unclear\"." : "."));
+    }
+    return parts.length ? parts.join(" ") : "This review is not complete.";
+  }
+
   /** Show the review in `root`: the chart, the move list, and the position at the chosen move.
       `game` (another game than Own Trumps, e.g. Reversi.reviewView()): {label(move), states(record, review), draw(box, state)}. */
   function show(root, review, record, seat, names, ranks, trumps, game) {
@@ -209,9 +230,19 @@
       ". In the list, [v] is the estimate of the player who moved, and (best ...) the engine's choice where it " +
       "differs. A move is marked only where its loss is larger than the search's own uncertainty; \"unclear\" " +
       "moves were searched too little to judge.";
-    root.append(title, chartBox, legend, stepper, position, list);
+    root.append(title);
+    const partial = partialNote(review);
+    if (partial) {
+      const note = document.createElement("p");
+      note.className = "note partial";
+      note.id = "review-partial";
+      note.setAttribute("role", "status");
+      note.textContent = partial;
+      root.append(note);
+    }
+    root.append(chartBox, legend, stepper, position, list);
     select(0);
   }
 
-  window.Review = { show, chart, replay, points, smoothed, moverValue };
+  window.Review = { show, chart, replay, points, smoothed, moverValue, partialNote };
 })();

@@ -1,0 +1,132 @@
+"""The life of online tables after their creation: when an unfinished table
+expires (:func:`expiry_seconds`, :func:`is_expired`: the sweeper of
+:meth:`kozyri_server.tables.Tables.sweep` marks it ``"abandoned"``), and
+what one client address may do (:class:`AddressLimits`: live tables
+created, creations and joins a minute).
+
+A live table (open or playing) expires when nothing has happened at it
+(no event stored, no seat taken) for:
+
+- :attr:`~kozyri_server.limits.Limits.open_table_seconds` (default an hour)
+  when no person has taken any of its seats yet;
+- its own days per move when it is turn-based (``{"kind": "days"}``);
+- :attr:`~kozyri_server.limits.Limits.idle_table_seconds` (default a day)
+  otherwise;
+
+never while a clock runs (the clock ends the game first, on time). An
+abandoned table keeps its record (``GET /api/tables/ID/record``), is no
+longer played, listed, restored as live at start, counted against the
+live limits, nor rated.
+
+The address limits count per client address as the connection shows it
+(``X-Forwarded-For`` and the like are not trusted): a flood from one
+address is refused (429) while other addresses still create and join.
+They are kept in memory: a restarted server counts afresh, and each of
+several servers sharing a database counts its own.
+
+>>> now = [0.0]
+>>> rates = AddressRates(per_minute=2, clock=lambda: now[0])
+>>> [rates.allow("a") for _ in range(3)], rates.allow("b")
+([True, True, False], True)
+>>> now[0] = 30.0
+>>> rates.allow("a"), rates.allow("a")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+from kozyri_server.clocks import DAYS, SECONDS_A_DAY
+from kozyri_server.limits import Limits
+from kozyri_server.store import LIVE
+
+#: Addresses a meter remembers at most; past it, the addresses whose bucket is full again are forgotten.
+MOST_ADDRESSES = 10_000
+
+
+class TooManyFromAddress(Exception):
+    """One address asked for more than its share (the server answers 429)."""
+
+
+def expiry_seconds(room, limits: Limits) -> float | None:
+    """How long ``room`` may stay idle before it is abandoned (see the module
+    docstring), None when it never expires now (not live, or its clock runs)."""
+    if room.status not in LIVE or room.is_over:
+        return None
+    clock = room.follow_clock()
+    if clock is not None and clock.running is not None:
+        return None
+    if not any(kind == "person" and hashed is not None for kind, hashed in zip(room.kinds, room.hashes)):
+        return limits.open_table_seconds
+    control = room.options["time_control"]
+    if control["kind"] == DAYS:
+        return float(control["days"] * SECONDS_A_DAY)
+    return limits.idle_table_seconds
+
+
+def is_expired(room, limits: Limits, now: float) -> bool:
+    """Whether ``room`` has been idle past its expiry at ``now`` (unix seconds)."""
+    limit = expiry_seconds(room, limits)
+    return limit is not None and now - room.active_at >= limit
+
+
+class AddressRates:
+    """A token bucket per address: ``per_minute`` on average, as many at once."""
+
+    def __init__(self, per_minute: float, clock: Callable[[], float] = time.monotonic,
+                 most_addresses: int = MOST_ADDRESSES):
+        self.per_minute, self.clock, self.most_addresses = per_minute, clock, most_addresses
+        self.burst = max(1.0, math.ceil(per_minute))
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def _tokens(self, address: str, now: float) -> float:
+        tokens, last = self._buckets.get(address, (self.burst, now))
+        return min(self.burst, tokens + (now - last) * self.per_minute / 60.0)
+
+    def allow(self, address: str) -> bool:
+        """Whether ``address`` may do one more now (counted if so)."""
+        now = self.clock()
+        tokens = self._tokens(address, now)
+        if tokens < 1.0:
+            self._buckets[address] = (tokens, now)
+            return False
+        if address not in self._buckets and len(self._buckets) >= self.most_addresses:
+            self._forget(now)
+        self._buckets[address] = (tokens - 1.0, now)
+        return True
+
+    def _forget(self, now: float) -> None:
+        """Forget the addresses whose bucket is full again (they would start full anyway)."""
+        for address in [a for a in self._buckets if self._tokens(a, now) >= self.burst]:
+            del self._buckets[address]
+
+
+class AddressLimits:
+    """The per-address limits of :class:`~kozyri_server.limits.Limits`: live
+    tables created (``max_tables_per_address``), creations and joins a
+    minute (``creates_per_minute``, ``joins_per_minute``)."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic):
+        self.limits = limits
+        self.creates = AddressRates(limits.creates_per_minute, clock)
+        self.joins = AddressRates(limits.joins_per_minute, clock)
+
+    def check_create(self, address: str | None, live_created: int) -> None:
+        """Refuse a creation from ``address`` that already created
+        ``live_created`` live tables (:class:`TooManyFromAddress`)."""
+        if address is None:
+            return
+        if live_created >= self.limits.max_tables_per_address:
+            raise TooManyFromAddress(f"your address has {live_created} live tables, the most it may have "
+                                     "(max_tables_per_address): finish or leave one first")
+        if not self.creates.allow(address):
+            raise TooManyFromAddress(f"too many tables created from your address: at most "
+                                     f"{self.limits.creates_per_minute:g} a minute")
+
+    def check_join(self, address: str | None) -> None:
+        if address is not None and not self.joins.allow(address):
+            raise TooManyFromAddress(f"too many joins from your address: at most "
+                                     f"{self.limits.joins_per_minute:g} a minute")

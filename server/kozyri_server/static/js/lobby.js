@@ -1,0 +1,321 @@
+/* The lobby at #/: start a game against the computer, create an online
+   table (with its time control, takeover, unlisted, rated), the open
+   tables to join and the games in progress to watch (refreshed by
+   themselves while the lobby is in view), and the player's identity (a
+   code to use it on another device). Uses only the server's public HTTP
+   API (docs/server.md). window.Lobby. */
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const el = Dom.el;
+  const NAME_KEY = "kozyri.name";
+  /** Milliseconds between two refreshes of the lobby's lists (?lobby_ms=N to change it). */
+  const REFRESH_MS = parseInt(new URLSearchParams(window.location.search).get("lobby_ms") || "5000", 10);
+  /** The games in progress listed at most. */
+  const MOST_LISTED = 20;
+  let refreshTimer = null;
+  let shownLists = "";  // the lists last drawn (JSON): drawn again only when they changed
+
+  /** Each game's levels from the server (/api/engine: "levels" Own Trumps', "reversi_levels" Reversi's). */
+  async function loadLevels() {
+    let levels = [], reversiLevels = [];
+    try {
+      const info = await Api.get("/api/engine");
+      levels = info.levels || [];
+      reversiLevels = info.reversi_levels || [];
+    } catch (err) {
+      $("lobby-error").textContent = err.message;
+    }
+    for (const select of document.querySelectorAll("select.levels")) {
+      select.replaceChildren();
+      const own = select.dataset.game === "reversi" ? reversiLevels : levels;
+      for (let n = 1; n <= 8; n += 1) {
+        const known = own.find((l) => l.level === n);
+        const option = new Option(n + (known ? " \u2014 " + known.name : ""), String(n));
+        if (known) option.title = known.description;
+        select.append(option);
+      }
+      select.value = "3";
+      LevelWords.describe(select);
+    }
+    for (const select of document.querySelectorAll("select.takeover-levels")) {
+      select.replaceChildren();
+      for (let n = 1; n <= 8; n += 1) select.append(new Option(String(n), String(n)));
+      select.value = "3";
+    }
+  }
+
+  // --- an online table's options --------------------------------------------------------------
+  /** The options' fields put into each game's form (ids "ot-tc-kind", "rv-takeover", ...), each with its label. */
+  function setUpOptions() {
+    const template = $("online-options-template");
+    for (const holder of document.querySelectorAll(".online-options")) {
+      const prefix = holder.dataset.prefix;
+      const box = template.content.cloneNode(true);
+      for (const field of box.querySelectorAll("[data-field]")) field.id = prefix + "-" + field.dataset.field;
+      holder.append(box);
+      const show = () => {
+        const kind = $(prefix + "-tc-kind").value;
+        const takeover = $(prefix + "-takeover").value;
+        for (const label of holder.querySelectorAll("[data-when]")) label.hidden = label.dataset.when !== kind;
+        for (const label of holder.querySelectorAll("[data-when-takeover]")) label.hidden = label.dataset.whenTakeover !== takeover;
+      };
+      $(prefix + "-tc-kind").addEventListener("change", show);
+      $(prefix + "-takeover").addEventListener("change", show);
+      show();
+    }
+  }
+
+  /** A whole number from a field, within its bounds. */
+  function numberOf(id) {
+    const input = $(id);
+    const value = Math.round(Number(input.value));
+    const low = Number(input.min), high = Number(input.max);
+    return Math.min(high, Math.max(low, Number.isFinite(value) ? value : low));
+  }
+
+  /** The table options chosen in a form (only those that differ from the server's defaults: an older server knows none). */
+  function tableOptions(prefix) {
+    const out = {};
+    const kind = $(prefix + "-tc-kind").value;
+    if (kind === "move") out.time_control = { kind, seconds: numberOf(prefix + "-tc-move") };
+    if (kind === "game") out.time_control = { kind, seconds: numberOf(prefix + "-tc-minutes") * 60, increment: numberOf(prefix + "-tc-increment") };
+    if (kind === "days") out.time_control = { kind, days: numberOf(prefix + "-tc-days") };
+    if ($(prefix + "-takeover").value === "on") {
+      out.takeover = { level: parseInt($(prefix + "-takeover-level").value, 10), grace: numberOf(prefix + "-takeover-grace") };
+    }
+    if ($(prefix + "-unlisted").checked) out.unlisted = true;
+    if (!$(prefix + "-rated").checked) out.rated = false;
+    return out;
+  }
+
+  /** A computer seat's seed: a new one every game, so that a level does not replay the same game. */
+  function freshSeed() {
+    return Math.floor(Math.random() * 2147483647);
+  }
+
+  function savedName(input) {
+    const name = input.value.trim();
+    if (name) window.localStorage.setItem(NAME_KEY, name);
+    return name || null;
+  }
+
+  /** Create a table with `settings`, take its first free seat, and open it. */
+  async function startTable(settings, name) {
+    $("lobby-error").textContent = "";
+    try {
+      const table = await Api.post("/api/tables", settings);
+      await Api.join(table.id, name);
+      window.location.hash = "#/t/" + table.id;
+    } catch (err) {
+      $("lobby-error").textContent = err.message;
+    }
+  }
+
+  function ownTrumpsSettings(online) {
+    const players = parseInt($("ot-players").value, 10);
+    const level = parseInt($("ot-level").value, 10);
+    const people = online ? Math.min(players, parseInt($("ot-people").value, 10)) : 1;
+    const seats = [];
+    for (let s = 0; s < players; s += 1) seats.push(s < people ? null : { level, seed: freshSeed() });
+    return Object.assign({
+      game: "owntrumps", deck: $("ot-deck").value, players, seats, trumps: "choose",
+      rules: { must_beat: $("ot-must-beat").checked, pass_sixes: $("ot-pass-sixes").checked },
+    }, online ? tableOptions("ot") : {});
+  }
+
+  function reversiSettings(online) {
+    const level = parseInt($("rv-level").value, 10);
+    const colour = parseInt($("rv-colour").value, 10);
+    const seats = [null, null];
+    if (!online) seats[1 - colour] = { level, seed: freshSeed() };
+    return Object.assign({ game: "reversi", seats }, online ? tableOptions("rv") : {});
+  }
+
+  /** A table in words: "Own Trumps, 3 players, deck 36, 30 s a move". */
+  function tableWords(t) {
+    const what = t.game === "reversi" ? "Reversi" : "Own Trumps, " + t.players + " players, deck " + t.deck;
+    return what + Online.optionsWords(t.options);
+  }
+
+  function note(text) {
+    return el("li", "empty", text);
+  }
+
+  /** The open tables (Join) and the games in progress (Watch, with how many watch). */
+  async function refreshTables() {
+    let open, live;
+    try {
+      [open, live] = await Promise.all([Api.get("/api/tables"), Api.get("/api/tables?live=1").catch(() => ({ tables: [] }))]);
+    } catch (err) {
+      $("open-tables").replaceChildren(note(err.message));
+      shownLists = "";
+      return;
+    }
+    const playing = (live.tables || []).filter((t) => t.status === "playing");
+    const key = JSON.stringify([open.tables, playing]);
+    if (key === shownLists) return;  // unchanged: nothing redrawn (the focus stays where it is)
+    shownLists = key;
+    const list = $("open-tables");
+    list.replaceChildren();
+    if (!open.tables.length) list.append(note("No open table now."));
+    for (const t of open.tables) {
+      const li = el("li");
+      li.dataset.table = t.id;
+      const free = t.seats.filter((s) => s.kind === "person" && !s.taken).length;
+      const link = el("a", "", "Join");
+      link.href = "#/t/" + t.id;
+      li.append(tableWords(t) + " \u2014 " + free + " free seat" + (free === 1 ? "" : "s") + " ", link);
+      list.append(li);
+    }
+    const games = $("live-tables");
+    games.replaceChildren();
+    if (!playing.length) games.append(note("No game in progress now."));
+    for (const t of playing.slice(0, MOST_LISTED)) {
+      const li = el("li");
+      li.dataset.table = t.id;
+      const names = t.seats.map((s) => s.name || (s.kind === "computer" ? "Computer" : "Player " + (s.seat + 1))).join(", ");
+      const watchers = typeof t.spectators === "number" && t.spectators > 0 ? " (" + t.spectators + " watching)" : "";
+      const link = el("a", "", "Watch");
+      link.href = "#/t/" + t.id;
+      li.append(tableWords(t) + ": " + names + watchers + " ", link);
+      games.append(li);
+    }
+    if (playing.length > MOST_LISTED) games.append(note("and " + (playing.length - MOST_LISTED) + " more"));
+  }
+
+  /** The lists refreshed every few seconds while the lobby is in view (not while the tab is hidden). */
+  function scheduleRefresh() {
+    window.clearTimeout(refreshTimer);
+    refreshTimer = null;
+    if ($("lobby").hidden || document.hidden) return;
+    refreshTimer = window.setTimeout(async () => {
+      await refreshTables();
+      scheduleRefresh();
+    }, REFRESH_MS);
+  }
+
+  function showLobby() {
+    $("lobby").hidden = false;
+    $("table").hidden = true;
+    const name = window.localStorage.getItem(NAME_KEY) || "";
+    for (const id of ["ot-name", "rv-name"]) if (!$(id).value) $(id).value = name;
+    shownLists = "";
+    refreshTables();
+    scheduleRefresh();
+    showIdentity();
+  }
+
+  function hideLobby() {
+    window.clearTimeout(refreshTimer);
+    refreshTimer = null;
+  }
+
+  // --- the player's identity -----------------------------------------------------------------
+  const GAME_NAMES = { owntrumps: "Own Trumps", reversi: "Reversi" };
+
+  /** Who you play as, your ratings (GET /api/players/me) and a link to your results. */
+  async function showIdentity() {
+    const held = Api.identity();
+    $("you-text").textContent = held ? "You play as " + (held.name || "a player without a name") +
+      ": your results and rating follow you from table to table." :
+      "You get a player identity when you first sit at a table: your name, your results and your rating.";
+    $("device-code").hidden = !held;
+    $("my-results").hidden = true;
+    $("my-ratings").textContent = "";
+    if (!held) return;
+    try {
+      const me = await Api.request("GET", "/api/players/me", undefined, { Authorization: "Bearer " + held.secret });
+      const ratings = Object.entries(me.ratings || {}).map(([game, r]) => (GAME_NAMES[game] || game) + " " + r.rating +
+        (typeof r.games === "number" ? " (" + r.games + (r.games === 1 ? " game)" : " games)") : ""));
+      $("my-ratings").textContent = ratings.length ? "Your rating: " + ratings.join(", ") + "." : "";
+      if (!$("leaderboard-link").hidden) {
+        $("my-results").href = "leaderboard.html#/p/" + encodeURIComponent(held.player);
+        $("my-results").hidden = false;
+      }
+    } catch (err) {
+      if (err.status === 401) {  // the identity moved to another device
+        Api.forgetIdentity();
+        showIdentity();
+      }
+    }
+  }
+
+  /** "Use on another device": a short code to type there (POST /api/players/code). */
+  async function showDeviceCode() {
+    $("you-error").textContent = "";
+    try {
+      const reply = await Api.playerCode();
+      const until = typeof reply.expires === "number" ? new Date(reply.expires * 1000) : new Date(reply.expires);
+      const when = isNaN(until) ? "" : " (valid until " + until.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) + ")";
+      const text = $("device-code-text");
+      text.replaceChildren("On the other device, open this page and type the code under \u201cI have a code\u201d: ",
+        el("strong", "code", reply.code), when);
+      text.hidden = false;
+    } catch (err) {
+      $("you-error").textContent = err.message;
+    }
+  }
+
+  /** "I have a code": this browser takes the identity the code stands for (POST /api/players/claim). */
+  async function claimCode(event) {
+    event.preventDefault();
+    $("you-error").textContent = "";
+    const code = $("claim-code").value.trim();
+    if (!code) {
+      $("you-error").textContent = "Type the code shown on your other device.";
+      return;
+    }
+    try {
+      const held = await Api.claimCode(code);
+      if (held.name) {
+        window.localStorage.setItem(NAME_KEY, held.name);
+        for (const id of ["ot-name", "rv-name"]) $(id).value = held.name;
+      }
+      $("claim-code").value = "";
+      showIdentity();
+    } catch (err) {
+      $("you-error").textContent = err.message;
+    }
+  }
+
+  /** The leaderboard's link, where the server has that page. */
+  async function showLeaderboardLink() {
+    try {
+      const reply = await fetch("leaderboard.html", { method: "HEAD" });
+      if (!reply.ok) return;
+      const link = $("leaderboard-link");
+      link.href = "leaderboard.html";
+      link.hidden = false;
+      showIdentity();
+    } catch (err) { /* no link */ }
+  }
+
+  /** The lobby's forms and buttons. */
+  function setUp() {
+    $("ot-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      startTable(ownTrumpsSettings(false), savedName($("ot-name")));
+    });
+    $("ot-online").addEventListener("click", () => startTable(ownTrumpsSettings(true), savedName($("ot-name"))));
+    $("rv-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      startTable(reversiSettings(false), savedName($("rv-name")));
+    });
+    $("rv-online").addEventListener("click", () => startTable(reversiSettings(true), savedName($("rv-name"))));
+    $("refresh-tables").addEventListener("click", () => { shownLists = ""; refreshTables(); });
+    document.addEventListener("visibilitychange", () => {
+      if (document.hidden || $("lobby").hidden) return hideLobby();
+      refreshTables();
+      scheduleRefresh();
+    });
+    $("device-code").addEventListener("click", showDeviceCode);
+    $("claim-form").addEventListener("submit", claimCode);
+    setUpOptions();
+    loadLevels();
+    showLeaderboardLink();
+  }
+
+  window.Lobby = { setUp, show: showLobby, hide: hideLobby, savedName, NAME_KEY };
+})();

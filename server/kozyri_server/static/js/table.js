@@ -1,0 +1,509 @@
+/* One table on the page at #/t/ID: join it (or watch it when no seat is
+   free), play it through its WebSocket (the states queued and paced), the
+   connection said over the table, resign and draw offers, its end, record,
+   review and rematch (their methods in ending.js); presence, clocks and
+   the rest of an online table are drawn by online.js.
+   Uses only the server's public HTTP API and WebSocket messages
+   (docs/server.md). window.TableView. */
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const el = Dom.el;
+  const params = new URLSearchParams(window.location.search);
+  /** The level of a hint (?hint_level=L to change it). */
+  const HINT_LEVEL = parseInt(params.get("hint_level") || "5", 10);  // 5: its estimate is an expected score (levels 3-4 discount it)
+
+  /** Server texts a player should not read as they are, in plain words (the rest are shown as they come). */
+  const PLAIN = [
+    [/^stale /, "The table had moved on before your move arrived: here it is as it is now."],
+    [/^not your turn/, "It is not your turn."],
+    [/^waiting for players/, "Waiting for the other players to take their seats."],
+    [/^the game is over/, "The game is over."],
+    [/too many messages|too fast|per second/i, "Too many clicks at once: wait a moment."],
+    [/^no card is dealt yet/, "The cards are not dealt yet."],
+    [/offered a draw already/, "A draw is on offer already: accept or decline it."],
+    [/no draw|nothing to (accept|decline)/i, "No draw is on offer now."],
+    [/^the engine is busy/, "The computer is busy: try again in a moment."],
+    [/^an engine worker stopped/, "The computer stopped on that: try again."],
+    [/the server cannot be reached/, "The server cannot be reached: check your connection."],
+  ];
+  const TITLE = document.title;
+
+  /**
+   * A table on screen: its summary, this browser's seat, its socket and the
+   * state shown. States are queued as they come and shown in order, with a
+   * pause after each computer move (Motion's pace) so that a person can follow
+   * them; a move of yours is shown as played only when the server's next state
+   * acknowledges it (a higher event_seq), and while it is on its way, while
+   * states wait to be shown or while the connection is down, clicks are refused.
+   */
+  class TableView {
+    constructor(tableId) {
+      this.id = tableId;
+      this.els = {
+        seats: $("seats"), choice: $("choice"), board: $("board-area"), hand: $("hand"), controls: $("controls"),
+        lastMoves: $("last-moves"), message: $("message"), ending: $("ending"), review: $("review"), talk: $("talk"),
+      };
+      this.summary = null;
+      this.held = Api.heldSeat(tableId);
+      this.seat = this.held ? this.held.seat : null;
+      this.socket = null;
+      this.state = null;      // the state on screen
+      this.queue = [];        // states received, not shown yet
+      this.shown = [];        // each state shown: its event (seq, kind, seat) and when (for the curious and the browser checks)
+      this.holdUntil = 0;     // no state is shown before this time (performance.now())
+      this.timer = null;
+      this.draining = false;
+      this.inFlight = null;   // {seq}: a request sent at event `seq`, not acknowledged yet
+      this.online = false;
+      this.skipping = false;  // "Skip to the end": no pause, no animation
+      this.names = [];
+      this.shortNames = [];
+      this.movers = {};
+      this.selected = null;
+      this.selectedPly = null;
+      this.said = false;
+      this.hintLevel = HINT_LEVEL;
+      this.endingShown = false;
+      this.confirming = false;
+      this.watching = false;  // a spectator: no seat, the public view
+      this.catchUp = "";      // the events missed while the connection was down, in words
+      this.reconnected = false;
+      this.rematchOpening = false;
+      this.ticker = window.setInterval(() => Online.tick(this), 500);
+      for (const e of Object.values(this.els)) if (e !== this.els.message) e.replaceChildren();
+      this.els.ending.hidden = true;
+      this.els.review.hidden = true;
+      this.els.choice.hidden = true;
+      this.say("");
+      $("table-head").textContent = "";
+      $("offline").hidden = true;
+      $("table-online").hidden = true;
+      $("table-online").replaceChildren();
+      this.load();
+    }
+
+    async load() {
+      try {
+        this.summary = await Api.get("/api/tables/" + encodeURIComponent(this.id));
+      } catch (err) {
+        $("table-head").textContent = err.status === 404 ? "There is no such table." : this.plain(err.message);
+        return;
+      }
+      this.drawHead();
+      if (this.held) this.connect();
+      else this.offerSeat();
+    }
+
+    drawHead() {
+      const t = this.summary;
+      const what = t.game === "reversi" ? "Reversi" :
+        "Own Trumps \u2014 " + t.players + " players, deck " + t.deck +
+        (t.rules.must_beat ? ", whoever can beat must beat" : ", taking always allowed") +
+        (t.rules.pass_sixes ? ", trump sixes passed" : "");
+      $("table-head").textContent = what + Online.optionsWords(t.options);
+      const computers = t.seats.filter((s) => s.kind === "computer").length;
+      this.shortNames = t.seats.map((s) => {
+        if (s.seat === this.seat) return "You";
+        if (s.kind === "computer") return s.name || "Computer" + (computers > 1 ? " " + (s.seat + 1) : "");
+        return s.name || (s.taken ? "Player " + (s.seat + 1) : "free seat");
+      });
+      this.names = t.seats.map((s, i) => {
+        if (s.seat === this.seat) return s.name ? s.name + " (you)" : "You";
+        if (s.kind === "computer") return this.shortNames[i] + " (level " + s.level + ")";
+        return this.shortNames[i];
+      });
+      const waiting = t.status === "open" && t.seats.some((s) => s.kind === "person" && !s.taken);
+      $("share").hidden = !waiting;
+      if (waiting) $("share-link").value = window.location.origin + window.location.pathname + "#/t/" + t.id;
+    }
+
+    /** A seat as the subject of a sentence ("You", "Computer 2 (level 3)") and as an owner ("your", "Computer 2's"). */
+    subject(seat) {
+      if (seat === null || seat === undefined) return "A player";
+      return seat === this.seat ? "You" : this.names[seat];
+    }
+
+    possessive(seat) {
+      return seat === this.seat ? "your" : this.shortNames[seat] + "'s";
+    }
+
+    isComputer(seat) {
+      return !!(this.summary && this.summary.seats[seat] && this.summary.seats[seat].kind === "computer");
+    }
+
+    /** A server error in plain words (player numbers become names). */
+    plain(text) {
+      const found = PLAIN.find(([pattern]) => pattern.test(text));
+      if (found) return found[1];
+      return String(text).replace(/\bplayer (\d)\b/g, (all, n) => this.names[+n] || all);
+    }
+
+    /** A free seat is offered; with none (or the game over), the table is watched. */
+    offerSeat() {
+      const t = this.summary;
+      const free = t.seats.filter((s) => s.kind === "person" && !s.taken);
+      const form = $("join-form");
+      if (t.status !== "open" || !free.length) {
+        form.hidden = true;
+        this.watch();
+        return;
+      }
+      form.hidden = false;
+      $("join-text").textContent = "A seat is free at this table.";
+      $("join-name").value = window.localStorage.getItem(Lobby.NAME_KEY) || "";
+    }
+
+    async join() {
+      try {
+        const reply = await Api.join(this.id, Lobby.savedName($("join-name")));
+        this.held = { seat: reply.seat, token: reply.token };
+        this.seat = reply.seat;
+        $("join-form").hidden = true;
+        this.summary = await Api.get("/api/tables/" + encodeURIComponent(this.id));
+        this.drawHead();
+        this.connect();
+      } catch (err) {
+        this.say(this.plain(err.message), "error");
+      }
+    }
+
+    /** A spectator: the table's public view (no hand, nothing to click). */
+    watch() {
+      this.watching = true;
+      this.connect();
+    }
+
+    /** No spectator allowed here (an older server): said in words, as before. */
+    notWatching() {
+      this.watching = false;
+      const t = this.summary;
+      this.say(t.status === "finished" ? "This game is over" + (t.ending ? ": " + t.ending.text : "") + "." :
+        "Every seat of this table is taken: only its players see its cards.");
+    }
+
+    connect() {
+      if (this.socket) this.socket.close();
+      this.socket = new Api.TableSocket(this.id, this.held, {
+        onMessage: (m) => this.onMessage(m),
+        onStatus: (text, kind) => {
+          const c = $("connection");
+          c.textContent = text;
+          c.className = "connection " + kind;
+          if (kind !== "ok") this.setOnline(false);
+        },
+        onRefused: () => {
+          if (!this.held) return this.notWatching();
+          Api.forgetSeat(this.id);
+          this.held = null;
+          this.seat = null;
+          this.say("This browser no longer holds a seat at this table.", "error");
+          this.offerSeat();
+        },
+      });
+    }
+
+    /** The connection's state, said over the table; a request on its way when it dropped is forgotten. */
+    setOnline(online) {
+      this.online = online;
+      if (!online && this.inFlight) {
+        this.inFlight = null;
+        this.say("The connection dropped while your move was on its way: the table will show whether it arrived.");
+      }
+      $("offline").hidden = online || !this.state;
+      document.body.classList.toggle("is-offline", !online && !!this.state);
+      this.updateTitle();
+    }
+
+    onMessage(message) {
+      if (this.closed) return;
+      if (message.type === "welcome") {
+        this.setOnline(true);
+        this.reconnected = !!(this.socket && this.socket.welcomes > 1);
+        // back: catch up (a server that sends the missed events needs no asking; an older one is asked)
+        if (this.reconnected && !(this.state && "events" in this.state)) this.socket.sync();
+        return;
+      }
+      if (message.type === "error") {
+        this.inFlight = null;
+        this.say(this.plain(message.error), "error");
+        if (/^stale /.test(message.error) && this.socket) this.socket.sync();
+        if (this.state) this.render(true);
+        return;
+      }
+      if (message.type !== "state") return;
+      if (message.seat === null && this.seat === null) message = Online.spectatorMessage(message);
+      if (this.inFlight && message.event_seq > this.inFlight.seq) this.inFlight = null;  // acknowledged
+      this.queue.push(message);
+      this.drain();
+    }
+
+    /** Show the queued states in order, holding each after a move for the pace's pause. */
+    async drain() {
+      if (this.draining) return;
+      this.draining = true;
+      try {
+        while (this.queue.length) {
+          const wait = this.skipping ? 0 : this.holdUntil - performance.now();
+          if (wait > 0) {
+            window.clearTimeout(this.timer);
+            this.timer = window.setTimeout(() => this.drain(), wait);
+            return;
+          }
+          const message = this.queue.shift();
+          await this.show(message);
+          if (this.closed) return;
+        }
+      } finally {
+        this.draining = false;
+      }
+      this.updateTitle();
+    }
+
+    /** Skip to the end: the rest of the game shown at once (no pause, no animation), this table only. */
+    skipToEnd() {
+      this.skipping = true;
+      window.clearTimeout(this.timer);
+      this.drain();
+    }
+
+    async show(message) {
+      if (message.last && message.last.phase === "play") this.movers[message.last.ply] = message.last.seat;
+      const before = this.state;
+      if (!before || before.status !== message.status || message.status === "open" || before.phase !== message.phase ||
+          (message.status === "finished" && !before.rematch && message.rematch)) {
+        try {  // the seats' names and status may have changed: the table's public summary again
+          this.summary = await Api.get("/api/tables/" + encodeURIComponent(this.id));
+          this.drawHead();
+        } catch (err) { /* keep the old summary */ }
+      }
+      if (this.closed) return;
+      if (this.reconnected) {  // the first state after a reconnection: what was missed, in words
+        this.reconnected = false;
+        this.catchUp = Online.missedWords(this, message, before);
+        if ("events_from" in message && message.events_from === null) this.movers = {};  // rebuilt from the snapshot
+      } else if (before && message.event_seq !== before.event_seq) {
+        this.catchUp = "";
+      }
+      const moved = before && message.event_seq > before.event_seq && message.event && message.event.kind === "move";
+      const rects = moved ? this.rects() : null;
+      const skipping = this.skipping;  // the end (drawn below) stops skipping: its last move is still skipped
+      this.state = message;
+      this.shown.push({ seq: message.event_seq, kind: message.event && message.event.kind, seat: message.event && message.event.seat,
+        at: performance.now(), skipping: this.skipping });
+      this.render(false, before);
+      Sound.onState(this, before, message);
+      Tips.onState(this, message);
+      if (moved) {
+        const ms = Motion.flightMs(skipping);
+        if (ms) this.animate(rects, ms);
+        const seat = message.event.seat;
+        this.holdUntil = performance.now() + ms + (this.isComputer(seat) ? Motion.pauseMs(skipping) : 0);
+      }
+    }
+
+    /** Where the cards and seats are on screen before a new state is drawn (for the animation). */
+    rects() {
+      const out = { hand: {}, pile: {}, seats: {}, pileBox: Motion.rectOf(document.querySelector("#pile .fan") || $("pile")) };
+      for (const e of this.els.hand.querySelectorAll(".card")) out.hand[e.dataset.card] = Motion.rectOf(e);
+      for (const e of document.querySelectorAll("#pile .card")) out.pile[e.dataset.card] = Motion.rectOf(e);
+      for (const e of this.els.seats.querySelectorAll(".seat")) out.seats[e.id] = Motion.rectOf(e);
+      return out;
+    }
+
+    /** The last move's cards fly: from the hand (yours, or the seat's box) to the pile; a take from the pile to the hand. */
+    animate(rects, ms) {
+      if (this.summary.game !== "owntrumps" || this.state.phase !== "play") return;
+      const move = OwnTrumps.moved(this, this.state);
+      if (!move || move.seat === null || move.seat === undefined) return;
+      const seatRect = Motion.rectOf($("seat-" + move.seat)) || rects.seats["seat-" + move.seat];
+      for (const card of move.placed) {
+        const target = document.querySelector('#pile .card[data-card="' + card + '"]');
+        Motion.flyFrom(target, move.seat === this.seat ? rects.hand[card] || seatRect : seatRect, ms);
+      }
+      for (const card of move.taken) {
+        const from = rects.pile[card] || rects.pileBox;
+        if (move.seat === this.seat) Motion.flyFrom(this.els.hand.querySelector('.card[data-card="' + card + '"]'), from, ms);
+        else Motion.ghost(() => Cards.element(card), from, seatRect, ms);
+      }
+    }
+
+    /** Draw the state on screen; keep=true leaves the message line as it is. */
+    render(keep) {
+      if (!this.state || this.closed) return;
+      this.said = !!keep;
+      document.body.dataset.game = this.summary.game;
+      if (this.summary.game === "reversi") Reversi.render(this, this.state);
+      else OwnTrumps.render(this, this.state);
+      this.drawTalk(this.state);
+      Online.decorate(this, this.state);
+      this.updateRematch(this.state);
+      this.els.hand.classList.toggle("waiting", !!this.inFlight);
+      $("offline").hidden = this.online || !this.state;
+      this.updateTitle();
+    }
+
+    /** Whether a click may act now: connected, nothing on its way, the latest state on screen. */
+    ready() {
+      if (this.watching) {
+        this.say("You are watching this table: only its players play.", "error");
+        return false;
+      }
+      if (!this.online) {
+        this.say("Not connected: wait until the connection is back, then play.", "error");
+        return false;
+      }
+      if (this.inFlight || this.queue.length) return false;  // a move on its way, or states not shown yet: a second click is ignored
+      return true;
+    }
+
+    /** Send a request (a move, or "resign", "offer_draw", ...) decided on the state on screen; whether it was sent. */
+    send(message, type, extra) {
+      if (!this.ready() || !this.socket) return false;
+      const body = Object.assign({ type }, extra || {});
+      this.inFlight = { seq: message.event_seq };
+      if (!this.socket.send(body)) {
+        this.inFlight = null;
+        return false;
+      }
+      this.els.hand.classList.add("waiting");
+      this.say(type === "move" ? "Sending your move\u2026" : "Sending\u2026");
+      return true;
+    }
+
+    sendMove(message, move) {
+      return this.send(message, "move", { ply: message.ply, move });
+    }
+
+    /** The tab's title: "\u25cf Your turn \u2014 kozyri" while something is yours to do. */
+    updateTitle() {
+      const m = this.state;
+      let mine = false;
+      if (m && m.status === "playing" && !this.queue.length) {
+        const st = m.state;
+        const actor = m.phase === "trump choice" ? st.to_choose : st.ending ? null : st.to_move;
+        mine = actor === this.seat || !!(m.draw_offer && m.draw_offer.waiting.includes(this.seat));
+      }
+      document.title = mine ? (m.draw_offer && m.draw_offer.waiting.includes(this.seat) ? "\u25cf Draw offered \u2014 kozyri" :
+        "\u25cf Your turn \u2014 kozyri") : TITLE;
+    }
+
+    /** The last event that is not a move, in words (a draw offered, declined, accepted; a resignation), or "". */
+    eventNarration(message) {
+      return this.eventWords(message.event);
+    }
+
+    /** An event that is not a move, in words ("Bob offered a draw."), or "". */
+    eventWords(e) {
+      if (!e || !e.kind || e.kind === "move" || e.kind === "choose") return "";
+      const who = this.subject(e.seat);
+      return {
+        "offer draw": who + " offered a draw.",
+        "accept draw": who + " accepted the draw.",
+        "decline draw": who + " declined the draw.",
+        "resign": e.payload === "time" ? who + " ran out of time." : who + " resigned.",
+      }[e.kind] || "";
+    }
+
+    /** Resign (asked twice) and a draw offer, while the seat is still in the game. */
+    drawEndingControls(controls, message, stillIn) {
+      if (this.seat === null) return;  // a spectator
+      if (message.status !== "playing" || message.phase !== "play" || message.state.ending || !stillIn) return;
+      const resign = el("button", "resign", "Resign");
+      resign.type = "button";
+      resign.id = "resign";
+      resign.addEventListener("click", () => { this.confirming = true; this.render(true); });
+      const offer = el("button", "offer", "Offer a draw");
+      offer.type = "button";
+      offer.id = "offer-draw";
+      offer.disabled = !!message.draw_offer;
+      offer.addEventListener("click", () => this.send(message, "offer_draw"));
+      controls.append(offer, resign);
+    }
+
+    /** Above the table: a draw on offer (Accept / Decline), the resignation to confirm. */
+    drawTalk(message) {
+      const talk = this.els.talk;
+      talk.replaceChildren();
+      const offer = message.draw_offer;
+      const over = message.status === "finished" || (message.state && message.state.ending);
+      if (offer && !over) {
+        const box = el("div", "talk-box");
+        box.id = "draw-offer";
+        if (offer.waiting.includes(this.seat)) {
+          box.append(el("span", "", this.subject(offer.by) + " offered a draw. A draw ends the game with no loser."));
+          const yes = el("button", "primary", "Accept the draw");
+          yes.type = "button";
+          yes.id = "accept-draw";
+          yes.addEventListener("click", () => this.send(message, "accept_draw"));
+          const no = el("button", "", "Decline");
+          no.type = "button";
+          no.id = "decline-draw";
+          no.addEventListener("click", () => this.send(message, "decline_draw"));
+          box.append(yes, no);
+        } else {
+          const waiting = offer.waiting.map((s) => this.subject(s)).join(", ");
+          box.append(el("span", "", (offer.by === this.seat ? "You offered a draw" : this.subject(offer.by) + " offered a draw") +
+            (waiting ? ": waiting for " + waiting + "." : ".")));
+        }
+        talk.append(box);
+      }
+      if (this.confirming && !over && message.status === "playing") {
+        const box = el("div", "talk-box confirm");
+        box.id = "resign-confirm";
+        box.append(el("span", "", "Resign this game? You lose it" +
+          ((this.summary.players || 2) > 2 ? ", and the game ends for everybody." : ".")));
+        const yes = el("button", "danger", "Yes, resign");
+        yes.type = "button";
+        yes.id = "resign-yes";
+        yes.addEventListener("click", () => {
+          this.confirming = false;
+          if (!this.send(message, "resign")) this.render(true);
+        });
+        const no = el("button", "", "Keep playing");
+        no.type = "button";
+        no.id = "resign-no";
+        no.addEventListener("click", () => { this.confirming = false; this.render(true); });
+        box.append(yes, no);
+        talk.append(box);
+        window.setTimeout(() => no.focus(), 0);
+      } else if (over) {
+        this.confirming = false;
+      }
+    }
+
+    /** For a person out of a 3-4 player game: "Skip to the end" (the rest shown at once). */
+    offerSkip(controls) {
+      if (this.skipping) return;
+      const skip = el("button", "", "Skip to the end");
+      skip.type = "button";
+      skip.id = "skip";
+      skip.addEventListener("click", () => this.skipToEnd());
+      controls.append(skip);
+    }
+
+    /** The message line (role=status): what to do, why a click was refused. */
+    say(text, kind) {
+      const m = this.els.message;
+      m.textContent = text;
+      m.className = "message" + (kind ? " " + kind : "");
+      if (kind === "error" || kind === "hint") this.said = true;
+    }
+
+    close() {
+      this.closed = true;  // a state still being fetched or held is not drawn over the next table
+      Tips.hide();
+      if (this.socket) this.socket.close();
+      window.clearTimeout(this.timer);
+      window.clearInterval(this.ticker);
+      this.queue = [];
+      $("connection").textContent = "";
+      $("offline").hidden = true;
+      document.body.classList.remove("is-offline");
+      document.title = TITLE;
+    }
+  }
+
+  window.TableView = TableView;
+})();
