@@ -332,3 +332,36 @@ def test_a_loss_on_time_is_rated_with_the_loser_last(c):
     assert table.status == "finished" and table.session.ending.loser == 0
     assert [me(c, player)["results"][0]["place"] for player in (ann, bob)] == [2, 1]
     assert me(c, ann)["ratings"]["owntrumps"]["mu"] < MODEL.mu < me(c, bob)["ratings"]["owntrumps"]["mu"]
+
+
+def test_a_game_played_over_the_websocket_ends_with_the_new_ratings_in_its_last_state(c):
+    """Two people linked to players play a whole game over their WebSockets:
+    the state that shows the end already carries both seats' new ratings."""
+    from contextlib import ExitStack
+
+    from tests.server.helpers import authenticate, play_to_end
+
+    ann, bob = create(c, "Ann"), create(c, "Bob")
+    table_id = new_table(c, deck="4x3", seats=[None, None], seed=6)
+    tokens = {0: sit(c, table_id, 0, ann), 1: sit(c, table_id, 1, bob)}
+    with ExitStack() as stack:
+        people = {seat: authenticate(stack.enter_context(c.websocket_connect("/api/ws")), table_id, token, seat)
+                  for seat, token in tokens.items()}
+        assert [s["rating"] for s in people[0].state["seats"]] == [0, 0]
+        last = play_to_end(people)
+    assert last["ending"]["loser"] == 1
+    ratings = [me(c, player)["ratings"]["owntrumps"]["rating"] for player in (ann, bob)]
+    assert [s["rating"] for s in last["seats"]] == ratings and ratings[0] > 0 > ratings[1]
+    assert [s["player"] for s in last["seats"]] == [ann["player"], bob["player"]]
+
+
+def test_a_rematch_keeps_each_seats_player(c):
+    ann, bob = create(c, "Ann"), create(c, "Bob")
+    table_id = new_table(c, deck="4x3", trumps="SH", seats=[None, None])
+    tokens = [sit(c, table_id, 0, ann), sit(c, table_id, 1, bob)]
+    play_out(c, table_id, resign=1)
+    rematch = c.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]}).json()
+    again = room(c, rematch["table"])
+    assert again.seat_players == [ann["player"], bob["player"]]
+    assert [s.player for s in c.app.state.store.load(rematch["table"]).seats] == again.seat_players
+    assert again.seat_ratings == [me(c, p)["ratings"]["owntrumps"]["rating"] for p in (ann, bob)]
