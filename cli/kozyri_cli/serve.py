@@ -46,7 +46,10 @@ def _table_limit_options(command):
     for flag, name, kind, metavar, text in reversed(options):
         command = click.option(flag, name, type=kind, default=getattr(default, name), show_default=True,
                                metavar=metavar, help=text)(command)
-    return command
+    return click.option("--limit-loopback", "limit_loopback", is_flag=True, default=default.limit_loopback,
+                        help="Limit loopback clients per address too. By default this machine's own clients "
+                             "(tests, benchmarks, a reverse proxy here, behind which every client shares one "
+                             "address: limit per client in the proxy) are not.")(command)
 
 
 @main.command(epilog=SERVE_EPILOG)

@@ -307,11 +307,6 @@ class Api:
         return JSONResponse({"ok": True, **await self.ratings.leaderboard(game)})
 
 
-def client_address(request: Request) -> str:
-    """The client's address as the server sees it (a proxy's, behind one)."""
-    return request.client.host if request.client else "unknown"
-
-
 def open_store(db: str | Path) -> Store:
     """The store ``--db`` names: a PostgreSQL database (``postgresql://...``,
     shared by several servers) or a SQLite file (created if missing)."""

@@ -22,7 +22,12 @@ The address limits count per client address as the connection shows it
 (``X-Forwarded-For`` and the like are not trusted): a flood from one
 address is refused (429) while other addresses still create and join.
 They are kept in memory: a restarted server counts afresh, and each of
-several servers sharing a database counts its own.
+several servers sharing a database counts its own. Loopback clients (the
+machine itself: its tests and benchmarks, or a reverse proxy on the same
+host, behind which every client would share one address and one flooder
+would lock everybody out) are not limited per address unless
+:attr:`~kozyri_server.limits.Limits.limit_loopback` says so; a proxy limits
+per client itself.
 
 >>> now = [0.0]
 >>> rates = AddressRates(per_minute=2, clock=lambda: now[0])
@@ -35,6 +40,7 @@ several servers sharing a database counts its own.
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from collections.abc import Callable
@@ -71,6 +77,14 @@ def is_expired(room, limits: Limits, now: float) -> bool:
     """Whether ``room`` has been idle past its expiry at ``now`` (unix seconds)."""
     limit = expiry_seconds(room, limits)
     return limit is not None and now - room.active_at >= limit
+
+
+def is_loopback(address: str) -> bool:
+    """Whether ``address`` is this machine's (127.0.0.0/8, ::1)."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 class AddressRates:
@@ -114,10 +128,14 @@ class AddressLimits:
         self.creates = AddressRates(limits.creates_per_minute, clock)
         self.joins = AddressRates(limits.joins_per_minute, clock)
 
+    def counts(self, address: str | None) -> bool:
+        """Whether ``address`` is limited (not unknown, not loopback unless ``limit_loopback``)."""
+        return address is not None and (self.limits.limit_loopback or not is_loopback(address))
+
     def check_create(self, address: str | None, live_created: int) -> None:
         """Refuse a creation from ``address`` that already created
         ``live_created`` live tables (:class:`TooManyFromAddress`)."""
-        if address is None:
+        if not self.counts(address):
             return
         if live_created >= self.limits.max_tables_per_address:
             raise TooManyFromAddress(f"your address has {live_created} live tables, the most it may have "
@@ -127,6 +145,6 @@ class AddressLimits:
                                      f"{self.limits.creates_per_minute:g} a minute")
 
     def check_join(self, address: str | None) -> None:
-        if address is not None and not self.joins.allow(address):
+        if self.counts(address) and not self.joins.allow(address):
             raise TooManyFromAddress(f"too many joins from your address: at most "
                                      f"{self.limits.joins_per_minute:g} a minute")

@@ -33,6 +33,8 @@ class Limits:
     #: Tables one client address may create a minute on average (as many at once), and seats it may join.
     creates_per_minute: float = 10.0
     joins_per_minute: float = 30.0
+    #: Whether loopback clients (this machine, a reverse proxy on it) are limited per address too.
+    limit_loopback: bool = False
     #: Seconds an unfinished table may stay idle (no move, no seat taken) before it is abandoned.
     idle_table_seconds: float = 24 * 3600.0
     #: Seconds a table whose seats no person has taken may wait before it is abandoned.

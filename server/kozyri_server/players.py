@@ -149,10 +149,10 @@ class Players:
         """The player whose secret this is (:class:`Unauthorized` otherwise)."""
         return await self._store(find_player, self.store, secret)
 
-    async def create(self, body, address: str) -> dict:
+    async def create(self, body, address: str | None) -> dict:
         """A new player: ``{"player", "secret", "name"}`` (the secret shown this
         once; without a name, ``Player`` and the id's first characters)."""
-        name = self._name(body)
+        name, address = self._name(body), address or "unknown"
         if self.creations.full(address):
             raise TooManyAttempts("too many new players from your address: try again later")
         self.creations.count(address)
@@ -182,11 +182,11 @@ class Players:
         await self._store(self.store.add_player_code, player.id, token_hash(code), expires)
         return {"code": code, "expires": expires, "seconds": CODE_SECONDS}
 
-    async def claim(self, body, address: str) -> dict:
+    async def claim(self, body, address: str | None) -> dict:
         """The player of a transfer code, on this device: ``{"player", "secret", "name"}``."""
         if not isinstance(body, dict) or set(body) - {"code"}:
             raise InvalidInput('a claim is {"code": "ABCD2345"}: the code the other device shows')
-        code = normal_code(body.get("code"))
+        code, address = normal_code(body.get("code")), address or "unknown"
         if self.failed_claims.full(address):
             raise TooManyAttempts("too many wrong codes from your address: try again in a few minutes")
         found = None

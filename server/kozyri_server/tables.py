@@ -23,6 +23,13 @@ Every store call runs on a thread (:func:`asyncio.to_thread`), never on the
 event loop: a commit on one table does not stall the others' connections.
 The requests of one table are taken one at a time (its lock, held from the
 check through the commit).
+
+A table's options (:mod:`kozyri_server.clocks`) may give it clocks and a
+computer takeover: a timer per such table ends the game when the running
+clock reaches zero (the player out of time loses as by resignation) and
+lets a computer play a person's seat away longer than the grace. A sweeper
+abandons idle live tables (:mod:`kozyri_server.lifecycle`), which also
+bounds what one client address may create and join.
 """
 
 from __future__ import annotations
@@ -433,7 +440,7 @@ class Tables:
             raise Refused("wrong token")
         async with room.lock:
             await self._store(self.store.release_seat, room.id, seat)
-            room.hashes[seat] = room.names[seat] = room.seat_players[seat] = None
+            room.hashes[seat] = room.names[seat] = room.seat_players[seat] = room.seat_ratings[seat] = None
             listeners, room.listeners[seat] = room.listeners[seat], []
             room.version += 1
             version = room.version
@@ -452,6 +459,7 @@ class Tables:
 
     async def watch(self, room: Room, listener: Listener) -> tuple[dict, int]:
         """A spectator's listener added (the count shown to everybody); its first state and version."""
+        room.presence.gone_seconds = self.limits.gone_seconds
         async with room.lock:
             room.watchers.append(listener)
             room.version += 1
@@ -497,6 +505,7 @@ class Tables:
     async def _broadcast(self, room: Room, skip: Listener | None = None) -> None:
         """Each seat's listeners get that seat's state, the spectators the public
         one (built from what is stored); ``skip``: a listener sent its state already."""
+        room.presence.gone_seconds = self.limits.gone_seconds  # the Room does not know the limits
         async with room.lock:
             version = room.version
             messages = [(room.state_for(seat), list(listeners)) for seat, listeners in room.listeners.items()

@@ -72,9 +72,10 @@ def test_create_stores_the_options_a_restart_and_a_rematch_keep_them(tmp_path):
         tokens = [join(c, table_id, 0), join(c, table_id, 1)]
         room = room_of(c, table_id)
         c.portal.call(c.app.state.tables.act, room, 0, "resign")
-        again = c.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]})
-        if again.status_code == 200:  # the rematch by one seat's request (PRESENCE may ask every seat's vote)
-            assert room_of(c, again.json()["table"]).options == expected
+        for token in tokens:  # every seat asks (the rematch by agreement)
+            again = c.post(f"/api/tables/{table_id}/rematch", json={"token": token})
+            assert again.status_code == 200, again.text
+        assert room_of(c, again.json()["table"]).options == expected
     with client(db) as c:  # restored from the store
         assert room_of(c, table_id).options == expected
         assert room_of(c, plain).options == DEFAULTS
@@ -225,3 +226,28 @@ def test_a_move_clock_running_out_ends_the_game_with_that_player_the_loser(tmp_p
         for person in seats:
             person.close()
         server.stop()
+
+
+def test_a_restart_restores_the_clocks_from_the_stored_seconds(tmp_path):
+    from contextlib import ExitStack
+
+    from tests.server.helpers import ack, authenticate
+
+    db = tmp_path / "restart.db"
+    game = {"kind": "game", "seconds": 600, "increment": 5}
+    with client(db) as c, ExitStack() as stack:
+        table_id = new_table(c, **TWO, time_control=game)
+        tokens = [join(c, table_id, 0), join(c, table_id, 1)]
+        zero = authenticate(stack.enter_context(c.websocket_connect("/api/ws")), table_id, tokens[0], 0)
+        assert zero.state["clock"]["running"] == 0 and zero.state["clock"]["remaining"][1] == 600.0
+        moved = ack(zero, {"type": "move", "ply": 0, "move": zero.state["state"]["legal_moves"][0]})
+        charged = moved["event"]["seconds"]
+        assert moved["state"]["clocks"][0] == charged  # the table's seconds spent are the clock's charge
+        assert moved["clock"]["running"] == 1 and moved["clock"]["remaining"][0] == round(605.0 - charged, 3)
+    before = time.time()
+    with client(db) as c:  # restarted: seat 0's time from the stored seconds, seat 1's turn afresh
+        room = room_of(c, table_id)
+        clock = room.clock_json()
+        assert clock["running"] == 1 and clock["remaining"][0] == round(605.0 - charged, 3)
+        assert room.clock.banked[1] == 600.0 and room.clock.turn_started >= before  # the downtime not counted
+        assert clock["deadline"] == round(room.clock.turn_started + 600.0, 3)

@@ -90,6 +90,12 @@ def test_the_live_tables_per_address_and_the_rate_limit(tmp_path):
         # an abandoned table no longer counts: the address may create again
         sweep(c, time.time() + 2 * HOUR)
         assert c.post("/api/tables", json=TWO, headers=one).status_code == 200
+    with client(tmp_path / "loopback.db", max_tables_per_address=2) as c:  # this machine is not limited...
+        for _ in range(4):
+            assert c.post("/api/tables", json=TWO, headers={"x-test-address": "127.0.0.1"}).status_code == 200
+    with client(tmp_path / "limited.db", max_tables_per_address=2, limit_loopback=True) as c:  # ...unless asked
+        replies = [c.post("/api/tables", json=TWO, headers={"x-test-address": "::1"}).status_code for _ in range(3)]
+        assert replies == [200, 200, 429]
     now = [0.0]
     rates = AddressRates(per_minute=3, clock=lambda: now[0])
     assert [rates.allow("a") for _ in range(4)] == [True, True, True, False] and rates.allow("b")

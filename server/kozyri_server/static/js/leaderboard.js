@@ -35,7 +35,9 @@
 
   function who(entry) {
     if (entry.player) return profileLink(entry.player, entry.name || entry.player);
-    if (entry.level !== null && entry.level !== undefined) return document.createTextNode("computer, level " + entry.level);
+    if (entry.level !== null && entry.level !== undefined) {
+      return document.createTextNode("computer, level " + entry.level);
+    }
     return document.createTextNode(entry.name || "guest");
   }
 
