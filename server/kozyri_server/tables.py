@@ -645,10 +645,13 @@ class Tables:
 
     # --- clocks and the computer takeover (kozyri_server.clocks) --------------------------
     def _watch(self, room: Room) -> None:
-        """Wake the timer of a table with a clock or a takeover (started if it has none)."""
-        if room.status not in LIVE or room.is_over or (room.clock is None and room.options["takeover"] is None):
-            return
+        """Wake the timer of a table with a clock or a takeover (started if it has
+        none; at a table no longer live it wakes to end)."""
         wake = self._wakes.get(room.id)
+        if room.status not in LIVE or room.is_over or (room.clock is None and room.options["takeover"] is None):
+            if wake is not None:
+                wake.set()
+            return
         if wake is None:
             wake = self._wakes[room.id] = asyncio.Event()
             self._spawn(self._timer(room, wake))

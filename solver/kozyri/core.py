@@ -343,11 +343,11 @@ class AgentInfo:
     ``estimate``: the expected score for the player to move, from -1 (it
     loses) to +1 (it wins; in Own Trumps, another player is the loser); 0 a
     draw or an even chance (an agent with a ``length_discount`` below 1, as
-    levels 3 and 4 are, counts each result less the further away it is: its
-    estimate ranks moves and keeps its sign, but is nearer 0 than the
-    expected score). ``score``: a result in the game's own unit where
-    it has one (Reversi: the final disc difference, proven when ``value`` is
-    known, else the evaluation in discs). ``nodes``: the search's effort
+    the searching levels are, steers by results counted less the further
+    away they are, but reports the undiscounted expected score). ``score``:
+    a result in the game's own unit where it has one (Reversi: the final
+    disc difference, proven when ``value`` is known, else the evaluation in
+    discs). ``nodes``: the search's effort
     (MCTS iterations, alpha-beta nodes); ``playouts``: random games played
     to the end; ``worlds``: hidden-card deals sampled; ``depth``: the depth
     of a deepening search. ``stopped`` means what it means for every result

@@ -78,7 +78,7 @@ def test_back_propagation_discounts_by_the_moves_to_the_end(discount, status):
     mover = np.array([-1, 0, 1, 0, 1, 0, 1], dtype=np.int8)
     visits = np.zeros(7, dtype=np.int32)
     total = np.zeros(7)
-    K.back_propagate(path, depth, status, mover, visits, total, discount, plies)
+    K.back_propagate(path, depth, status, mover, visits, total, np.zeros(7, dtype=np.int32), discount, plies)
     expected = reference_totals(path, depth, status, mover, discount, plies)
     assert visits[0] == 1 and all(visits[c] == 1 for c in expected)
     for c, value in expected.items():
@@ -131,8 +131,7 @@ def test_bad_discounts_are_refused(bad):
 def test_the_levels_agents_prefer_short_wins_and_named_agents_do_not():
     from kozyri.agents.levels import resolve
 
-    for number in (3, 4):
+    for number in range(3, 9):
         for players in (2, 4):
             assert resolve("owntrumps", level=number, view=players).make_agent(1).length_discount == 0.995
-    assert resolve("owntrumps", level=5).make_agent(1).length_discount == 1.0
     assert resolve("owntrumps", agent="mcts", nodes=100).make_agent(1).length_discount == 1.0

@@ -3,9 +3,13 @@ people at one online table in two browser contexts; a seat's presence
 shown to the other when its page closes; a third context opening the
 table's link with no free seat watches it (the public view: no hand, no
 button to act, no card that is not public, in its frames or its page); a
-clock shown and counting down; the lobby listing a new table without a
-reload, and the game in progress to watch; a player's identity (its name)
-moved to another context with a code.
+clock shown and counting down, red under 10 s, and a player out of time
+losing; a computer playing for a person who left, until they come back;
+a reconnection asking from its last event and saying what it missed; the
+rematch by agreement opening the new table for both; the lobby listing a
+new table without a reload (never an unlisted one), and the game in
+progress to watch; a player's identity (its name) moved to another
+context with a code.
 
 Each check needs the server's side of that feature (the keys of the state
 message, the routes of docs/server.md): where the server does not have it
@@ -188,7 +192,8 @@ def test_a_clock_is_shown_and_counts_down(server, browser, shots):
 
 
 def test_the_lobby_lists_a_new_table_and_a_game_to_watch_without_a_reload(server, browser, shots):
-    """A lobby left open shows a table created elsewhere (no reload, no click), then the game in progress."""
+    """A lobby left open shows a table created elsewhere (no reload, no click), then the game in progress;
+    never an unlisted table."""
     visitor = Player(browser, PHONE, server)
     visitor.open(query=QUERY + "&lobby_ms=300")
     visitor.page.wait_for_selector("#open-tables li")
@@ -212,7 +217,27 @@ def test_the_lobby_lists_a_new_table_and_a_game_to_watch_without_a_reload(server
     assert "Ann" in visitor.page.inner_text("#live-tables")
     visitor.screenshot(shots, "lobby-live-phone")
     visitor.fits()
-    visitor.close()
+
+    # an unlisted table made in another lobby (the options sent as chosen) is not listed; a later listed one is
+    host = Player(browser, DESKTOP, server)
+    host.open()
+    host.page.fill("#ot-name", "Hidden")
+    host.page.select_option("#ot-players", "2")
+    host.page.select_option("#ot-people", "2")
+    host.page.click("#ot-form .options summary")
+    host.page.check("#ot-unlisted")
+    host.page.uncheck("#ot-rated")
+    with host.page.expect_request(lambda r: r.url.endswith("/api/tables") and r.method == "POST") as made:
+        host.page.click("#ot-online")
+    assert {k: made.value.post_data_json.get(k) for k in ("unlisted", "rated")} == {"unlisted": True, "rated": False}
+    host.page.wait_for_function("window.kozyriTable && window.kozyriTable.state")
+    hidden = host.page.evaluate("window.kozyriTable.id")
+    assert "unlisted, not rated" in host.page.inner_text("#table-head")
+    _, listed = _post(server + "/api/tables", {"game": "reversi", "seats": [None, None]})
+    visitor.page.wait_for_selector(f'#open-tables a[href="#/t/{listed["id"]}"]')
+    assert visitor.page.locator(f'#open-tables a[href="#/t/{hidden}"]').count() == 0
+    for player in (visitor, host):
+        player.close()
 
 
 def test_an_identity_moves_to_another_device_with_a_code(server, browser, shots):
@@ -249,20 +274,36 @@ def test_an_identity_moves_to_another_device_with_a_code(server, browser, shots)
 
 
 def test_a_computer_plays_for_a_person_who_left(server, browser, shots):
-    """A table made so that the computer plays for a player away 2 s: the guest's page closes, and the
-    host sees "Computer plays for Guest" on that seat while the game goes on."""
+    """A table made so that the computer plays for a player away 2 s: the guest leaves the table's page,
+    and the host sees "Computer plays for Guest" on that seat; the guest comes back and has the seat
+    again. "Take my seat back" sends the request (checked on a state that says the seat is taken over)."""
     host, guest = Player(browser, DESKTOP, server), Player(browser, PHONE, server)
-    online_table(host, guest, options={"#ot-takeover": "on", "#ot-takeover-level": "1", "#ot-takeover-grace": "2"})
+    table_id = online_table(host, guest, options={"#ot-takeover": "on", "#ot-takeover-level": "1",
+                                                  "#ot-takeover-grace": "2"})
     needs(host, "takeover", "the computer's takeover")
     assert "computer plays for a player away 2 s" in host.page.inner_text("#table-head")
     while host.state()["phase"] == "trump choice":
         play_one_move([host, guest])
-    guest.close()
+    guest.page.evaluate("window.location.hash = '#/'")  # the guest goes to the lobby: its seat is away
     host.page.wait_for_selector("#takeover-1")
     assert host.page.inner_text("#takeover-1") == "Computer plays for Guest"
-    host.page.wait_for_selector('#presence-1[data-status="away"]')
+    assert host.page.get_attribute("#presence-1", "data-status") == "away"
     host.screenshot(shots, "online-takeover-desktop")
-    host.close()
+    guest.page.evaluate(f"window.location.hash = '#/t/{table_id}'")  # back: the seat is the guest's again
+    host.page.wait_for_selector("#takeover-1", state="detached")
+    guest.page.wait_for_function("window.kozyriTable.state && !(window.kozyriTable.state.takeover || []).length")
+    assert guest.page.locator("#take-back").count() == 0
+    # the button, on a state saying the guest's seat is taken over (as a state would while it is)
+    guest.page.evaluate("() => { const t = window.kozyriTable; window.sentTypes = [];"
+                        " const send = t.socket.send.bind(t.socket);"
+                        " t.socket.send = (m) => { window.sentTypes.push(m.type); return send(m); };"
+                        " t.state = Object.assign({}, t.state, {takeover: [1]}); t.render(true); }")
+    assert "the computer is playing your seat" in guest.page.inner_text("#taken-over")
+    guest.screenshot(shots, "online-take-back-phone")
+    guest.page.click("#take-back")
+    assert guest.page.evaluate("window.sentTypes") == ["take_back"]
+    for player in (host, guest):
+        player.close()
 
 
 def test_a_reconnection_says_what_was_missed(server, browser, shots):

@@ -553,13 +553,14 @@ def test_owntrumps_between_two_browsers_at_one_online_table(server, browser, sho
     guest.fits()
     for player in (host, guest):
         assert check_no_hidden_card(player, server, table_id) > 5
-    # the rematch: the host asks, the guest is offered it and joins the same new table, in the same seat
+    # the rematch: the host asks, the guest is offered it and accepts; both open the same new table, in their seats
     host.page.click("#rematch")
-    host.page.wait_for_function("k => window.kozyriTable.id !== k && window.kozyriTable.state", arg=table_id)
-    rematch = host.page.evaluate("window.kozyriTable.id")
     guest.page.wait_for_function("() => /Rematch offered: join/.test(document.querySelector('#rematch').textContent)")
     guest.page.click("#rematch")
-    guest.page.wait_for_function("k => window.kozyriTable.id === k && window.kozyriTable.state", arg=rematch)
+    for player in (host, guest):
+        player.page.wait_for_function("k => window.kozyriTable.id !== k && window.kozyriTable.state", arg=table_id)
+    rematch = host.page.evaluate("window.kozyriTable.id")
+    assert guest.page.evaluate("window.kozyriTable.id") == rematch
     assert (host.seat(), guest.seat()) == (0, 1)
     assert _get(f"{server}/api/tables/{rematch}")["status"] == "playing"
     for player in (host, guest):

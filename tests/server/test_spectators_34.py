@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import json
 
-import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -55,7 +54,6 @@ class Spectator:
         self.pending.clear()
 
 
-@pytest.mark.slow
 def test_a_spectator_sees_no_hidden_card_over_a_whole_four_seat_game(tmp_path):
     with LoopbackServer(tmp_path / "watch.db") as server:
         table_id = server.new_table(deck="4x3", players=4, trumps="choose", seed=11, seats=[None] * 4)

@@ -37,19 +37,19 @@ def test_a_computer_plays_an_absent_seat_and_the_person_takes_it_back(tmp_path):
         seats.append(zero)
         # seat 1 never connected: after the grace a computer plays it (seat 0 may have been taken over
         # too before it connected: connecting took it back); seat 0 plays its own moves meanwhile
-        seen_taken = computer_moved = False
-        while not computer_moved:
-            message = zero.receive()
+        seen_taken = False
+        message = {"type": "state"}  # the state read on connecting comes first
+        while True:
             state = zero.state
-            if message["type"] != "state" or state["ending"] is not None:
-                assert message["type"] in ("state", "error"), message
+            if message["type"] == "state":
                 assert state["ending"] is None, "the game ended before the computer moved for seat 1"
-                continue
-            if seen_taken and state["event"] is not None and state["event"]["seat"] == 1:
-                computer_moved = True
-            seen_taken = seen_taken or state["takeover"] == [1]
-            if state["state"]["to_move"] == 0 and 0 not in state["takeover"]:
-                zero.send({"type": "move", "ply": state["ply"], "move": state["state"]["legal_moves"][0]})
+                if seen_taken and state["event"] is not None and state["event"]["seat"] == 1:
+                    break
+                seen_taken = seen_taken or state["takeover"] == [1]
+                if state["state"]["to_move"] == 0 and 0 not in state["takeover"]:
+                    zero.send({"type": "move", "ply": state["ply"], "move": state["state"]["legal_moves"][0]})
+            message = zero.receive()
+            assert message["type"] in ("state", "error"), message
         assert zero.state["takeover"] == [1]
         # the person comes back: the seat is theirs again
         one = server.seat(table_id, tokens[1])
@@ -73,6 +73,8 @@ def test_take_back_over_the_websocket_and_no_takeover_without_the_option(tmp_pat
         tables = c.app.state.tables
         c.portal.call(tables._take_over, room, [0])  # as the timer does once the grace is over
         assert room.is_computer(0) and room.agent_request(0)["seat"]["level"] == 1
+        while zero.state["takeover"] != [0]:
+            zero.next_state()
         zero.ws.send_json({"type": "take_back"})
         while zero.state["takeover"] != []:
             zero.next_state()

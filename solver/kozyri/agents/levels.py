@@ -81,6 +81,9 @@ class Level:
 #: counts ``0.995**n``): without it level 3 against itself wandered until the
 #: turn cap in a quarter of its 36-card games (issue 33); with it none of 100
 #: were capped, and it beat the level without it (benchmarks/finish_games.py).
+#: Every searching level has it: without it level 5 was no stronger than level 4
+#: with it (-4 Elo over 80 games), with it +203 (benchmarks/RESULTS.md, the ladder).
+#: Only the search is discounted: the estimate a level reports is the expected score.
 FINISHING = (("length_discount", 0.995),)
 
 #: Each game's levels, 1 (weakest) to 8 (strongest).
@@ -92,12 +95,14 @@ LEVELS: dict[str, tuple[Level, ...]] = {
               options=FINISHING),
         Level(4, "club", "mcts", "pimc", Limit(nodes=400), "Monte Carlo search, 400 iterations a move",
               options=FINISHING),
-        Level(5, "strong", "mcts", "pimc", Limit(nodes=1_500), "Monte Carlo search, 1,500 iterations"),
-        Level(6, "expert", "mcts", "pimc", Limit(nodes=6_000), "Monte Carlo search, 6,000 iterations"),
+        Level(5, "strong", "mcts", "pimc", Limit(nodes=1_500), "Monte Carlo search, 1,500 iterations",
+              options=FINISHING),
+        Level(6, "expert", "mcts", "pimc", Limit(nodes=6_000), "Monte Carlo search, 6,000 iterations",
+              options=FINISHING),
         Level(7, "master", "mcts", "pimc", Limit(time=0.5), "Monte Carlo search, half a second a move",
-              uses_tables=True),
+              uses_tables=True, options=FINISHING),
         Level(8, "strongest", "mcts", "pimc", Limit(time=2.0), "Monte Carlo search, two seconds a move",
-              uses_tables=True),
+              uses_tables=True, options=FINISHING),
     ),
     "reversi": tuple(
         Level(number, name, agent, agent, limit, description)

@@ -21,16 +21,28 @@ every case, ``maybe_best`` those optimal in some case).
 >>> grid = {pair: "win" if pair[0] == "S" else "loss" for pair in PAIRS}
 >>> analyse(grid).sequential[0].best      # player 0 chooses first
 ('S',)
+
+Trying every joint value of linked unknown cells (a deck that lacks suits)
+takes up to seconds: :func:`analyse` takes a ``limit`` (seconds from its
+start, or how many combinations it may try) and a ``control`` (the stop
+flag and the deadline of the request it serves). Stopped, it answers with
+what the cells prove one by one (the interval analysis, which never claims
+more than the cells prove) and says why in ``stopped``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import time
 from dataclasses import dataclass
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
-from kozyri.core import InvalidInput, Value
+from kozyri.core import NODE_LIMIT, TIME_LIMIT, InvalidInput, Limit, Value
 from kozyri.owntrumps.cards import SUITS
+
+if TYPE_CHECKING:
+    from kozyri.search.control import SearchControl
 
 #: The 12 ordered pairs of distinct suits: (player 0's trump, player 1's trump).
 PAIRS = tuple((a, b) for a in SUITS for b in SUITS if a != b)
@@ -135,6 +147,9 @@ class ChoiceAnalysis:
     #: "intervals" (cell by cell; exact when the unknown cells are
     #: independent) or "combinations" (every joint value of the unknown cells tried).
     method: str = "intervals"
+    #: Why trying the combinations stopped (the limit or the control's
+    #: reason; the answer is then the intervals'), or None.
+    stopped: str | None = None
 
     @property
     def determined(self) -> bool:
@@ -155,7 +170,7 @@ class ChoiceAnalysis:
         def eq(cells) -> list:
             return [{"trumps": list(c), **_range_json(self.cells[c])} for c in cells]
 
-        return {
+        out = {
             "sequential": [seq(s) for s in self.sequential],
             "simultaneous": {
                 "equilibria": eq(self.simultaneous.equilibria),
@@ -163,6 +178,9 @@ class ChoiceAnalysis:
                 "determined": self.simultaneous.determined,
             },
         }
+        if self.stopped is not None:
+            out["analysis_stopped"] = self.stopped
+        return out
 
 
 def _ordered(suits) -> tuple[str, ...]:
@@ -227,7 +245,8 @@ def _values(iv: Mapping[tuple[str, str], Interval]) -> dict[tuple[str, str], Val
 
 
 def analyse(cells: Mapping, links: Mapping[tuple[str, str], tuple[str, str]] | None = None,
-            method: str = "auto") -> ChoiceAnalysis:
+            method: str = "auto", *, limit: Limit | None = None,
+            control: SearchControl | None = None) -> ChoiceAnalysis:
     """The choice analysis of a grid of 12 cells (diagonal excluded).
 
     ``cells`` maps ``(a, b)`` (player 0's suit, player 1's suit) to a value
@@ -241,6 +260,11 @@ def analyse(cells: Mapping, links: Mapping[tuple[str, str], tuple[str, str]] | N
     ones; ``"combinations"`` tries every joint value of the unknown cells
     (exact, up to 3^12 tries); ``"auto"`` (default) uses combinations only
     when unknown cells are linked and there are at most a few thousand.
+
+    ``limit`` bounds trying the combinations: ``time`` seconds from now,
+    ``nodes`` combinations at most (one node each); ``control`` stops it
+    too (its deadline, Ctrl-C, a cancel). Stopped, the answer is the
+    interval analysis (sound, maybe less determined) with ``stopped`` set.
     """
     if method not in ("auto", "intervals", "combinations"):
         raise InvalidInput(f"unknown method {method!r} (use auto, intervals or combinations)")
@@ -273,12 +297,28 @@ def analyse(cells: Mapping, links: Mapping[tuple[str, str], tuple[str, str]] | N
     if method == "intervals" or not unknown or (
             method == "auto" and (not linked_unknown or n > _MAX_COMBINATIONS)):
         return _analyse_intervals(iv)
+    limit = limit or Limit()
+    if limit.nodes is not None and n > limit.nodes:
+        return dataclasses.replace(_analyse_intervals(iv), stopped=NODE_LIMIT)
+    deadline = None if limit.time is None else time.monotonic() + limit.time
     results = []
     for combo in itertools.product(*(range(iv[v][0], iv[v][1] + 1) for v in unknown)):
+        stopped = _stop_reason(deadline, control)
+        if stopped is not None:
+            return dataclasses.replace(_analyse_intervals(iv), stopped=stopped)
         point = dict(zip(unknown, combo))
         grid = {p: (point[root[p]],) * 2 if root[p] in point else iv[p] for p in PAIRS}
         results.append(_analyse_intervals(grid))
     return _merge(iv, results)
+
+
+def _stop_reason(deadline: float | None, control: SearchControl | None) -> str | None:
+    """Why the combinations must stop now (the deadline passed, the control stopped), or None."""
+    if control is not None and control.stopped:
+        return control.reason
+    if deadline is not None and time.monotonic() >= deadline:
+        return TIME_LIMIT
+    return None
 
 
 def _merge(iv, results: list[ChoiceAnalysis]) -> ChoiceAnalysis:

@@ -96,7 +96,7 @@ class TrumpGrid:
     def analysis(self) -> ChoiceAnalysis:
         if not self._analysis:
             links = {p: c.same_as for p, c in self.cells.items() if c.same_as}
-            self._analysis.append(analyse({p: c.value for p, c in self.cells.items()}, links))
+            self._analysis.append(analyse({p: c.value for p, c in self.cells.items()}, links, limit=self.limit))
         return self._analysis[0]
 
     @property
@@ -205,4 +205,9 @@ def trump_grid(deal: Position, limit: Limit | None = None, *, tables: TableStore
             if progress is not None:
                 progress(i + 1, len(PAIRS), cell)
         stopped = ctrl.reason
-    return TrumpGrid(deal, cells, limit, stopped)
+        grid = TrumpGrid(deal, cells, limit, stopped)
+        # The analysis within one cell's limit and the caller's deadline (trying the combinations of linked
+        # unknown cells can take seconds): stopped, it answers with what the cells prove one by one.
+        links = {p: c.same_as for p, c in cells.items() if c.same_as}
+        grid._analysis.append(analyse({p: c.value for p, c in cells.items()}, links, limit=limit, control=ctrl))
+    return grid

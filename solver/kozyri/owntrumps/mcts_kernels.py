@@ -13,8 +13,11 @@
 Scores per seat: -1 for the loser, +1 for every other seat of a game with a
 loser, 0 for a draw or a capped playout. The tree lives in flat arrays that
 the caller allocates (see :class:`kozyri.agents.owntrumps.trees.new_tree`); node 0 is the
-root; ``mover[i]`` is the seat that played ``move[i]`` into node ``i`` and
-``total[i]`` sums that seat's scores. ``solved[i]`` is the proven score of
+root; ``mover[i]`` is the seat that played ``move[i]`` into node ``i``,
+``total[i]`` sums that seat's scores as the search steers by them (times the
+length discount, :func:`back_propagate`) and ``raw_total[i]`` sums them as
+they are (wins less losses: what the node's expected score is reported
+from). ``solved[i]`` is the proven score of
 node ``i`` for ``mover[i]`` (``UNSOLVED`` when not proven). Random numbers
 come from a xorshift64* generator whose state the caller seeds, so a search
 under a node limit is reproducible. The kernels count iterations in
@@ -206,24 +209,30 @@ def uct_select(node, first, count, visits, total, solved, exploration):
 
 
 @njit(cache=True, inline="always")
-def back_propagate(path, depth, status, mover, visits, total, discount, plies):
+def back_propagate(path, depth, status, mover, visits, total, raw_total, discount, plies):
     """Count one more visit of the root and of every node on the path, each
     scored for the seat that moved into it. With ``discount`` below 1 a
-    score is worth ``discount**n``, ``n`` the moves from the node to the end
-    (``plies`` after the leaf): a win sooner is worth more, a loss later
-    costs less, so the search plays to finish what it thinks is won."""
+    score added to ``total`` is worth ``discount**n``, ``n`` the moves from
+    the node to the end (``plies`` after the leaf): a win sooner is worth
+    more, a loss later costs less, so the search plays to finish what it
+    thinks is won. ``raw_total`` gets the plain score (a discounted mean is
+    nearer 0 than the expected score, so estimates are reported from it)."""
     visits[0] += 1
     if discount == 1.0:
         for i in range(1, depth + 1):
             c = path[i]
+            s = score(status, mover[c])
             visits[c] += 1
-            total[c] += score(status, mover[c])
+            total[c] += s
+            raw_total[c] += np.int32(s)
         return
     weight = discount ** plies
     for i in range(depth, 0, -1):
         c = path[i]
+        s = score(status, mover[c])
         visits[c] += 1
-        total[c] += score(status, mover[c]) * weight
+        total[c] += s * weight
+        raw_total[c] += np.int32(s)
         weight *= discount
 
 
@@ -257,7 +266,7 @@ def back_up_proofs(path, depth, first, count, solved):
 
 @njit(cache=True, nogil=True)
 def uct(hands0, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, exploration, use_solver, rng,
-        max_plies, move, first, count, mover, visits, total, solved, ctl, max_iterations, discount=1.0):
+        max_plies, move, first, count, mover, visits, total, raw_total, solved, ctl, max_iterations, discount=1.0):
     """Grow the UCT tree of the state for up to ``max_iterations`` iterations
     (or until stopped, or until the root is solved); return the number done.
 
@@ -265,17 +274,18 @@ def uct(hands0, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength,
     ``visits`` 0, ``solved`` UNSOLVED) and ``ctl[CTL_USED]`` (1); children are
     added in blocks while the arrays have room, then the search goes on
     without growing. ``use_solver`` backs up proofs (two players only).
-    ``discount``: the length discount of scores (:func:`back_propagate`; 1: none).
+    ``discount``: the length discount of the scores in ``total``
+    (:func:`back_propagate`; 1: none); ``raw_total`` sums them undiscounted.
     """
     return _uct(hands0, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, exploration,
-                use_solver, rng, max_plies, move, first, count, mover, visits, total, solved, ctl, max_iterations,
-                discount, np.empty(MAX_PATH, dtype=np.int32), *_scratch(hands0.shape[0], pile0))
+                use_solver, rng, max_plies, move, first, count, mover, visits, total, raw_total, solved, ctl,
+                max_iterations, discount, np.empty(MAX_PATH, dtype=np.int32), *_scratch(hands0.shape[0], pile0))
 
 
 @search_kernel
 def _uct(hands0, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, exploration, use_solver, rng,
-         max_plies, move, first, count, mover, visits, total, solved, ctl, max_iterations, discount, path, hands, pile,
-         moves, save):
+         max_plies, move, first, count, mover, visits, total, raw_total, solved, ctl, max_iterations, discount, path,
+         hands, pile, moves, save):
     capacity = move.shape[0]
     used = ctl[CTL_USED]
     path[0] = 0
@@ -306,7 +316,7 @@ def _uct(hands0, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength
                 for i in range(n):
                     c = used + i
                     move[c], first[c], count[c], mover[c] = moves[i], -1, 0, seat
-                    visits[c], total[c], solved[c] = 0, 0.0, UNSOLVED
+                    visits[c], total[c], raw_total[c], solved[c] = 0, 0.0, 0, UNSOLVED
                 used += n
                 node = first[node]
                 pile_len, status = play(hands, pile, pile_len, seat, move[node], beat_mask, save)
@@ -323,7 +333,7 @@ def _uct(hands0, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength
             solved[node] = np.int8(score(status, mover[node]))
             if use_solver:
                 back_up_proofs(path, depth, first, count, solved)
-        back_propagate(path, depth, status, mover, visits, total, discount, plies)
+        back_propagate(path, depth, status, mover, visits, total, raw_total, discount, plies)
         done += 1
         ctl[CTL_NODES] += 1
     ctl[CTL_USED] = used
@@ -344,24 +354,25 @@ def find_child(node, code, first, sibling, move):
 @njit(cache=True, nogil=True)
 def ismcts(world_hands, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, exploration, rng,
            max_plies,
-           move, first, sibling, mover, visits, total, avail, ctl, max_iterations, discount=1.0):
+           move, first, sibling, mover, visits, total, raw_total, avail, ctl, max_iterations, discount=1.0):
     """Single-observer ISMCTS: each iteration takes the next deal of
     ``world_hands`` (one row of hands per sampled deal, all consistent with
     what the player to move at the root knows), walks the tree choosing among
     the children legal in that deal by UCB with availability counts, adds
     one child for an untried legal move, and finishes with a random playout.
-    ``discount``: as :func:`uct`'s. Returns the number of iterations done
+    ``discount``, ``raw_total``: as :func:`uct`'s. Returns the number of iterations done
     (``ctl[CTL_USED]`` nodes in use)."""
     return _ismcts(world_hands, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, exploration,
-                   rng, max_plies, move, first, sibling, mover, visits, total, avail, ctl, max_iterations, discount,
+                   rng, max_plies, move, first, sibling, mover, visits, total, raw_total, avail, ctl, max_iterations,
+                   discount,
                    np.empty(MAX_MOVES, dtype=np.int32), np.empty(MAX_PATH, dtype=np.int32),
                    *_scratch(world_hands.shape[1], pile0))
 
 
 @search_kernel
 def _ismcts(world_hands, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, strength, epsilon, exploration, rng,
-            max_plies, move, first, sibling, mover, visits, total, avail, ctl, max_iterations, discount, children, path,
-            hands, pile, moves, save):
+            max_plies, move, first, sibling, mover, visits, total, raw_total, avail, ctl, max_iterations, discount,
+            children, path, hands, pile, moves, save):
     capacity = move.shape[0]
     used = ctl[CTL_USED]
     n_worlds = world_hands.shape[0]
@@ -389,7 +400,7 @@ def _ismcts(world_hands, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, 
                 c = used
                 used += 1
                 move[c], first[c], sibling[c], mover[c] = moves[i], -1, first[node], seat
-                visits[c], total[c], avail[c] = 0, 0.0, 1
+                visits[c], total[c], raw_total[c], avail[c] = 0, 0.0, 0, 1
                 first[node] = c
                 node = c
                 pile_len, status = play(hands, pile, pile_len, seat, move[node], beat_mask, save)
@@ -420,7 +431,7 @@ def _ismcts(world_hands, pile0, pile_len0, seat0, beat_mask, take_n, must_beat, 
             status, plies = playout_plies(hands, pile, pile_len, seat, beat_mask, take_n, must_beat, strength, epsilon,
                                           rng, max_plies, moves, save)
             ctl[CTL_PLAYOUTS] += 1
-        back_propagate(path, depth, status, mover, visits, total, discount, plies)
+        back_propagate(path, depth, status, mover, visits, total, raw_total, discount, plies)
         done += 1
         ctl[CTL_NODES] += 1
     ctl[CTL_USED] = used

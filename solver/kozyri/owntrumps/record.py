@@ -252,16 +252,18 @@ def _replay(line: _Line, ply: int, moves, advance, repetition: bool, lines=None)
     given ``lines`` (each move's), its line."""
     if isinstance(moves, (str, Move)) or not isinstance(moves, (list, tuple, _Prefix)):
         raise InvalidInput("the moves of a record must be a list of moves or move texts")
+    def where(k: int) -> str:
+        return f"move {ply + 1}" if lines is None else f"line {lines[k]}, move {ply + 1}"
+
     for k, move in enumerate(moves):
-        where = f"move {ply + 1}" if lines is None else f"line {lines[k]}, move {ply + 1}"
         state = line.states[ply]
         ended = _ended(state, line.seen[ply], repetition)
         if ended is not None:
-            raise GameOver(f"{where}: the game is over after move {ply} ({outcome_text(ended)})")
+            raise GameOver(f"{where(k)}: the game is over after move {ply} ({outcome_text(ended)})")
         try:
             move, after = advance(state, move)
         except InvalidInput as exc:
-            raise type(exc)(f"{where}: {exc}") from None
+            raise type(exc)(f"{where(k)}: {exc}") from None
         line = line.extended(ply, move, after, position_key(line.keys[ply], state, move, after))
         ply += 1
     return line, ply

@@ -89,8 +89,9 @@ class Event:
     """One thing that happened in a session: its number ``seq`` (1, 2, ...),
     its ``kind`` (:data:`EVENT_KINDS`), the ``seat`` that did it (None for
     an undo no seat asked for), its ``payload`` (the suit chosen, the move
-    played, ``"time"`` for a resignation that was a loss on time; None otherwise) and the ``seconds`` the seat spent on it (a
-    choice, a move; None otherwise)."""
+    played, ``"time"`` for a resignation that was a loss on time; None
+    otherwise) and the ``seconds`` the seat spent on it (a choice, a move;
+    None otherwise)."""
 
     seq: int
     kind: str

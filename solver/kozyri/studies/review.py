@@ -730,7 +730,7 @@ def _search_played(review: MoveReview, limit: Limit, engine: MctsAgent, view: Ob
     visits = sum(s.visits for s in stats)
     if not visits:
         return
-    mean = -sum(s.total for s in stats) / visits  # the opponent's score, zero-sum with two players
+    mean = -sum(s.score_total for s in stats) / visits  # the opponent's score, zero-sum with two players
     shrunk = visits * mean / (visits + 2)
     review.estimate_after, review.visits = mean, visits
     review.uncertainty = ((1 - shrunk * shrunk) / visits) ** 0.5

@@ -93,7 +93,9 @@
         span.id = "presence-" + seat;
         span.dataset.seat = seat;
         span.dataset.status = p.status;
-        span.append(el("span", "dot", ""), el("span", "presence-text", presenceText(p)));
+        const dot = el("span", "dot", "");
+        dot.setAttribute("aria-hidden", "true");  // the words say it; the dot is its colour
+        span.append(dot, el("span", "presence-text", presenceText(p)));
         span.title = { connected: "has the table open", away: "left the table: may come back", gone: "left the table a while ago" }[p.status];
         after.push(span);
       }
@@ -150,7 +152,7 @@
     if (ctl.seat === null || !takeover.includes(ctl.seat) || message.status !== "playing") return;
     const box = el("div", "talk-box");
     box.id = "taken-over";
-    box.append(el("span", "", "The computer is playing your seat while you were away."));
+    box.append(el("span", "", "You were away: the computer is playing your seat."));
     const back = el("button", "primary", "Take my seat back");
     back.type = "button";
     back.id = "take-back";

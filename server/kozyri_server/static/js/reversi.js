@@ -113,7 +113,7 @@
       hint.addEventListener("click", () => askHint(ctl, message));
       controls.append(hint);
     } else if (!over) {
-      said += message.status === "open" ? "Waiting for the other player." : ctl.names[st.to_move] + " (" + WORDS[theirs] + ") is thinking\u2026";
+      said += message.status === "open" ? "Waiting for the other player." : ctl.names[st.to_move] + " (" + WORDS[COLOURS[st.to_move]] + ") is thinking\u2026";
     }
     ctl.drawEndingControls(controls, message, true);
     if (!ctl.said) ctl.say(said);

@@ -12,7 +12,7 @@
   const el = Dom.el;
   const params = new URLSearchParams(window.location.search);
   /** The level of a hint (?hint_level=L to change it). */
-  const HINT_LEVEL = parseInt(params.get("hint_level") || "5", 10);  // 5: its estimate is an expected score (levels 3-4 discount it)
+  const HINT_LEVEL = parseInt(params.get("hint_level") || "5", 10);  // 5: strong and quick; every level reports an expected score
 
   /** Server texts a player should not read as they are, in plain words (the rest are shown as they come). */
   const PLAIN = [

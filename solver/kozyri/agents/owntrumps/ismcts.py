@@ -51,7 +51,8 @@ class IsmctsAgent(OwnTrumpsAgent):
         self.epsilon = epsilon
         self.pool = whole_number(pool, "the pool of deals", 1)
         self.exploration, self.max_plies = exploration, max_plies
-        #: As ``mcts``'s: a score ``n`` moves from the end counts ``length_discount**n`` (1: none).
+        #: As ``mcts``'s: a score ``n`` moves from the end counts ``length_discount**n`` (1: none) in the
+        #: search; the estimate reported is the undiscounted expected score.
         self.length_discount = discount_factor(length_discount)
 
     def _choose(self, view, moves, limit, control) -> PlayResult:

@@ -8,8 +8,9 @@ playouts are slower and a fifth of them never end at 36 cards), every seat maxim
 players the MCTS-solver backup, so that a proven win is played and a proven
 loss avoided whenever another move remains. With ``length_discount`` below
 1 a score ``n`` moves from the end counts ``length_discount**n``, so of two
-wins the search prefers the shorter (levels 3 and 4 use 0.995: without it
-their games wandered to the turn cap, issue 33). Near the end (at most
+wins the search prefers the shorter (the levels from 3 up use 0.995: without it
+their games wandered to the turn cap, issue 33); the tree also sums the
+scores undiscounted, and the estimate reported is that expected score. Near the end (at most
 ``exact_cards`` cards in hands) the exact proof search gets the first half
 of a time budget, or nine tenths of it within :data:`QUICK_EXACT_CARDS`
 cards, where it nearly always settles the position in that time

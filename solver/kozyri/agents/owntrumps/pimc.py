@@ -5,7 +5,9 @@ Deals consistent with what the player knows are drawn uniformly
 cards were visible, with ``mcts``'s search (UCT with playouts, and
 with the exact solver when the deal is small); every deal has one vote,
 shared among its moves by their visits (a proven win takes the whole vote),
-and the move with the most votes is played. The budget is shared
+and the move with the most votes is played (ties to the better vote-weighted
+mean as the searches rank them, discounted; the estimate reported is the
+vote-weighted expected score, undiscounted). The budget is shared
 evenly among ``worlds`` deals (fewer when time runs out). With nothing
 hidden (two players) ``pimc`` is ``mcts``.
 
@@ -49,7 +51,8 @@ class PimcAgent(MctsAgent):
         rng = self.rng(view)
         only = only_moves(view, moves)
         weight = dict.fromkeys(moves, 0.0)
-        value = dict.fromkeys(moves, 0.0)
+        value = dict.fromkeys(moves, 0.0)  # discounted as the searches rank: breaks ties of votes
+        expected = dict.fromkeys(moves, 0.0)  # undiscounted: the estimate reported
         playouts = searched = 0
         with controlled(limit, control) as ctrl:
             for k in range(self.worlds):
@@ -66,7 +69,8 @@ class PimcAgent(MctsAgent):
                 for s in stats:
                     if s.visits:
                         weight[s.move] += s.visits / visits
-                        value[s.move] += s.visits / visits * (s.mean or 0.0)
+                        value[s.move] += s.visits / visits * (s.discounted_mean or 0.0)
+                        expected[s.move] += s.visits / visits * (s.mean or 0.0)
                 if ctrl.stopped:
                     break
             if any(weight.values()):
@@ -74,7 +78,7 @@ class PimcAgent(MctsAgent):
             else:  # stopped before any deal was searched: greedy's move
                 scores = greedy_scores(view, moves)
                 best = moves[scores.index(max(scores))]
-            estimate = value[best] / weight[best] if weight[best] else None
+            estimate = expected[best] / weight[best] if weight[best] else None
             info = AgentInfo(self.name, estimate=estimate, nodes=ctrl.nodes, playouts=playouts, worlds=searched,
                              seconds=ctrl.elapsed, stopped=ctrl.reason)
         return PlayResult(best, info)

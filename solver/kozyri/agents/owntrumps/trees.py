@@ -52,12 +52,29 @@ class MoveStats:
 
     move: Move
     visits: int = 0
+    #: The sum of the move's scores as the search steered by them: times the length discount (if any).
     total: float = 0.0
     #: The proven score of the move for the player making it, if any.
     solved: int | None = None
+    #: The sum of its scores undiscounted (wins less losses); None: ``total`` is (no discount).
+    raw_total: float | None = None
+
+    @property
+    def score_total(self) -> float:
+        """The sum of the move's scores undiscounted."""
+        return self.total if self.raw_total is None else self.raw_total
 
     @property
     def mean(self) -> float | None:
+        """The expected score of the move (the proven one if any): the estimate reported."""
+        if self.solved is not None:
+            return float(self.solved)
+        return self.score_total / self.visits if self.visits else None
+
+    @property
+    def discounted_mean(self) -> float | None:
+        """The mean the search ranks the move by: :attr:`mean` with the length discount
+        (nearer 0 than the expected score when there is one)."""
         if self.solved is not None:
             return float(self.solved)
         return self.total / self.visits if self.visits else None
@@ -112,23 +129,24 @@ def uct_search(position: Position, control: SearchControl, *, seed: int, explora
                epsilon: float = DEFAULT_EPSILON, use_solver: bool = True, max_iterations: int | None = None,
                max_plies: int = MAX_PLAYOUT_PLIES, length_discount: float = 1.0) -> SearchStats:
     """Grow a UCT tree for ``position`` under ``control``; the root's statistics.
-    ``length_discount``: a score ``n`` moves from the end counts ``length_discount**n`` (1: no discount)."""
+    ``length_discount``: a score ``n`` moves from the end counts ``length_discount**n`` (1: no discount)
+    in the totals the search steers by; the moves' ``raw_total`` sums the scores undiscounted."""
     beat_mask, take_n, strength = kernel_tables(position)
     hands, pile, pile_len = state_arrays(position)
-    move, first, count, mover, visits, total, solved = new_tree(control, [
+    move, first, count, mover, visits, total, raw_total, solved = new_tree(control, [
         (np.int32, 0), (np.int32, -1), (np.int32, 0), (np.int8, -1), (np.int32, 0), (np.float64, 0.0),
-        (np.int8, K.UNSOLVED)])
+        (np.int32, 0), (np.int8, K.UNSOLVED)])
     ctl = control.ctl
     rng = np.array([seed], dtype=np.uint64)
     budget = iteration_budget(control, max_iterations)
     use_solver = use_solver and position.n_players == 2
     done = control.run(K.uct, hands, pile, pile_len, position.to_move, beat_mask, take_n,
                        position.rules.must_beat, strength, epsilon_code(epsilon), exploration, use_solver, rng,
-                       max_plies, move, first, count, mover, visits, total, solved, ctl, budget,
+                       max_plies, move, first, count, mover, visits, total, raw_total, solved, ctl, budget,
                        discount_factor(length_discount))
     start, n = first[0], count[0]
     stats = [MoveStats(Move.decode(int(move[i])), int(visits[i]), float(total[i]),
-                       None if solved[i] == K.UNSOLVED else int(solved[i]))
+                       None if solved[i] == K.UNSOLVED else int(solved[i]), float(raw_total[i]))
              for i in range(start, start + n)] if start >= 0 else []
     root = None if solved[0] == K.UNSOLVED else -int(solved[0])
     return SearchStats(stats, int(done), int(ctl[K.CTL_PLAYOUTS]), int(ctl[K.CTL_USED]), root)
@@ -136,12 +154,12 @@ def uct_search(position: Position, control: SearchControl, *, seed: int, explora
 
 def pick(stats: list[MoveStats]) -> MoveStats:
     """The move to play: a proven win, else the most visited move not proven
-    lost (ties to the better mean)."""
+    lost (ties to the better mean, as the search ranks them: discounted)."""
     wins = [s for s in stats if s.solved == 1]
     if wins:
         return wins[0]
     alive = [s for s in stats if s.solved != -1] or stats
-    return max(alive, key=lambda s: (s.visits, s.mean if s.mean is not None else -2.0))
+    return max(alive, key=lambda s: (s.visits, s.discounted_mean if s.discounted_mean is not None else -2.0))
 
 
 def iteration_budget(control: SearchControl, most: int | None) -> int:
@@ -158,19 +176,20 @@ def ismcts_search(position: Position, worlds: list[Position], control: SearchCon
     beat_mask, take_n, strength = kernel_tables(position)
     _, pile, pile_len = state_arrays(position)
     world_hands = np.array([w.hands for w in worlds], dtype=np.uint64)
-    move, first, sibling, mover, visits, total, avail = new_tree(control, [
+    move, first, sibling, mover, visits, total, raw_total, avail = new_tree(control, [
         (np.int32, 0), (np.int32, -1), (np.int32, -1), (np.int8, -1), (np.int32, 0), (np.float64, 0.0),
-        (np.int32, 0)])
+        (np.int32, 0), (np.int32, 0)])
     ctl = control.ctl
     rng = np.array([seed], dtype=np.uint64)
     budget = iteration_budget(control, max_iterations)
     control.run(K.ismcts, world_hands, pile, pile_len, position.to_move, beat_mask, take_n,
                 position.rules.must_beat, strength, epsilon_code(epsilon), exploration, rng, max_plies, move, first,
-                sibling, mover, visits, total, avail, ctl, budget, discount_factor(length_discount))
+                sibling, mover, visits, total, raw_total, avail, ctl, budget, discount_factor(length_discount))
     stats = []
     child = first[0]
     while child >= 0:
-        stats.append(MoveStats(Move.decode(int(move[child])), int(visits[child]), float(total[child])))
+        stats.append(MoveStats(Move.decode(int(move[child])), int(visits[child]), float(total[child]),
+                               raw_total=float(raw_total[child])))
         child = sibling[child]
     stats.sort(key=lambda s: s.move)
     return stats, int(ctl[K.CTL_PLAYOUTS])
