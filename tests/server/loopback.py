@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import threading
 import time
 
@@ -20,7 +21,6 @@ from websockets.sync.client import connect  # noqa: E402
 
 from kozyri_server.app import create_app  # noqa: E402
 from kozyri_server.limits import Limits  # noqa: E402
-from tests.server.live import free_port  # noqa: E402
 
 #: Seconds any one message may take to come (a shared machine: generous; it only bounds a hang).
 RECEIVE_SECONDS = 30
@@ -35,14 +35,19 @@ class LoopbackServer:
     def __init__(self, db, **limits):
         limits = {"messages_per_second": 10000.0, "message_burst": 10000, **limits}
         self.app = create_app(db, workers=0, limits=Limits(**limits))
-        self.port = free_port()
+        # bound here and handed to uvicorn: no other process can take the port in between
+        self.socket_ = socket.socket()
+        self.socket_.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.socket_.bind(("127.0.0.1", 0))
+        self.port = self.socket_.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.url = f"ws://127.0.0.1:{self.port}/api/ws"
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, ws="websockets-sansio",
                                 lifespan="on", log_level="warning")
         self.server = uvicorn.Server(config)
         self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self.server.serve(),), daemon=True)
+        self.thread = threading.Thread(target=self.loop.run_until_complete,
+                                       args=(self.server.serve(sockets=[self.socket_]),), daemon=True)
 
     def __enter__(self) -> LoopbackServer:
         self.thread.start()
@@ -58,6 +63,7 @@ class LoopbackServer:
         self.http.close()
         self.server.should_exit = True
         self.thread.join(timeout=30)
+        self.socket_.close()
 
     @property
     def tables(self):
