@@ -2,8 +2,9 @@
 discount below 1 the search still steers by the discounted totals (the
 same trees, totals and moves as before the accumulator, to the last bit:
 ``data/raw_estimate_expected.json``, computed by ``snapshot`` from the code
-before it, commit 50b36d6), while every estimate reported is the plain
-expected score; at discount 1 the two accumulators are equal.
+before it: the kernels and agents of commit 50b36d6 with levels 5 to 8
+already discounting), while every estimate reported is the plain expected
+score; at discount 1 the two accumulators are equal.
 
 Regenerate the expectation (only when the search is meant to change) with
 ``python -m tests.agents.test_raw_estimate --update`` from the repository root.

@@ -22,6 +22,8 @@ a draw, once the game is over) may be left out.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from kozyri.core import InvalidInput, load_json
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.position import MAX_PLAYERS, parse_trumps
@@ -35,9 +37,15 @@ KEYS = ("seat", "deck", "trumps", "rules", "to_move", "hand", "pile", "counts", 
 def view_json(seat: int, deck: Deck, trumps, rules: Rules, to_move: int, hand: int, pile, counts, known,
               known_not, moves, outcome: Outcome | None) -> dict:
     """A view's JSON form, from its fields (masks of ``deck``'s cards; ``known_not``: what to list)."""
+    texts, everything = _card_texts(deck), (1 << deck.size) - 1
 
-    def cards(mask):
-        return [deck.card_text(c) for c in deck.cards_of(mask)]
+    def cards(mask):  # the cards of a mask in the deck's order, as Deck.cards_of lists them
+        listed, mask = [], mask & everything
+        while mask:
+            low = mask & -mask
+            listed.append(texts[low.bit_length() - 1])
+            mask ^= low
+        return listed
 
     out = {
         "seat": seat,
@@ -46,7 +54,7 @@ def view_json(seat: int, deck: Deck, trumps, rules: Rules, to_move: int, hand: i
         "rules": rules.to_json(),
         "to_move": to_move,
         "hand": cards(hand),
-        "pile": [deck.card_text(c) for c in pile],
+        "pile": [texts[c] for c in pile],
         "counts": list(counts),
         "known": [cards(k) for k in known],
         "known_not": [cards(mask) for mask in known_not],
@@ -55,6 +63,12 @@ def view_json(seat: int, deck: Deck, trumps, rules: Rules, to_move: int, hand: i
     if outcome is not None:
         out["outcome"] = {"loser": outcome.loser}
     return out
+
+
+@lru_cache(maxsize=64)
+def _card_texts(deck: Deck) -> tuple[str, ...]:
+    """Each card's text, by its number (shared strings: a long replay's views repeat them)."""
+    return tuple(deck.card_text(card) for card in range(deck.size))
 
 
 def view_fields(data) -> tuple:

@@ -835,11 +835,15 @@ def _views_json(record: GameRecord, seat: int) -> list[dict]:
     """Each view of ``seat`` (at the start and after each move) in JSON,
     without its move list, so that the JSON does not copy the history
     (linear size and time; the views share theirs)."""
-    views = []
-    for ply, view in enumerate(record.observations(seat)):
+    views, shared = [], {}
+    for ply, view in enumerate(record._views(seat)):
         data = view._json(())
         del data["moves"]
-        views.append({**data, "ply": ply})
+        if not shared:  # one deck, trumps and rules object for every view (they never change): less memory
+            shared = {key: data[key] for key in ("deck", "trumps", "rules")}
+        data.update(shared)
+        data["ply"] = ply
+        views.append(data)
     return views
 
 
