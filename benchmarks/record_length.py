@@ -8,9 +8,11 @@ nor repeats a position a third time) this measures, each in a fresh process:
 * ``json``: the JSON form written and read back;
 * ``view``: the view of the player to move (its start view played on with every public move);
 * ``bestmove``: ``kozyri bestmove``'s path, load + view + an agent with a tiny budget (0.01 s);
+* ``seat``: ``kozyri replay --seat 1 --json``'s path, load + every view of seat 1 in JSON, written out;
 * ``analyze``: ``kozyri analyze --nodes 1`` over the record's first N moves (smaller N: it is slow per move).
 
-Seconds are wall time of one untraced run; "peak MB" is tracemalloc's peak
+Seconds are wall and process (CPU) time of one untraced run (on a busy machine compare
+the CPU time); "peak MB" is tracemalloc's peak
 over a second run (Python's allocations). ``--source DIR`` runs the
 operations on another copy of the code (e.g. ``git archive HEAD | tar -x -C
 DIR``) to compare before and after in one sitting; the records are made by
@@ -33,7 +35,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-CASES = ("load", "json", "view", "bestmove", "analyze")
+CASES = ("load", "json", "view", "bestmove", "seat", "analyze")
 
 
 def long_record(n_moves: int, players: int = 2, seed: int = 1):
@@ -89,13 +91,19 @@ def run_case(case: str, path: str, moves: int) -> None:
         chosen = resolve("owntrumps", agent=default_agent(state), time=0.01, nodes=None, memory=64)
         chosen.make_agent(0, None).choose(state, chosen.limit)
 
+    def seat():
+        from kozyri.owntrumps.record import record_json
+
+        json.dumps(record_json(read_record(text), seat=1))
+
     def analyze():
         from kozyri.agents import make_agent
         from kozyri.studies.review import review_game
 
         review_game(read_record(text), Limit(nodes=1), agent=make_agent("pimc", seed=0)).to_json()
 
-    operation = {"load": load, "json": json_form, "view": view, "bestmove": bestmove, "analyze": analyze}[case]
+    operation = {"load": load, "json": json_form, "view": view, "bestmove": bestmove, "seat": seat,
+                 "analyze": analyze}[case]
     whole_text, whole_data = text, data
     text = GameRecord(full.start, full.moves[:10]).to_text()  # a warm-up: imports and kernels load unclocked
     data = json.dumps(GameRecord.parse(text).to_json())

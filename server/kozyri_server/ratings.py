@@ -78,7 +78,7 @@ SIGMAS = 3.0
 #: Elo points a unit of mu (see the module docstring): about 29.48.
 ELO_PER_MU = 400.0 / (math.log(10.0) * math.sqrt(2.0) * MODEL.beta)
 #: The measured Elo ladder of the strength levels, level 1 = 0 (benchmarks/RESULTS.md), by game.
-LEVEL_ELO = {"owntrumps": {1: 0, 2: 394, 3: 679, 4: 941, 5: 1138, 6: 1359, 7: 1448}}
+LEVEL_ELO = {"owntrumps": {1: 0, 2: 394, 3: 732, 4: 864, 5: 1067, 6: 1194, 7: 1283}}
 #: A measured level's starting sigma, in Elo points.
 LEVEL_SIGMA_ELO = 100.0
 #: The most rows the leaderboard shows, and the most tables a profile lists.

@@ -903,7 +903,7 @@ def test_level_picker_shows_each_level_in_words(server, browser, shots):
     assert "Elo" in page.inner_text("#ot-level-words")
     page.select_option("#ot-level", "6")
     words = page.inner_text("#ot-level-words")
-    assert words.startswith("Level 6 \u2014 expert:") and "+1080 Elo" in words, words
+    assert words.startswith("Level 6 \u2014 expert:") and "+1190 Elo" in words, words
     page.select_option("#rv-level", "1")
     assert page.inner_text("#rv-level-words").startswith("Level 1 \u2014 beginner: plays any legal square at random")
     assert page.get_attribute("#ot-level", "aria-describedby") == "ot-level-words"

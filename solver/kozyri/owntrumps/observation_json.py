@@ -37,14 +37,14 @@ KEYS = ("seat", "deck", "trumps", "rules", "to_move", "hand", "pile", "counts", 
 def view_json(seat: int, deck: Deck, trumps, rules: Rules, to_move: int, hand: int, pile, counts, known,
               known_not, moves, outcome: Outcome | None) -> dict:
     """A view's JSON form, from its fields (masks of ``deck``'s cards; ``known_not``: what to list)."""
-    texts, everything = _card_texts(deck), (1 << deck.size) - 1
+    texts, by_byte = _card_texts(deck), _texts_by_byte(deck)
 
-    def cards(mask):  # the cards of a mask in the deck's order, as Deck.cards_of lists them
-        listed, mask = [], mask & everything
-        while mask:
-            low = mask & -mask
-            listed.append(texts[low.bit_length() - 1])
-            mask ^= low
+    def cards(mask):  # the cards of a mask in the deck's order, as Deck.cards_of lists them: a byte at a time
+        listed = []
+        for chunk in by_byte:
+            if mask & 255:
+                listed += chunk[mask & 255]
+            mask >>= 8
         return listed
 
     out = {
@@ -69,6 +69,15 @@ def view_json(seat: int, deck: Deck, trumps, rules: Rules, to_move: int, hand: i
 def _card_texts(deck: Deck) -> tuple[str, ...]:
     """Each card's text, by its number (shared strings: a long replay's views repeat them)."""
     return tuple(deck.card_text(card) for card in range(deck.size))
+
+
+@lru_cache(maxsize=64)
+def _texts_by_byte(deck: Deck) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """For each 8 cards of the deck (0-7, 8-15, ...), the texts of the cards
+    each byte of a mask names there: ``[k][byte]``."""
+    texts = _card_texts(deck)
+    return tuple(tuple(tuple(texts[8 * k + bit] for bit in range(8) if byte >> bit & 1 and 8 * k + bit < deck.size)
+                       for byte in range(256)) for k in range((deck.size + 7) // 8))
 
 
 def view_fields(data) -> tuple:

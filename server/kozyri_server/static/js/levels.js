@@ -1,12 +1,12 @@
 /* The computer's levels in a player's words, with the strength measured in
    the arena (benchmarks/RESULTS.md, "Strength levels: the Elo ladder": each
    level against the one below, 80 duplicate games on 36 cards, two players,
-   chained from level 1 = 0). Steps 3-2, 4-3 and 5-4 were measured again after
-   levels 3 and 4 learned to finish games (benchmarks/results/levels_*_v2.jsonl);
-   steps 2-1, 6-5 and 7-6 are the first ladder's (neither level changed). Each
-   step's 95% interval is about +-100 Elo, and they add up along the chain. The
-   technical description (/api/engine) stays the option's title; these words
-   are shown under the level picker. Plain script: window.LevelWords. */
+   chained from level 1 = 0). Steps 3-2, 4-3, 5-4 and 6-5 were measured again after
+   the levels learned to finish games (benchmarks/results/levels_*_v2.jsonl:
+   3-2, 4-3, 5-4 with level 5 finishing, 6-5); steps 2-1 and 7-6 are the first
+   ladder's. Each step's 95% interval is about +-100 Elo, and they add up along
+   the chain. The technical description (/api/engine) stays the option's title;
+   these words are shown under the level picker. Plain script: window.LevelWords. */
 "use strict";
 
 (function () {
@@ -16,9 +16,9 @@
       2: ["looks one move ahead and grabs what looks best now; easy to trap", "about +390 Elo over level 1"],
       3: ["thinks a few moves ahead but misses plenty: a fair first opponent", "about +730 Elo over level 1"],
       4: ["plans ahead and seldom wastes a trump: a good club player", "about +860 Elo over level 1"],
-      5: ["strong: punishes loose play", "about +860 Elo over level 1: level 4 plays as well since it learned to finish games"],
-      6: ["very strong: hard to beat", "about +1080 Elo over level 1"],
-      7: ["thinks half a second a move; perfect play on small decks", "at least +1170 Elo over level 1"],
+      5: ["strong: punishes loose play", "about +1070 Elo over level 1"],
+      6: ["very strong: hard to beat", "about +1190 Elo over level 1"],
+      7: ["thinks half a second a move; perfect play on small decks", "about +1280 Elo over level 1"],
       8: ["the strongest it plays: two seconds a move; perfect play on small decks", "not measured yet"],
     },
     reversi: {
