@@ -158,7 +158,7 @@ def _checked(server, method: str, url: str, reply: httpx.Response, sent) -> None
 
 def _send(server, method: str, url: str, content: bytes | None = None):
     try:
-        return server.http.request(method, url, content=content,
+        return server.http.request(method, server.base + url, content=content,  # absolute: a path may start "//"
                                    headers={"content-type": "application/json"} if content is not None else None)
     except httpx.RemoteProtocolError as exc:  # the server closed the connection without a reply
         pytest.fail(f"{method} {url} {content[:200] if content else ''!r}: no reply ({exc})")
