@@ -4,6 +4,7 @@ check that bad input gets one line and exit code 2."""
 from __future__ import annotations
 
 import functools
+import os
 import signal
 import tempfile
 
@@ -21,6 +22,18 @@ def pytest_configure(config):
     so that those tests check the commands, not how pytest was started."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+#: Environment switches that run a test's long form (minutes to hours).
+LONG_FORMS = ("KOZYRI_LONG", "KOZYRI_HOSTILE_LONG")
+
+
+def pytest_collection_modifyitems(config, items):
+    """A long form runs as long as it needs: pyproject's ``timeout`` (a hung
+    test fails instead of stalling the suite) is lifted for it."""
+    if any(os.environ.get(name) == "1" for name in LONG_FORMS):
+        for item in items:
+            item.add_marker(pytest.mark.timeout(0))
 
 
 @functools.cache

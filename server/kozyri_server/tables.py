@@ -184,8 +184,16 @@ class Tables:
     def _spawn(self, work) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_ended)
         return task
+
+    def _task_ended(self, task: asyncio.Task) -> None:
+        """A background task (a table's computer seats, its clock, the sweeper)
+        ended: a failure (a bug) is logged with its traceback, not lost."""
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a table's background task failed: %s", task.get_coro().__qualname__,
+                      exc_info=task.exception())
 
     # --- several servers, one store ------------------------------------------------------
     async def refresh(self, room: Room, revision: int | None = None) -> bool:
