@@ -226,11 +226,13 @@ class Ratings:
         return written
 
     async def refresh_seats(self, room) -> None:
-        """``room.seat_ratings``: each seat's shown rating at its game (None for a guest)."""
+        """``room.seat_ratings``: each seat's shown rating at its game (None for
+        a guest, and for a player not rated at this game yet: no number before
+        a first rated game, as a new player's would say nothing)."""
         identities = [seat_identity(room, seat) for seat in range(len(room.kinds))]
         stored = await self._store(self.store.rating_rows, [i for i in identities if i is not None], room.game)
-        room.seat_ratings = [None if identity is None else
-                             shown_rating(*(stored[identity][:2] if identity in stored else prior(identity, room.game)))
+        room.seat_ratings = [shown_rating(*stored[identity][:2]) if identity in stored else
+                             shown_rating(*prior(identity, room.game)) if LEVEL_IDENTITY.match(identity or "") else None
                              for identity in identities]
 
     async def catch_up(self) -> int:

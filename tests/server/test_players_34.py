@@ -141,7 +141,7 @@ def test_a_seat_is_linked_to_its_player(c):
             state = ws.receive_json()
     seats = state["seats"]
     assert [s["player"] for s in seats] == [ann["player"], bob["player"], None]
-    assert seats[0]["rating"] == 0 and seats[1]["rating"] == 0  # newcomers: mu - 3 sigma = 0
+    assert seats[0]["rating"] is None and seats[1]["rating"] is None  # newcomers: no number before a rated game
     assert seats[2]["rating"] > 0  # level 2, from the measured ladder
     assert c.post(f"/api/tables/{table_id}/leave", json={"token": token["token"]}).json()["left"]
     assert room(c, table_id).seat_players[1] is None and c.app.state.store.load(table_id).seats[1].player is None

@@ -347,7 +347,7 @@ def test_a_game_played_over_the_websocket_ends_with_the_new_ratings_in_its_last_
     with ExitStack() as stack:
         people = {seat: authenticate(stack.enter_context(c.websocket_connect("/api/ws")), table_id, token, seat)
                   for seat, token in tokens.items()}
-        assert [s["rating"] for s in people[0].state["seats"]] == [0, 0]
+        assert [s["rating"] for s in people[0].state["seats"]] == [None, None]  # no number before a rated game
         last = play_to_end(people)
     assert last["ending"]["loser"] == 1
     ratings = [me(c, player)["ratings"]["owntrumps"]["rating"] for player in (ann, bob)]
