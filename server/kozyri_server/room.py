@@ -295,7 +295,7 @@ class Room:
                 seats.append({"seat": seat, "kind": kind, "level": spec.level, "name": spec.name})
             else:
                 seats.append({"seat": seat, "kind": kind, "taken": self.hashes[seat] is not None,
-                              "name": self.names[seat]})
+                              "name": self.names[seat], "player": self.seat_players[seat]})
         out = {"id": self.id, "game": self.game, "status": self.status, "phase": self.phase, "ply": self.ply,
                "seats": seats, "turn_cap": self.settings.turn_cap, "options": self.options}
         public = self.settings.public_json()

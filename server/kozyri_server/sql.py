@@ -137,6 +137,8 @@ UNFINISHED = "SELECT id FROM tables WHERE status IN (?, ?) ORDER BY created, id"
 CLAIM_SEAT = ("UPDATE seats SET token_hash = ?, name = ? "
               "WHERE table_id = ? AND seat = ? AND kind = 'person' AND token_hash IS NULL")
 RELEASE_SEAT = "UPDATE seats SET token_hash = NULL, name = NULL, player = NULL WHERE table_id = ? AND seat = ?"
+#: A taken seat given a new token (its player sat down again on another device): only if the old one holds it.
+MOVE_SEAT = "UPDATE seats SET token_hash = ? WHERE table_id = ? AND seat = ? AND token_hash = ?"
 #: The player a taken seat is linked to (its public id), or NULL.
 LINK_SEAT_PLAYER = "UPDATE seats SET player = ? WHERE table_id = ? AND seat = ?"
 INSERT_EVENT = ("INSERT INTO events (table_id, seq, kind, seat, payload, seconds, created) "

@@ -123,6 +123,11 @@ class Store:
         """Free a seat (its token stops working)."""
         raise NotImplementedError
 
+    def move_seat(self, table_id: str, seat: int, old_hash: str, new_hash: str) -> bool:
+        """A taken seat's new token hash, replacing ``old_hash`` (atomically:
+        False if the seat no longer holds it)."""
+        raise NotImplementedError
+
     def add_event(self, table_id: str, event: dict, status: str | None = None) -> None:
         """Store one event (``{"seq", "kind", "seat", "payload", "seconds"}``),
         durably, before it is acknowledged (:class:`MoveConflict` if its seq
@@ -246,6 +251,9 @@ class SqlStore(Store):
             execute(sql.RELEASE_SEAT, (table_id, seat))
             execute(sql.TOUCH, (time.time(), table_id))
         self._run(work)
+
+    def move_seat(self, table_id: str, seat: int, old_hash: str, new_hash: str) -> bool:
+        return self._run(lambda execute: execute(sql.MOVE_SEAT, (new_hash, table_id, seat, old_hash)).rowcount == 1)
 
     def add_event(self, table_id: str, event: dict, status: str | None = None) -> None:
         now = time.time()

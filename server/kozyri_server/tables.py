@@ -327,7 +327,10 @@ class Tables:
 
     async def join(self, table_id, body, address: str | None = None) -> dict:
         """Take a free person seat (the one asked for, or the first): its token,
-        shown this once; ``address``: the client's (its joins a minute are bounded)."""
+        shown this once; ``address``: the client's (its joins a minute are bounded).
+        A player (``"player"``: its secret) who sits at the table already gets
+        that seat again (asking for no seat, or that one) with a new token: the seat moves to this device, and the
+        old token stops working (:meth:`_sit_again`)."""
         try:
             self.address_limits.check_join(address)
         except TooManyFromAddress as exc:
@@ -351,6 +354,9 @@ class Tables:
             raise GameOver("the table was abandoned (idle too long)")
         seat = body.get("seat")
         token = secrets.token_urlsafe(32)
+        if player is not None and player.id in room.seat_players and room.status in LIVE \
+                and seat in (None, room.seat_players.index(player.id)):
+            return await self._sit_again(room, room.seat_players.index(player.id), token)
         async with room.lock:
             free = room.free_seats()
             if seat is None:
@@ -377,6 +383,24 @@ class Tables:
         await self._broadcast(room)
         self._kick(room)
         return {"table": room.id, "seat": seat, "token": token}
+
+    async def _sit_again(self, room: Room, seat: int, token: str) -> dict:
+        """``seat``'s player sat down again (another device, a cleared
+        browser): the seat's new token; the old one stops working and its
+        connections are told so and closed."""
+        async with room.lock:
+            old = room.hashes[seat]
+            if old is None or not await self._store(self.store.move_seat, room.id, seat, old, token_hash(token)):
+                raise Refused(f"seat {seat} changed meanwhile: try again")
+            room.hashes[seat] = token_hash(token)
+            listeners, room.listeners[seat] = room.listeners[seat], []
+            room.version += 1
+            version = room.version
+        for listener in listeners:
+            await listener({"type": "error", "error": "your seat moved to another device (your player sat down there)",
+                            "close": True}, version)
+        await self._broadcast(room)
+        return {"table": room.id, "seat": seat, "token": token, "again": True}
 
     async def rematch(self, table_id, body) -> dict:
         """The rematch of a finished table, for a seat that proves itself with

@@ -252,6 +252,7 @@ def test_an_identity_moves_to_another_device_with_a_code(server, browser, shots)
     first.page.wait_for_function("window.kozyriTable && window.kozyriTable.state")
     held = first.page.evaluate("JSON.parse(localStorage.getItem('kozyri.player'))")
     assert held["name"] == "Zoe" and held["secret"] and held["player"]
+    table_id, seat = first.page.evaluate("[window.kozyriTable.id, window.kozyriTable.seat]")
     first.open()
     first.page.wait_for_selector("#device-code:not([hidden])")
     first.page.click("#device-code")
@@ -269,6 +270,14 @@ def test_an_identity_moves_to_another_device_with_a_code(server, browser, shots)
     assert second.page.input_value("#ot-name") == "Zoe"
     second.screenshot(shots, "lobby-identity-claimed-phone")
     second.fits()
+    # the game Zoe left on the first device: her seat is offered here, and taken, with a new token
+    second.open("#/t/" + table_id)
+    second.page.wait_for_selector("#join-form:not([hidden])")
+    assert "another device" in second.page.inner_text("#join-text")
+    second.page.click("#join-button")
+    second.page.wait_for_function("window.kozyriTable && window.kozyriTable.state")
+    assert second.page.evaluate("window.kozyriTable.seat") == seat
+    second.screenshot(shots, "online-seat-moved-phone")
     for player in (first, second):
         player.close()
 

@@ -172,3 +172,29 @@ def test_the_leaderboard_page_is_served_with_local_scripts(c):
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     for script in ("js/dom.js", "js/api.js", "js/leaderboard.js"):
         assert f'src="{script}"' in page.text and c.get("/" + script).status_code == 200
+
+
+def test_a_player_sits_again_at_its_seat_from_another_device(c):
+    """A seat lives in no single browser: its player joining again (another
+    device, storage cleared) gets the same seat with a new token, and the
+    old token stops working (its connection is told and closed)."""
+    from tests.server.helpers import authenticate
+
+    ann = create(c, "Ann")
+    table_id = new_table(c, deck="4x3", seats=[None, {"level": 2}], players=2)
+    first = c.post(f"/api/tables/{table_id}/join", json={"player": ann["secret"]}).json()
+    with c.websocket_connect("/api/ws") as ws:
+        old_device = authenticate(ws, table_id, first["token"], first["seat"])
+        again = c.post(f"/api/tables/{table_id}/join", json={"player": ann["secret"]}).json()
+        assert again["ok"] and again["seat"] == first["seat"] and again["token"] != first["token"] and again["again"]
+        while True:  # the old device's connection: told why, then closed
+            message = old_device.receive()
+            if message["type"] == "error":
+                break
+        assert "another device" in message["error"]
+    assert room(c, table_id).seat_of(first["token"]) is None
+    assert room(c, table_id).seat_of(again["token"]) == first["seat"]
+    assert c.app.state.store.load(table_id).seats[first["seat"]].player == ann["player"]
+    with c.websocket_connect("/api/ws") as ws:
+        ws.send_json({"type": "auth", "table": table_id, "token": first["token"]})
+        assert ws.receive_json()["type"] == "error"  # the old token opens nothing

@@ -140,11 +140,22 @@
       return String(text).replace(/\bplayer (\d)\b/g, (all, n) => this.names[+n] || all);
     }
 
-    /** A free seat is offered; with none (or the game over), the table is watched. */
+    /** A free seat is offered, or this player's own seat (taken on another
+        device: joining again moves it here); with neither (or the game over),
+        the table is watched. */
     offerSeat() {
       const t = this.summary;
       const free = t.seats.filter((s) => s.kind === "person" && !s.taken);
       const form = $("join-form");
+      const me = Api.identity();
+      const mine = me && t.seats.find((s) => s.kind === "person" && s.player && s.player === me.player);
+      if (mine && (t.status === "open" || t.status === "playing")) {
+        form.hidden = false;
+        $("join-text").textContent = "You sit at this table on another device: take your seat here "
+          + "(the other device stops playing it).";
+        $("join-name").value = me.name || window.localStorage.getItem(Lobby.NAME_KEY) || "";
+        return;
+      }
       if (t.status !== "open" || !free.length) {
         form.hidden = true;
         this.watch();
