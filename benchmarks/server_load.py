@@ -213,11 +213,14 @@ import dataclasses, sys
 import uvicorn
 from kozyri_server.app import create_app
 from kozyri_server.limits import Limits
-port, db, workers, store_calls = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+from kozyri_server.store import SqliteStore
+port, db, workers, mode = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+store_calls, _, synchronous = mode.partition("-")
 lifted = {f.name: type(getattr(Limits(), f.name))(10 ** 6) for f in dataclasses.fields(Limits)
           if "address" in f.name and isinstance(getattr(Limits(), f.name), (int, float))}
 limits = Limits(**{**lifted, "messages_per_second": 1000.0, "message_burst": 1000})
-app = create_app(db, workers=workers, limits=limits, store_calls=store_calls)
+app = create_app(db, workers=workers, limits=limits, store_calls=store_calls,
+                 store=SqliteStore(db, synchronous=synchronous or "normal"))
 uvicorn.run(app, host="127.0.0.1", port=port, ws="websockets-sansio", lifespan="on", log_level="warning",
             timeout_graceful_shutdown=5)
 """
@@ -381,7 +384,9 @@ def _print_acks(result: dict) -> None:
 @click.option("--ack-seconds", default=120.0, show_default=True, help="Seconds of play at most, per mode.")
 @click.option("--think", default=1.0, show_default=True, help="A person's average seconds before a move.")
 @click.option("--store-calls", default="thread,loop", show_default=True,
-              help="Where the server runs its store calls, one run each: thread (as in service), loop.")
+              help="Where the server runs its store calls, one run each: thread (as in service), loop; "
+                   "a suffix -full opens the SQLite store with synchronous=full (the first servers': "
+                   "loop-full is the store before issue 34), else normal (today's default).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the results as JSON to this file.")
 def main(workers, nodes, clients, seconds, tables, level, deck, players, table_seconds, ack_tables, ack_level,

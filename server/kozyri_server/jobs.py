@@ -42,8 +42,8 @@ ENGINE_REQUESTS = ("bestmove", "legal_moves", "solve")
 QUICK_SECONDS = 5.0
 #: Seconds per grid cell of ``trumps`` unless the request says.
 DEFAULT_CELL_SECONDS = 1.0
-#: Seconds a ``trumps`` request gets beyond its cells' for the analysis of the grid (which no
-#: deadline stops; a grid of unknown cells, as a tiny budget leaves, takes longest: seconds).
+#: Seconds a ``trumps`` request gets beyond its cells' for the analysis of the grid (it stops
+#: within a cell's limit, answering with what the cells prove: kozyri.owntrumps.choice.analyse).
 GRID_ANALYSIS_SECONDS = 5.0
 #: Seconds a review asked for a time a move gets beyond its moves' (the reserve it keeps for its reply).
 REVIEW_REPLY_SECONDS = 1.0
