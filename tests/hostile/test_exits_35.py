@@ -247,6 +247,23 @@ def test_serve_on_a_port_in_use_is_one_line():
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("where, said", [
+    (["--db", "postgresql://nobody@127.0.0.1:1/none"], ("cannot open the PostgreSQL database", "kozyri[postgres]")),
+    (["--scheduler", "tcp://127.0.0.1:1"], ("cannot reach the Dask scheduler at tcp://127.0.0.1:1",)),
+])
+def test_serve_with_a_store_or_cluster_it_cannot_reach_is_one_line(tmp_path, where, said):
+    """Port 1 on loopback refuses at once: the server says so in one line and
+    exits 2 before serving (without psycopg installed, the line names the extra)."""
+    pytest.importorskip("uvicorn")
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    run = kozyri(["serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(tmp_path / "t.db"), *where])
+    assert_refused(run, 2)
+    assert any(text in run.stderr for text in said), str(run)
+
+
+@pytest.mark.slow
 def test_the_end_of_input_stops_a_long_jsonl_request():
     record = GameRecord.deal(deck=36, n_players=2, seed=1).to_json()
     process = _session(["engine", "--jsonl"])
