@@ -21,6 +21,7 @@ or with the runtime as usual; both work. Measured in
 from __future__ import annotations
 
 import functools
+import gc
 from typing import Callable
 
 from numba import njit
@@ -69,5 +70,6 @@ def warm_up_once(loader: Callable[[], None]) -> Callable[[], None]:
         if not loaded:
             loader()
             loaded = True
+            gc.freeze()  # Numba's many objects, alive for good: later collections need not walk them
 
     return load
