@@ -154,7 +154,8 @@
     title.textContent = "Review";
     const engine = document.createElement("small");
     engine.className = "note";
-    engine.textContent = " by " + (review.agent || "the engine");
+    engine.textContent = " by the engine";
+    if (review.agent) engine.title = "its search: " + review.agent;
     title.append(engine);
     const chartBox = document.createElement("div");
     chartBox.className = "chart-box";

@@ -68,6 +68,7 @@
       this.endingShown = false;
       this.confirming = false;
       this.watching = false;  // a spectator: no seat, the public view
+      $("keys-help").hidden = false;
       this.catchUp = "";      // the events missed while the connection was down, in words
       this.reconnected = false;
       this.rematchOpening = false;
@@ -183,6 +184,7 @@
     /** A spectator: the table's public view (no hand, nothing to click). */
     watch() {
       this.watching = true;
+      $("keys-help").hidden = true;  // a spectator has no keys to press
       this.connect();
     }
 
