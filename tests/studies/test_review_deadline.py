@@ -24,7 +24,7 @@ FAR = 600.0
 #: A deadline far below the HUGE budget's work, long enough to give every move a share.
 SHORT = 6.0
 #: For 40 Reversi moves: 50 ms a move, 2-12 options each, each option searched to 6 plies at most (tens of
-#: ms in the midgame): some moves cut.
+#: ms in the midgame on a busy machine: some moves cut there; a fast one may cut none).
 REVERSI_SHORT = 2.0
 
 
@@ -81,10 +81,16 @@ def test_a_reversi_review_with_its_budget_is_complete():
 
 
 @pytest.mark.slow
-def test_a_reversi_review_under_a_short_deadline_reviews_every_move_and_says_it_was_cut():
+def test_a_reversi_review_under_a_short_deadline_reviews_every_move_and_says_which_were_cut():
+    """Every move reviewed within the deadline, and the JSON honest about
+    cuts. Which moves are cut depends on the machine: each option's search
+    stops at ESTIMATE_DEPTH plies, which a fast machine may reach within the
+    move's share (then the move had all it needed: not cut); so this asserts
+    what holds anywhere (the Own Trumps test above asserts cuts: its node
+    budget no machine reaches)."""
     moves = "f5f4f3f6d3f2g6c3b3b2g4g3b1d2c4c5f1g2g1g5c6a1h6a2b5c7f7d6c2h5b8e7d1a4a3g7h4e3e6h1"  # seeded random
     review = review_reversi(moves, Limit(time=100.0), control=SearchControl(Limit(time=REVERSI_SHORT)))
     data = review.to_json()
     assert data["stopped"] is None and data["reviewed_moves"] == data["budget"]["moves"] == 40
-    assert data["complete"] is False and data["cut_moves"] >= 1
     assert data["cut_moves"] == sum(m["cut"] for m in data["moves"])
+    assert data["complete"] is (data["cut_moves"] == 0)
