@@ -79,12 +79,11 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import islice
 
 from kozyri.core import GameOver, IllegalMove, InvalidInput, load_json
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.cards import SUITS, Deck
-from kozyri.owntrumps.observation import Observation, _beating, check_sixes_passed, move_text, outcome_text
+from kozyri.owntrumps.observation import Observation, SharedHistory, _beating, check_sixes_passed, move_text, outcome_text
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record_text import TAGS, WIDTH, end_from_text, end_text, read_text, write_text
 from kozyri.owntrumps.rules import AGREEMENT, NO_CARD, REPETITION, RESIGNATION, Move, MoveKind, Outcome, Rules
@@ -166,54 +165,6 @@ class _Line:
         return line
 
 
-class _Prefix(Sequence):
-    """The first ``length`` items of an append-only list (a record's moves
-    on its shared line), read like a tuple without copying the list: equal
-    to the tuple of the same items, hashed and shown as it; a slice or
-    ``+`` gives a tuple."""
-
-    __slots__ = ("_items", "_length")
-
-    def __init__(self, items: list, length: int):
-        self._items, self._length = items, length
-
-    def __reduce__(self):
-        return _Prefix, (self._items, self._length)
-
-    def __len__(self) -> int:
-        return self._length
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            span = range(self._length)[index]
-            if span.step == 1:
-                return tuple(self._items[span.start:span.stop])
-            return tuple(self._items[i] for i in span)
-        return self._items[range(self._length)[index]]  # out of range: an IndexError, as a tuple's
-
-    def __iter__(self):
-        return islice(self._items, self._length)
-
-    def __eq__(self, other) -> bool:
-        if isinstance(other, _Prefix):
-            return self._length == other._length and (self._items is other._items or tuple(self) == tuple(other))
-        if isinstance(other, tuple):
-            return self._length == len(other) and tuple(self) == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
-    def __add__(self, other):
-        return tuple(self) + tuple(other) if isinstance(other, (tuple, _Prefix)) else NotImplemented
-
-    def __radd__(self, other):
-        return other + tuple(self) if isinstance(other, tuple) else NotImplemented
-
-    def __repr__(self) -> str:
-        return repr(tuple(self))
-
-
 # --- replay ----------------------------------------------------------------------
 def _checked_start(start) -> Position:
     """``start`` rebuilt through :meth:`Position.build` (every check of a position)."""
@@ -250,7 +201,7 @@ def _replay(line: _Line, ply: int, moves, advance, repetition: bool, lines=None)
     the record after them. A move after the end of the game (by the rules
     or by repetition) is refused; an error names the move's number and,
     given ``lines`` (each move's), its line."""
-    if isinstance(moves, (str, Move)) or not isinstance(moves, (list, tuple, _Prefix)):
+    if isinstance(moves, (str, Move)) or not isinstance(moves, (list, tuple, SharedHistory)):
         raise InvalidInput("the moves of a record must be a list of moves or move texts")
     def where(k: int) -> str:
         return f"move {ply + 1}" if lines is None else f"line {lines[k]}, move {ply + 1}"
@@ -448,7 +399,7 @@ class _Record:
             object.__setattr__(self, "end", end)
 
     def _set(self, line: _Line, ply: int, end: Outcome | None, repetition: bool) -> None:
-        for name, value in (("start", line.states[0]), ("moves", _Prefix(line.moves, ply)), ("_line", line),
+        for name, value in (("start", line.states[0]), ("moves", SharedHistory(line.moves, length=ply)), ("_line", line),
                             ("end", end), ("repetition", repetition)):
             object.__setattr__(self, name, value)
 
