@@ -30,6 +30,15 @@ path-dependent failure is remembered by the parent for as long as it works
 on that child (the path above it cannot change meanwhile) and passed up.
 Unfinished nodes keep their proof and disproof numbers in the TT; those
 are only a guide, so a path-influenced number there never changes a result.
+But they can stall the search: a node whose children fail only through
+repetitions with its ancestors looks nearly disproven when it returns, and
+entered again (its children's failures forgotten) it looks far from it and
+returns at once, and its parents send it back and forth for ever (seen on
+16-card deals once forced moves were played inside). So a node stores
+whether its numbers rested on such failures (``S_LOOPED``), and entered
+again with numbers over its thresholds it takes thresholds just above them
+and works instead of returning: Kishimoto's threshold controlling (TCA,
+AAAI 2010) in its simplest form.
 
 The TT is the one ``prove`` uses: both searches read each other's proven
 results (and ``prove``'s bounded search uses a df-pn failure as "no win
@@ -42,13 +51,16 @@ import numpy as np
 from numba import njit
 
 from kozyri.owntrumps.kernels import (
+    CHAIN_ROOM,
     PLAYING,
     count_moves,
     game_status,
     gen_moves,
     make_move,
     next_holder,
+    play_forced,
     unmake_move,
+    unplay_forced,
 )
 from kozyri.owntrumps.proof_kernels import (
     ABORT,
@@ -94,8 +106,11 @@ EPSILON_DIVISOR = 4
 #: Child flags: still open, proven (a win for the attackers), disproven.
 C_OPEN, C_WIN, C_FAIL = 0, 1, 2
 #: Frame columns of :func:`dfpn`.
-D_SLOT, D_N, D_PILE_LEN, D_PH, D_NODES, D_SP, D_MOVER, D_BEST, D_THPN, D_THDN = range(10)
-DFPN_FRAME_COLUMNS = 10
+D_SLOT, D_N, D_PILE_LEN, D_PH, D_NODES, D_SP, D_MOVER, D_BEST, D_THPN, D_THDN, D_CHAIN, D_FRESH = range(12)
+DFPN_FRAME_COLUMNS = 12
+#: A bit of a TT row's status (per question, above the two bits of its result): the
+#: numbers stored last rested on a failure through a repetition with the path.
+S_LOOPED = 16
 _ENTER, _RESUME, _LOOP = 0, 1, 2
 
 
@@ -129,11 +144,17 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
     with the length of the strategy found, FAIL, or ABORT when ``ctl``
     stopped it). ``hands`` and ``pile`` are restored on return.
 
+    A node is a decision: entering a position plays its forced moves first
+    (:func:`~kozyri.owntrumps.kernels.play_forced`, recorded at the start of
+    the node's part of ``stack``), so the TT and the path hold only
+    positions with a choice; a win's length counts the forced plies too.
+
     Per child of each node on the path, ``c_keys`` holds its TT key (and,
     fourth, the first row of its TT bucket),
     ``c_flag`` whether it is open, won or failed, ``c_pn``/``c_dn`` its last
     known numbers and ``c_aux`` the plies of its win or the path ply its
-    failure depended on; they share the indexing of ``stack``.
+    failure depended on (while it is open: the forced plies that lead to
+    its keyed position); they share the indexing of ``stack``.
     """
     ply = 0
     sp = 0
@@ -144,40 +165,58 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
     ret_aux = np.int64(0)
     ret_pn = np.int64(1)
     ret_dn = np.int64(1)
+    forced = 0
     while True:
-        is_or = ((team >> mover) & 1) == 1
         if action == _ENTER:
+            # The forced moves first: the node is the next decision (or the end).
+            chain_at = sp
+            old_len = pile_len
+            pile_len, mover, status, forced = play_forced(hands, pile, pile_len, mover, beat_mask, take_n,
+                                                          must_beat, stack, chain_at)
+            sp = chain_at + CHAIN_ROOM
             ret_res = -1
             ctl[CTL_NODES] += 1
-            h0, h1, key = canonical(hands, ph, pile, pile_len, mover, z_side, sym, z_pile_sw)
             slot = -1
-            if (ctl[CTL_NODES] & 1023) == 0 and stop_requested(ctl):
-                ret_res = ABORT
+            h0 = h1 = key = np.uint64(0)
+            if status != PLAYING:
+                if attacker_wins(status, team):
+                    ret_res, ret_aux = WIN, np.int64(0)
+                else:
+                    ret_res, ret_aux = FAIL, np.int64(NO_DEP)
             else:
-                slot = tt_probe(keys, h0, h1, key)
-                if slot >= 0:
-                    flag, aux = _settled(info, slot, q)
-                    if flag == C_WIN:
-                        ret_res, ret_aux = WIN, aux
-                    elif flag == C_FAIL:
-                        ret_res, ret_aux = FAIL, aux
-                    elif info[slot, I_PN + 2 * q] > 0 and ply > 0:
-                        pn = np.int64(info[slot, I_PN + 2 * q])
-                        dn = np.int64(info[slot, I_DN + 2 * q])
-                        if pn >= thpn or dn >= thdn:
-                            ret_res, ret_pn, ret_dn = OPEN, pn, dn
-            # (room for this node's moves and its saved cards)
-            if ret_res < 0 and (ply >= max_ply or sp + MAX_MOVES + SAVE_ROOM > stack.shape[0]):
-                ctl[ST_TRUNCATED] = 1
-                ret_res, ret_aux = FAIL, -1
-            if ret_res < 0 and slot < 0:
-                slot = tt_insert(keys, info, h0, h1, key, ctl)
-                if slot < 0:
-                    ctl[ST_TT_FULL] += 1
-                    repeated = path_index(path, ply, h0, h1, key)
-                    if repeated >= 0:
-                        ret_res, ret_aux = FAIL, repeated
+                ph = child_pile_hash(ph, pile, old_len, pile_len, z_pile)  # (the forced moves are takes)
+                h0, h1, key = canonical(hands, ph, pile, pile_len, mover, z_side, sym, z_pile_sw)
+                if (ctl[CTL_NODES] & 1023) == 0 and stop_requested(ctl):
+                    ret_res = ABORT
+                else:
+                    slot = tt_probe(keys, h0, h1, key)
+                    if slot >= 0:
+                        flag, aux = _settled(info, slot, q)
+                        if flag == C_WIN:
+                            ret_res, ret_aux = WIN, aux
+                        elif flag == C_FAIL:
+                            ret_res, ret_aux = FAIL, aux
+                        elif info[slot, I_PN + 2 * q] > 0 and ply > 0:
+                            pn = np.int64(info[slot, I_PN + 2 * q])
+                            dn = np.int64(info[slot, I_DN + 2 * q])
+                            if pn >= thpn or dn >= thdn:
+                                ret_res, ret_pn, ret_dn = OPEN, pn, dn
+                # (room for this node's moves and its saved cards)
+                if ret_res < 0 and (ply >= max_ply or sp + MAX_MOVES + SAVE_ROOM + CHAIN_ROOM > stack.shape[0]):
+                    ctl[ST_TRUNCATED] = 1
+                    ret_res, ret_aux = FAIL, -1
+                if ret_res < 0 and slot < 0:
+                    slot = tt_insert(keys, info, h0, h1, key, ctl)
+                    if slot < 0:
+                        ctl[ST_TT_FULL] += 1
+                        repeated = path_index(path, ply, h0, h1, key)
+                        if repeated >= 0:
+                            ret_res, ret_aux = FAIL, repeated
             if ret_res >= 0:
+                # Back to the parent at once (the forced moves undone).
+                unplay_forced(hands, pile, pile_len, stack, chain_at, forced)
+                if ret_res == WIN:
+                    ret_aux += forced
                 if ply == 0:
                     return _result(ret_res, ret_aux)
                 ply -= 1
@@ -199,32 +238,43 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
                     c_pn[sp + j], c_pn[sp + j - 1] = c_pn[sp + j - 1], c_pn[sp + j]
                     j -= 1
             save_at = sp + n
+            at = save_at + SAVE_ROOM  # the child's forced moves, played here to key it
             for i in range(n):
                 move = stack[sp + i]
                 new_len = make_move(hands, pile, pile_len, mover, move, stack, save_at)
                 status = game_status(hands, pile, new_len, mover, beat_mask)
                 c_pn[sp + i] = 1
                 c_dn[sp + i] = 1
+                c_aux[sp + i] = 0
+                if status == PLAYING:
+                    cph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
+                    end_len, child, status, plies = play_forced(hands, pile, new_len, next_holder(hands, mover),
+                                                                beat_mask, take_n, must_beat, stack, at)
+                    c_aux[sp + i] = plies
+                    if status == PLAYING:
+                        c_flag[sp + i] = C_OPEN
+                        cph = child_pile_hash(cph, pile, new_len, end_len, z_pile)
+                        c0, c1, ck = canonical(hands, cph, pile, end_len, child, z_side, sym, z_pile_sw)
+                        c_keys[sp + i, 0] = c0
+                        c_keys[sp + i, 1] = c1
+                        c_keys[sp + i, 2] = ck
+                        c_keys[sp + i, 3] = ttable.bucket_of(keys, BUCKET, c0, c1, ck)
+                        # A child starts with its mobility as the number its mover
+                        # must refute: all its moves must fail for a no. (The loop
+                        # below replaces it with the TT's numbers where it has some.)
+                        # A child reached through forced moves starts at 1, as the forced
+                        # position itself (one move) would: its line costs nothing to follow.
+                        # (Its last position's mobility stalled df-pn on some 12-card draws.)
+                        moves = 1 if plies > 0 else count_moves(hands, pile, end_len, child, beat_mask, must_beat)
+                        if ((team >> child) & 1) == 1:
+                            c_dn[sp + i] = moves
+                        else:
+                            c_pn[sp + i] = moves
+                    unplay_forced(hands, pile, end_len, stack, at, plies)
                 if status != PLAYING:
                     c_flag[sp + i] = C_WIN if attacker_wins(status, team) else C_FAIL
-                    c_aux[sp + i] = 0 if c_flag[sp + i] == C_WIN else NO_DEP
-                else:
-                    c_flag[sp + i] = C_OPEN
-                    child = next_holder(hands, mover)
-                    cph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
-                    c0, c1, ck = canonical(hands, cph, pile, new_len, child, z_side, sym, z_pile_sw)
-                    c_keys[sp + i, 0] = c0
-                    c_keys[sp + i, 1] = c1
-                    c_keys[sp + i, 2] = ck
-                    c_keys[sp + i, 3] = ttable.bucket_of(keys, BUCKET, c0, c1, ck)
-                    # A child starts with its mobility as the number its mover
-                    # must refute: all its moves must fail for a no. (The loop
-                    # below replaces it with the TT's numbers where it has some.)
-                    moves = count_moves(hands, pile, new_len, child, beat_mask, must_beat)
-                    if ((team >> child) & 1) == 1:
-                        c_dn[sp + i] = moves
-                    else:
-                        c_pn[sp + i] = moves
+                    if c_flag[sp + i] == C_FAIL:
+                        c_aux[sp + i] = NO_DEP
                 unmake_move(hands, pile, pile_len, mover, move, stack, save_at)
             frames[ply, D_MOVER] = mover
             frames[ply, D_SLOT] = slot
@@ -235,6 +285,8 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
             frames[ply, D_SP] = sp
             frames[ply, D_THPN] = thpn
             frames[ply, D_THDN] = thdn
+            frames[ply, D_CHAIN] = forced
+            frames[ply, D_FRESH] = 1 if slot >= 0 and (info[slot, I_STATUS] & (S_LOOPED << q)) != 0 else 0
             action = _LOOP
 
         if action == _RESUME:
@@ -244,9 +296,10 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
             n = frames[ply, D_N]
             best = frames[ply, D_BEST]
             unmake_move(hands, pile, pile_len, mover, stack[sp + best], stack, sp + n)
-            if ret_res == ABORT:  # unwind: every frame undoes its move and clears its path mark
+            if ret_res == ABORT:  # unwind: every frame undoes its moves and clears its path mark
                 if frames[ply, D_SLOT] >= 0:
                     info[frames[ply, D_SLOT], I_PATH] = -1
+                unplay_forced(hands, pile, pile_len, stack, sp - CHAIN_ROOM, frames[ply, D_CHAIN])
                 if ply == 0:
                     return pack(ABORT, NO_DEP, 0)
                 ply -= 1
@@ -264,6 +317,7 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
             action = _LOOP
 
         # _LOOP: this node's numbers from its children's; go down or return.
+        is_or = ((team >> mover) & 1) == 1
         n = frames[ply, D_N]
         sp = frames[ply, D_SP]
         thpn = frames[ply, D_THPN]
@@ -274,6 +328,7 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
         second = INF  # the runner-up's number (proof number at OR nodes, disproof at AND)
         widest = np.int64(0)
         open_children = 0
+        looped = False  # some child fails through a repetition with the path
         # The open children's TT rows, asked for all at once (their cache misses overlap).
         for i in range(n):
             if c_flag[sp + i] == C_OPEN:
@@ -285,7 +340,10 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
                 if row >= 0:
                     # (a child on the path is an ancestor: it stays there while we work here)
                     flag, aux = _settled(info, row, q)
-                    if flag != C_OPEN:
+                    if flag == C_WIN:
+                        c_flag[sp + i] = flag
+                        c_aux[sp + i] = aux + c_aux[sp + i]  # (the forced plies before it)
+                    elif flag == C_FAIL:
                         c_flag[sp + i] = flag
                         c_aux[sp + i] = aux
                     elif info[row, I_PN + 2 * q] > 0:
@@ -295,6 +353,8 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
                 cpn, cdn = np.int64(0), INF
             elif c_flag[sp + i] == C_FAIL:
                 cpn, cdn = INF, np.int64(0)
+                if 0 <= c_aux[sp + i] < NO_DEP:
+                    looped = True
             else:
                 cpn, cdn = np.int64(c_pn[sp + i]), np.int64(c_dn[sp + i])
             mine = cpn if is_or else cdn
@@ -323,6 +383,14 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
             pn = other
         if ply == 0:
             ctl[ST_ROOT_PN] = pn
+        if frames[ply, D_FRESH] == 1:
+            # Entered again, numbers over the thresholds that sent it here: work anyway (TCA).
+            frames[ply, D_FRESH] = 0
+            if pn > 0 and dn > 0 and (pn >= thpn or dn >= thdn):
+                thpn = max(thpn, _capped(pn + 1))
+                thdn = max(thdn, _capped(dn + 1))
+                frames[ply, D_THPN] = thpn
+                frames[ply, D_THDN] = thdn
         if pn > 0 and dn > 0 and pn < thpn and dn < thdn:
             # Down into the most proving child, with thresholds that send it
             # back once another child looks clearly better (by a quarter: the
@@ -385,6 +453,15 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
             if slot >= 0:
                 info[slot, I_PN + 2 * q] = _capped(pn)
                 info[slot, I_DN + 2 * q] = _capped(dn)
+                if looped:
+                    info[slot, I_STATUS] |= S_LOOPED << q
+                else:
+                    info[slot, I_STATUS] &= ~(S_LOOPED << q)
+        # (the node's forced moves undone; a win counts them)
+        forced = frames[ply, D_CHAIN]
+        unplay_forced(hands, pile, pile_len, stack, sp - CHAIN_ROOM, forced)
+        if ret_res == WIN:
+            ret_aux += forced
         if ply == 0:
             return _result(ret_res, ret_aux) if ret_res != OPEN else pack(ABORT, NO_DEP, 0)
         ply -= 1

@@ -199,3 +199,90 @@ def game_status(hands, pile, pile_len, mover, beat_mask):
         if (beat_mask[last, pile[pile_len - 1]] >> np.uint64(lowest_card(h))) & np.uint64(1):
             return DRAWN
     return last
+
+
+#: Room a forced line needs on a search's move stack: its moves (a line of
+#: takes ends within the deck's 52 cards, plus the move that ends a game),
+#: then the cards its takes saved (each pile card is taken at most once).
+CHAIN_MOVES = 64
+CHAIN_ROOM = 2 * CHAIN_MOVES
+
+
+@njit(cache=True, inline="always")
+def play_forced(hands, pile, pile_len, mover, beat_mask, take_n, must_beat, chain, at):
+    """Play on while the player to move has exactly one legal move; return
+    ``(pile_len, mover, status, plies)``: the position reached (the first
+    with a choice in it, or the end of the game: ``status`` is then
+    :func:`game_status`'s, else ``PLAYING``) and the moves played.
+
+    The searches call this on every position they enter, so a node is a
+    decision: a forced take (a hand with no card that beats the top) is no
+    node of its own, in the transposition table or on the path. Such a line
+    is finite and repeats nothing: every forced move is a take (the pile
+    shrinks) or the move that ends the game (a last card led or beaten
+    with). ``chain[at:at + CHAIN_MOVES]`` receives the moves (each with its
+    seat in bits 24 and up), ``chain[at + CHAIN_MOVES:]`` the taken cards;
+    :func:`unplay_forced` undoes the line.
+    """
+    plies = 0
+    saved = 0
+    status = PLAYING
+    one = np.uint64(1)
+    while plies < CHAIN_MOVES - 1:
+        hand = hands[mover]
+        if pile_len == 0:
+            if hand & (hand - one) != 0:
+                break
+            move = lowest_card(hand) | (NO_FOLLOW << 8) | (LEAD << 16)
+        else:
+            top = pile[pile_len - 1]
+            bs = hand & beat_mask[mover, top]
+            if bs == 0:
+                k = take_n[mover, top]
+                if k > pile_len:
+                    k = pile_len
+                move = k | (TAKE << 16)
+            elif bs & (bs - one) != 0 or not must_beat:
+                break  # two beating cards, or a beat and the take
+            else:
+                b = lowest_card(bs)
+                rest = hand & ~(one << np.uint64(b))
+                if rest & (rest - one) != 0:
+                    break  # one beating card, several follow cards
+                follow = NO_FOLLOW if rest == 0 else lowest_card(rest)
+                move = b | (follow << 8) | (BEAT << 16)
+        new_len = make_move(hands, pile, pile_len, mover, move, chain, at + CHAIN_MOVES + saved)
+        if (move >> 16) == TAKE:
+            saved += move & 0xFF
+        chain[at + plies] = move | (mover << 24)
+        plies += 1
+        status = game_status(hands, pile, new_len, mover, beat_mask)
+        pile_len = new_len
+        if status != PLAYING:
+            break
+        mover = next_holder(hands, mover)
+    return pile_len, mover, status, plies
+
+
+@njit(cache=True, inline="always")
+def unplay_forced(hands, pile, pile_len, chain, at, plies):
+    """Undo the ``plies`` moves :func:`play_forced` recorded at
+    ``chain[at:]``, ``pile_len`` being the pile's length after them;
+    returns the length before them."""
+    saved = 0
+    for j in range(plies):
+        move = chain[at + j] & 0xFFFFFF
+        if (move >> 16) == TAKE:
+            saved += move & 0xFF
+    for j in range(plies - 1, -1, -1):
+        move = chain[at + j] & 0xFFFFFF
+        seat = chain[at + j] >> 24
+        if (move >> 16) == TAKE:
+            k = move & 0xFF
+            saved -= k
+            unmake_move(hands, pile, pile_len + k, seat, move, chain, at + CHAIN_MOVES + saved)
+            pile_len += k
+        else:
+            unmake_move(hands, pile, pile_len, seat, move, chain, at)
+            pile_len -= 1 if ((move >> 8) & 0xFF) == NO_FOLLOW else 2
+    return pile_len

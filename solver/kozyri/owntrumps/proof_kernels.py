@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit
 
 from kozyri.owntrumps.kernels import (
+    CHAIN_ROOM,
     NO_FOLLOW,
     PLAYING,
     TAKE,
@@ -45,7 +46,9 @@ from kozyri.owntrumps.kernels import (
     gen_moves,
     make_move,
     next_holder,
+    play_forced,
     unmake_move,
+    unplay_forced,
 )
 from kozyri.search import ttable
 from kozyri.search.bits import popcount
@@ -86,6 +89,15 @@ def pack(res, dep, depth):
 @njit(cache=True, inline="always")
 def unpack(code):
     return code & 3, (code >> 22) - 1, (code >> 2) & 0xFFFFF
+
+
+@njit(cache=True, inline="always")
+def _longer(code, plies):
+    """A packed result seen from ``plies`` forced moves earlier: a win is that much longer."""
+    res, dep, depth = unpack(code)
+    if res != WIN or plies == 0:
+        return code
+    return pack(res, dep, depth + plies)
 
 
 @njit(cache=True)
@@ -246,8 +258,8 @@ def tt_rehash(keys, info, new_keys, new_info, ctl):
 #: Columns of the per-ply frames of :func:`prove` (an explicit stack: Numba's
 #: cache mishandles callers of recursive functions, and deep recursion needs
 #: a big C stack).
-F_SLOT, F_N, F_I, F_PILE_LEN, F_PH, F_DEP, F_DEPTH, F_NODES, F_SP, F_MOVE, F_RES, F_MOVER = range(12)
-FRAME_COLUMNS = 12
+F_SLOT, F_N, F_I, F_PILE_LEN, F_PH, F_DEP, F_DEPTH, F_NODES, F_SP, F_MOVE, F_RES, F_MOVER, F_PLIES, F_CHAIN = range(14)
+FRAME_COLUMNS = 14
 _ENTER, _RESUME, _NEXT, _FINISH = 0, 1, 2, 3
 
 
@@ -262,34 +274,54 @@ def prove(hands, pile, pile_len, ph, mover, team, q, depth_left,
     repetition check is needed (the depth bounds it), and every failure is
     path-independent, so the TT keeps it as "no win within that many plies".
     ``hands`` and ``pile`` are restored on return.
+
+    A node is a decision: entering a position plays its forced moves first
+    (:func:`~kozyri.owntrumps.kernels.play_forced`); they count as plies
+    (in the depth bound and a win's length) but are no nodes, TT rows or
+    path entries of their own. ``ply`` counts nodes on the path, ``plies``
+    the moves played since the root.
     """
     bounded = depth_left < UNBOUNDED
     root_depth = depth_left
     ply = 0
     sp = 0
+    plies = 0
     action = _ENTER
     child = np.int64(0)
     while True:
-        is_or = ((team >> mover) & 1) == 1
         if action == _ENTER:
-            dl = root_depth - ply if bounded else UNBOUNDED
+            chain_at = sp
+            old_len = pile_len
+            pile_len, mover, status, forced = play_forced(hands, pile, pile_len, mover, beat_mask, take_n,
+                                                          must_beat, stack, chain_at)
+            sp = chain_at + CHAIN_ROOM
+            ph = child_pile_hash(ph, pile, old_len, pile_len, z_pile)  # (a forced line's moves before its end are takes)
+            plies += forced
+            dl = root_depth - plies if bounded else UNBOUNDED
             code = np.int64(-1)
             ctl[CTL_NODES] += 1
-            h0, h1, key = canonical(hands, ph, pile, pile_len, mover, z_side, sym, z_pile_sw)
+            h0 = h1 = key = np.uint64(0)
             slot = -1
-            if (ctl[CTL_NODES] & 1023) == 0 and stop_requested(ctl):
+            if status != PLAYING:
+                # The forced moves end the game (within the bound: the last of them at ply ``dl + forced``).
+                if attacker_wins(status, team) and (not bounded or dl >= 0):
+                    code = pack(WIN, NO_DEP, 0)
+                else:
+                    code = pack(FAIL, NO_DEP, 0)
+            elif (ctl[CTL_NODES] & 1023) == 0 and stop_requested(ctl):
                 code = pack(ABORT, NO_DEP, 0)
             else:
+                h0, h1, key = canonical(hands, ph, pile, pile_len, mover, z_side, sym, z_pile_sw)
                 slot = tt_probe(keys, h0, h1, key)
                 if slot >= 0:
-                    status = info[slot, I_STATUS]
-                    mine = (status >> (2 * q)) & 3
+                    known = info[slot, I_STATUS]
+                    mine = (known >> (2 * q)) & 3
                     if mine == S_WIN:
                         # A bounded search takes a stored win only if its proof is short
                         # enough: then "win within d" stays exact (and so do main lines).
                         if not bounded or info[slot, I_DEPTH] <= dl:
                             code = pack(WIN, NO_DEP, info[slot, I_DEPTH])
-                    elif mine == S_FAIL or ((status >> (2 * (1 - q))) & 3) == S_WIN:
+                    elif mine == S_FAIL or ((known >> (2 * (1 - q))) & 3) == S_WIN:
                         code = pack(FAIL, NO_DEP, 0)
                     elif bounded:
                         if info[slot, I_NOWIN + q] >= dl:
@@ -298,7 +330,7 @@ def prove(hands, pile, pile_len, ph, mover, team, q, depth_left,
                         code = pack(FAIL, info[slot, I_PATH], 0)
             if code < 0 and bounded and dl <= 0:
                 code = pack(FAIL, NO_DEP, 0)
-            if code < 0 and (ply >= max_ply or sp + MAX_MOVES + SAVE_ROOM > stack.shape[0]):
+            if code < 0 and (ply >= max_ply or sp + MAX_MOVES + SAVE_ROOM + CHAIN_ROOM > stack.shape[0]):
                 ctl[ST_TRUNCATED] = 1
                 code = pack(FAIL, -1, 0)
             if code < 0 and slot < 0:
@@ -309,6 +341,9 @@ def prove(hands, pile, pile_len, ph, mover, team, q, depth_left,
                     if repeated >= 0:
                         code = pack(FAIL, repeated, 0)
             if code >= 0:
+                # Back to the parent at once (the forced moves undone; a win counts them).
+                unplay_forced(hands, pile, pile_len, stack, chain_at, forced)
+                code = _longer(code, forced)
                 if ply == 0:
                     return code
                 child = code
@@ -316,6 +351,7 @@ def prove(hands, pile, pile_len, ph, mover, team, q, depth_left,
                 mover = frames[ply, F_MOVER]
                 action = _RESUME
                 continue
+            is_or = ((team >> mover) & 1) == 1
             push_path(path, ply, h0, h1, key, ctl)
             if slot >= 0 and not bounded:
                 info[slot, I_PATH] = ply
@@ -334,20 +370,25 @@ def prove(hands, pile, pile_len, ph, mover, team, q, depth_left,
             frames[ply, F_NODES] = ctl[CTL_NODES]
             frames[ply, F_SP] = sp
             frames[ply, F_RES] = FAIL if is_or else WIN
+            frames[ply, F_PLIES] = plies
+            frames[ply, F_CHAIN] = forced
             action = _NEXT
 
         if action == _RESUME:
             # Back from the child of the move frames[ply, F_MOVE].
+            is_or = ((team >> mover) & 1) == 1
             pile_len = frames[ply, F_PILE_LEN]
             ph = np.uint64(frames[ply, F_PH])
             sp = frames[ply, F_SP]
             n = frames[ply, F_N]
+            plies = frames[ply, F_PLIES]
             unmake_move(hands, pile, pile_len, mover, frames[ply, F_MOVE], stack, sp + n)
             action = _NEXT
             c_res, c_dep, c_depth = unpack(child)
-            if c_res == ABORT:  # unwind: every frame undoes its move and clears its path mark
+            if c_res == ABORT:  # unwind: every frame undoes its moves and clears its path mark
                 if frames[ply, F_SLOT] >= 0 and not bounded:
                     info[frames[ply, F_SLOT], I_PATH] = -1
+                unplay_forced(hands, pile, pile_len, stack, sp - CHAIN_ROOM, frames[ply, F_CHAIN])
                 if ply == 0:
                     return child
                 ply -= 1
@@ -370,6 +411,7 @@ def prove(hands, pile, pile_len, ph, mover, team, q, depth_left,
                     frames[ply, F_DEPTH] = c_depth + 1
 
         if action == _NEXT:
+            is_or = ((team >> mover) & 1) == 1
             n = frames[ply, F_N]
             sp = frames[ply, F_SP]
             save_at = sp + n
@@ -394,6 +436,7 @@ def prove(hands, pile, pile_len, ph, mover, team, q, depth_left,
                     pile_len = new_len
                     sp = save_at + SAVE_ROOM
                     ply += 1
+                    plies = frames[ply - 1, F_PLIES] + 1
                     mover = next_holder(hands, mover)
                     action = _ENTER
                     break
@@ -414,6 +457,8 @@ def prove(hands, pile, pile_len, ph, mover, team, q, depth_left,
                 continue
 
         # _FINISH: every move tried or a cut-off.
+        sp = frames[ply, F_SP]
+        pile_len = frames[ply, F_PILE_LEN]
         slot = frames[ply, F_SLOT]
         res = frames[ply, F_RES]
         dep_out = frames[ply, F_DEP]
@@ -434,7 +479,7 @@ def prove(hands, pile, pile_len, ph, mover, team, q, depth_left,
                     info[slot, I_DEPTH] = depth_out
                 info[slot, I_STATUS] |= S_WIN << (2 * q)
         elif bounded:
-            dl = root_depth - ply
+            dl = root_depth - frames[ply, F_PLIES]
             # (a cut-off by the ply or stack limit proves nothing; never the case
             # at the depths iterative deepening reaches, but never stored either)
             if slot >= 0 and dl > info[slot, I_NOWIN + q] and ctl[ST_TRUNCATED] == 0:
@@ -443,7 +488,9 @@ def prove(hands, pile, pile_len, ph, mover, team, q, depth_left,
             dep_out = NO_DEP
             if slot >= 0:
                 info[slot, I_STATUS] |= S_FAIL << (2 * q)
-        code = pack(res, dep_out, depth_out)
+        # (the node's forced moves undone; a win counts them)
+        unplay_forced(hands, pile, pile_len, stack, sp - CHAIN_ROOM, frames[ply, F_CHAIN])
+        code = _longer(pack(res, dep_out, depth_out), frames[ply, F_CHAIN])
         if ply == 0:
             return code
         child = code
@@ -491,7 +538,7 @@ def _enqueue(q_hands, q_pile, q_meta, count, hands, pile, pile_len, mover, ph, h
 def prove_no_win_closure(hands, pile, pile_len0, mover0, team, q, oracle_depth,
                          beat_mask, take_n, strength, z_pile, z_side, must_beat, sym, z_pile_sw,
                          keys, info, stack, scores, path, frames, ctl, max_ply,
-                         q_hands, q_pile, q_meta, set_keys, moves, order, save):
+                         q_hands, q_pile, q_meta, set_keys, moves, order, save, chain):
     """Try to prove that ``team`` (question ``q``) cannot force a win, by
     building a strategy for the other team and checking that it is closed.
 
@@ -504,10 +551,14 @@ def prove_no_win_closure(hands, pile, pile_len0, mover0, team, q, oracle_depth,
     "no win" for the attackers and is stored so in the TT. Unlike the search
     with repetitions, this needs no path: the set is global.
 
+    A position's forced moves are played at once (the strategy holds
+    positions with a choice in them, and the ends of games).
+
     Returns 1 (proven), 0 (the strategy hit a win: no proof), 2 (stopped by
     time or node limit), 3 (out of room). ``hands`` and ``pile`` hold the
     position and are then used as scratch, as are ``moves`` and ``order``
-    (``MAX_MOVES`` each) and ``save`` (``SAVE_ROOM``).
+    (``MAX_MOVES`` each), ``save`` (``SAVE_ROOM``) and ``chain``
+    (``CHAIN_ROOM``).
     """
     n_seats = hands.shape[0]
     capacity = q_hands.shape[0]
@@ -539,13 +590,17 @@ def prove_no_win_closure(hands, pile, pile_len0, mover0, team, q, oracle_depth,
                 new_len = make_move(hands, pile, pile_len, mover, move, save, 0)
                 verdict = 0  # 0 fine, 1 the attackers win, 3 out of room
                 status = game_status(hands, pile, new_len, mover, beat_mask)
+                end_len, nxt, forced, cph = new_len, mover, 0, ph
+                if status == PLAYING:
+                    cph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
+                    end_len, nxt, status, forced = play_forced(hands, pile, new_len, next_holder(hands, mover),
+                                                               beat_mask, take_n, must_beat, chain, 0)
                 if status != PLAYING:
                     if attacker_wins(status, team):
                         verdict = 1
                 else:
-                    nxt = next_holder(hands, mover)
-                    cph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
-                    c0, c1, ck = canonical(hands, cph, pile, new_len, nxt, z_side, sym, z_pile_sw)
+                    cph = child_pile_hash(cph, pile, new_len, end_len, z_pile)
+                    c0, c1, ck = canonical(hands, cph, pile, end_len, nxt, z_side, sym, z_pile_sw)
                     if _proven_win(keys, info, c0, c1, ck, q):
                         verdict = 1
                     elif not _proven_fail(keys, info, c0, c1, ck, q):
@@ -553,8 +608,9 @@ def prove_no_win_closure(hands, pile, pile_len0, mover0, team, q, oracle_depth,
                         if added < 0 or (added == 1 and count >= capacity):
                             verdict = 3
                         elif added == 1:
-                            _enqueue(q_hands, q_pile, q_meta, count, hands, pile, new_len, nxt, cph, c0, c1, ck)
+                            _enqueue(q_hands, q_pile, q_meta, count, hands, pile, end_len, nxt, cph, c0, c1, ck)
                             count += 1
+                unplay_forced(hands, pile, end_len, chain, 0, forced)
                 unmake_move(hands, pile, pile_len, mover, move, save, 0)
                 if verdict == 1:
                     return 0
@@ -581,17 +637,21 @@ def prove_no_win_closure(hands, pile, pile_len0, mover0, team, q, oracle_depth,
                 new_len = make_move(hands, pile, pile_len, mover, move, save, 0)
                 verdict = 0  # 0 no, 1 chosen, 2 chosen and followed, 3 out of room, 4 stopped
                 status = game_status(hands, pile, new_len, mover, beat_mask)
+                end_len, nxt, forced, cph = new_len, mover, 0, ph
+                if status == PLAYING:
+                    cph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
+                    end_len, nxt, status, forced = play_forced(hands, pile, new_len, next_holder(hands, mover),
+                                                               beat_mask, take_n, must_beat, chain, 0)
                 if status != PLAYING:
                     if not attacker_wins(status, team):
                         verdict = 1  # the game ends without an attacker win
                 else:
-                    nxt = next_holder(hands, mover)
-                    cph = child_pile_hash(ph, pile, pile_len, new_len, z_pile)
-                    c0, c1, ck = canonical(hands, cph, pile, new_len, nxt, z_side, sym, z_pile_sw)
+                    cph = child_pile_hash(cph, pile, new_len, end_len, z_pile)
+                    c0, c1, ck = canonical(hands, cph, pile, end_len, nxt, z_side, sym, z_pile_sw)
                     if _proven_fail(keys, info, c0, c1, ck, q) or ttable.set_lookup(set_keys, c0, c1, ck, False) == 0:
                         verdict = 1
                     elif use_oracle == 1 and not _proven_win(keys, info, c0, c1, ck, q):
-                        code = prove(hands, pile, new_len, cph, nxt, team, q, oracle_depth,
+                        code = prove(hands, pile, end_len, cph, nxt, team, q, oracle_depth,
                                      beat_mask, take_n, strength, z_pile, z_side, must_beat, sym, z_pile_sw,
                                      keys, info, stack, scores, path, frames, ctl, max_ply)
                         res = code & 3
@@ -601,10 +661,11 @@ def prove_no_win_closure(hands, pile, pile_len0, mover0, team, q, oracle_depth,
                             if count >= capacity or ttable.set_lookup(set_keys, c0, c1, ck, True) < 0:
                                 verdict = 3
                             else:
-                                _enqueue(q_hands, q_pile, q_meta, count, hands, pile, new_len, nxt, cph,
+                                _enqueue(q_hands, q_pile, q_meta, count, hands, pile, end_len, nxt, cph,
                                          c0, c1, ck)
                                 count += 1
                                 verdict = 2
+                unplay_forced(hands, pile, end_len, chain, 0, forced)
                 unmake_move(hands, pile, pile_len, mover, move, save, 0)
                 if verdict == 4:
                     return 2

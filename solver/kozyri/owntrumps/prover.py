@@ -15,7 +15,7 @@ import numpy as np
 from kozyri.core import InvalidInput, Limit
 from kozyri.owntrumps import dfpn_kernels as D
 from kozyri.owntrumps import proof_kernels as K
-from kozyri.owntrumps.kernels import build_tables, state_arrays
+from kozyri.owntrumps.kernels import CHAIN_ROOM, build_tables, state_arrays
 from kozyri.owntrumps.position import Position
 from kozyri.search.control import SearchControl
 from kozyri.search.ttable import HashTable
@@ -24,7 +24,7 @@ MAX_PLY = 40_000
 STACK_ENTRIES = 4 * 1024 * 1024
 #: The fewest nodes a part of a proof-number search gets (see :meth:`ProofSearch.ask_dfpn`).
 DFPN_MIN_PART = 1 << 16
-#: Rows the TT starts with (it doubles while over half full, up to the memory bound).
+#: Rows the TT starts with (it grows eightfold while over half full, up to the memory bound).
 INITIAL_TT_ROWS = K.BUCKET * 2**16
 
 
@@ -256,7 +256,7 @@ class ProofSearch:
                          self.rules.must_beat, self.sym, self.z_pile_sw, table.keys, table.payload, self.stack,
                          self.scores, self.path, self.frames, control.ctl, MAX_PLY, q_hands, q_pile, q_meta,
                          set_keys, np.empty(K.MAX_MOVES, dtype=np.int32), np.empty(K.MAX_MOVES, dtype=np.int32),
-                         np.empty(K.SAVE_ROOM, dtype=np.int32))
+                         np.empty(K.SAVE_ROOM, dtype=np.int32), np.empty(CHAIN_ROOM, dtype=np.int32))
         return Answer(False if code == 1 else None), code == 3
 
 

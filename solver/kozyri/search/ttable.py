@@ -163,13 +163,19 @@ def rehash(keys, payload, bucket, new_keys, new_payload, ctl):
     return copied
 
 
+#: How many times larger a table becomes when it grows.
+GROWTH = 8
+
+
 class HashTable:
     """The arrays of a transposition table, sized to a memory bound.
 
     ``keys`` is ``(rows, key_words)`` uint64, ``payload`` ``(rows, columns)``
     of ``dtype``. The table starts at ``initial_rows`` (fresh memory is slow
-    to touch, and most searches stay small) and :meth:`grow` doubles it while
-    it is over half full, up to the bound. ``used`` counts the rows claimed;
+    to touch, and most searches stay small) and :meth:`grow` makes it
+    :data:`GROWTH` times larger while it is over half full, up to the bound:
+    a search that outgrows a table grows it a few times, not a dozen
+    (every growth touches fresh memory and moves every row). ``used`` counts the rows claimed;
     the kernels that claim rows report them back through :meth:`claimed`.
     """
 
@@ -208,7 +214,8 @@ class HashTable:
         self.used += int(rows)
 
     def grow(self, control: SearchControl, copy=None) -> bool:
-        """Double the table if it is over half full and below the bound.
+        """Grow the table :data:`GROWTH` times (at most to the bound) if it is
+        over half full and below the bound.
 
         ``copy(keys, payload, new_keys, new_payload, ctl)`` moves the rows
         and returns how many it placed (-1 if stopped); by default
@@ -218,7 +225,7 @@ class HashTable:
         """
         if 2 * self.used < self.rows or self.rows >= self.max_rows:
             return False
-        rows = min(2 * self.rows, self.max_rows)
+        rows = min(GROWTH * self.rows, self.max_rows)
         keys, payload = self._arrays(rows - rows % self.bucket)
         if copy is None:
             used = control.run(rehash, self.keys, self.payload, self.bucket, keys, payload, control.ctl)
