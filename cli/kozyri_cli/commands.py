@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "solve": ("kozyri_cli.owntrumps", "Solve an Own Trumps position exactly."),
     "tables": ("kozyri_cli.tables", "Retrograde tables: every position of a small deck, solved once."),
     "trumps": ("kozyri_cli.trumps", "How the choice of trumps decides a two-player deal."),
+    "verify": ("kozyri_cli.verify", "Check a certificate of an Own Trumps value with the rules alone."),
     "winrates": ("kozyri_cli.winrates", "How good each trump choice is, over many deals."),
 }
 

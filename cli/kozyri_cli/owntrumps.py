@@ -123,11 +123,28 @@ def slow_solve_note(pos) -> str | None:
 @click.option("--no-line", is_flag=True, help="No main line.")
 @click.option("--memory", type=MEGABYTES, default=1024, show_default=True, metavar="MB",
               help="Memory for the solver's tables.")
+@click.option("--offline", is_flag=True,
+              help="Solve past the minute: the deal split into jobs on every core (or a Dask cluster), each "
+                   "result kept in --store, so that Ctrl-C, SIGTERM or kill -9 loses only the jobs running "
+                   "(run again to go on). The value only; a certificate with --certificate. docs/offline.md.")
+@click.option("--store", metavar="FILE|URL",
+              help="With --offline: the proof store, a SQLite file or postgresql://... [default: ./kozyri-proofs.sqlite]. "
+                   "One store serves many deals and runs of a game.")
+@click.option("--certificate", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+              help="With --offline: write the proof of the value there (gzip); `kozyri verify FILE` checks it.")
+@click.option("--workers", type=click.IntRange(0), metavar="N",
+              help="With --offline: worker processes [default: every core; 0: in this process].")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="With --offline: run the jobs on the Dask cluster of this scheduler (tcp://host:8786).")
+@click.option("--job-nodes", type=click.IntRange(1000), metavar="N",
+              help="With --offline: the nodes a job may search before it is split [default: 4,000,000].")
+@click.option("--core-hours", type=click.FloatRange(0, min_open=True), metavar="H",
+              help="With --offline: stop once the jobs have used this much CPU time.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object: value, best_moves, pv, nodes, seconds, value_seconds, "
-                   "best_moves_complete, pv_complete.")
+                   "best_moves_complete, pv_complete (--offline: progress lines, then the result).")
 def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_limit, value_only, best_moves,
-          no_line, memory, as_json):
+          no_line, memory, offline, store, certificate, workers, scheduler, job_nodes, core_hours, as_json):
     """Solve an Own Trumps position exactly.
 
     Prints the value for the player to move under perfect play (WINS, DRAWS
@@ -163,7 +180,21 @@ def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_l
     """
     if value_only and best_moves is not None:
         fail("give --value-only or --best-moves, not both")
+    offline_only = [name for name, given in (("--store", store), ("--certificate", certificate),
+                                             ("--workers", workers is not None), ("--scheduler", scheduler),
+                                             ("--job-nodes", job_nodes), ("--core-hours", core_hours)) if given]
+    if offline_only and not offline:
+        fail(f"{offline_only[0]} goes with --offline")
     pos = load_position(position, example, trumps, leader, deck, must_beat, pass_sixes)
+    if offline:
+        from kozyri_cli.offline import run_offline
+
+        if not as_json:
+            click.echo(position_text(pos) + "\n")
+        run_offline(pos, store=store, certificate=certificate, workers=workers, scheduler=scheduler,
+                    job_nodes=job_nodes, memory=memory, time_limit=time_limit, core_hours=core_hours,
+                    as_json=as_json)
+        return
     from kozyri.owntrumps import solver  # the kernels load once the position is read (not for `deal`, `replay`)
 
     if not as_json:  # show the position while the solver works

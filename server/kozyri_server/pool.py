@@ -24,77 +24,33 @@ number of requests waiting or running, and a time limit on each.
 - **Workers die with their server**, however it ends (kill -9 too):
   :func:`start_worker`, each worker's initializer, asks Linux for a
   signal when the server dies (``PR_SET_PDEATHSIG``) and watches the pipe
-  from the server in a thread (every platform), so no worker outlives it.
+  from the server in a thread (every platform), so no worker outlives it
+  (:func:`kozyri.runs.pools.die_with_parent`, which the task pools of long
+  runs use too).
 """
 
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import logging
 import multiprocessing
 import os
-import signal
-import sys
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from kozyri.runs.pools import die_with_parent, watch_parent  # noqa: F401 - the watchdog, named here too
 from kozyri_server.jobs import ping, run_job, warm_worker
 
 log = logging.getLogger("kozyri.server")
 
 
-#: The signal a worker gets from Linux when its server dies: nothing a worker holds needs a clean stop.
-PARENT_DEATH_SIGNAL = signal.SIGKILL
-#: prctl's option that sets that signal (linux/prctl.h).
-PR_SET_PDEATHSIG = 1
-#: Seconds between two looks of a worker's watchdog at its parent's process id (the fallback).
-WATCHDOG_SECONDS = 1.0
-
-
-def set_parent_death_signal(signum: int = PARENT_DEATH_SIGNAL) -> bool:
-    """Ask Linux to send this process ``signum`` when its parent dies;
-    whether it was set (False elsewhere than Linux, or prctl refused)."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_PDEATHSIG, int(signum), 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
-
-
-def watch_parent(parent_pid: int, period: float = WATCHDOG_SECONDS) -> None:
-    """End this process (exit code 1) once its parent ``parent_pid`` has
-    died: wait for the pipe from the parent to reach its end (a spawned
-    process's sentinel), then, the parent's process id confirmed gone
-    (this process re-parented), exit; without that pipe, look at the
-    parent's process id every ``period`` seconds. Runs on a thread."""
-    parent = multiprocessing.parent_process()
-    if parent is not None and parent.pid == parent_pid:
-        parent.join()
-    while os.getppid() == parent_pid:
-        time.sleep(period)
-    os._exit(1)
-
-
-def die_with_parent(parent_pid: int) -> None:
-    """Bind this process's life to its parent ``parent_pid`` (the server):
-    the death signal on Linux, checked against a parent that died before it
-    was set, and a watchdog thread everywhere."""
-    set_parent_death_signal()
-    if os.getppid() != parent_pid:  # the server died before the death signal was set
-        os._exit(1)
-    threading.Thread(target=watch_parent, args=(parent_pid,), name="kozyri-watch-server", daemon=True).start()
-
-
 def start_worker(parent_pid: int) -> None:
     """A worker process's initializer: it dies with the server
-    (:func:`die_with_parent`; the server spawns its workers from the event
-    loop's thread, which lives as long as the server), then loads every
-    kernel (:func:`~kozyri_server.jobs.warm_worker`)."""
+    (:func:`~kozyri.runs.pools.die_with_parent`; the server spawns its
+    workers from the event loop's thread, which lives as long as the
+    server), then loads every kernel (:func:`~kozyri_server.jobs.warm_worker`)."""
     die_with_parent(parent_pid)
     warm_worker()
 

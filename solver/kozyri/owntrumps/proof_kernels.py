@@ -106,19 +106,33 @@ def tt_probe(keys, h0, h1, key):
     return ttable.find(keys, ttable.bucket_of(keys, BUCKET, h0, h1, key), BUCKET, h0, h1, key)
 
 
+#: The status bits of a result proven for either question; what such a row counts as in
+#: :func:`tt_insert`, over its work.
+_PROVEN = 15
+_PROVEN_WORK = np.int64(1) << 31
+
+
 @njit(cache=True)
 def tt_insert(keys, info, h0, h1, key, ctl):
     """A row for a new position: an empty one, else the least worked-on entry
-    that is not on the current path; -1 when every row is on the path."""
+    that is not on the current path, an open one before a proven one (a proof
+    is kept whole for as long as the table allows: a certificate is written
+    from it); -1 when every row is on the path."""
     base = ttable.bucket_of(keys, BUCKET, h0, h1, key)
     victim = -1
+    victim_work = np.int64(0)
     for i in range(base, base + BUCKET):
         if ttable.is_empty(keys, i):
             victim = i
             ctl[ST_TT_USED] += 1
             break
-        if info[i, I_PATH] < 0 and (victim < 0 or info[i, I_WORK] < info[victim, I_WORK]):
-            victim = i
+        if info[i, I_PATH] < 0:
+            work = np.int64(info[i, I_WORK])
+            if (info[i, I_STATUS] & _PROVEN) != 0:
+                work += _PROVEN_WORK
+            if victim < 0 or work < victim_work:
+                victim = i
+                victim_work = work
     if victim >= 0:
         ttable.write_key(keys, victim, h0, h1, key)
         info[victim, I_STATUS] = 0

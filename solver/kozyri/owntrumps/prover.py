@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kozyri.core import InvalidInput, Limit
+from kozyri.core import InvalidInput, Limit, LimitReached
 from kozyri.owntrumps import dfpn_kernels as D
 from kozyri.owntrumps import proof_kernels as K
 from kozyri.owntrumps.kernels import CHAIN_ROOM, build_tables, state_arrays
@@ -188,12 +188,7 @@ class ProofSearch:
         self._check(position)
         if position.is_over:
             return Answer(self.wins(position.outcome, attacker))
-        if self._children is None:
-            # Like the stacks, touched only as deep as the search goes.
-            size = self.stack.shape[0]
-            self._children = (np.zeros((size, 4), dtype=np.uint64), np.zeros(size, dtype=np.int32),
-                              np.zeros(size, dtype=np.int32), np.zeros(size, dtype=np.int32),
-                              np.zeros(size, dtype=np.int8))
+        self._dfpn_scratch()
         hands, pile, pile_len = state_arrays(position)
         control = control or SearchControl()
         ph = self.pile_hash(position.pile)
@@ -218,6 +213,93 @@ class ProofSearch:
                 return Answer(None if truncated else False)
             if control.stopped:
                 return Answer(None, proof_number=root_pn)
+
+    def numbers(self, position: Position, attacker: int) -> tuple[int, int]:
+        """The proof and disproof numbers the TT holds for ``attacker``'s
+        question at ``position`` (after its forced moves, where the searches
+        keep it); ``(1, 1)`` when it holds none."""
+        pos = position
+        while not pos.is_over:
+            moves = pos.legal_moves()
+            if len(moves) != 1:
+                break
+            pos = pos.play(moves[0])
+        if pos.is_over:
+            return (0, D.INF) if self.wins(pos.outcome, attacker) else (D.INF, 0)
+        hands, pile, pile_len = state_arrays(pos)
+        h0, h1, key = K.canonical(hands, self.pile_hash(pos.pile), pile, pile_len, pos.to_move, self.z_side,
+                                  self.sym, self.z_pile_sw)
+        slot = K.tt_probe(self.table.keys, h0, h1, key)
+        if slot < 0:
+            return 1, 1
+        q = self.question(attacker)
+        info = self.table.payload
+        return max(1, int(info[slot, K.I_PN + 2 * q])), max(1, int(info[slot, K.I_DN + 2 * q]))
+
+    def lemma(self, position: Position, side: int, claim: str, control: SearchControl | None = None) -> np.ndarray:
+        """The body of a certificate's lemma (:mod:`kozyri.owntrumps.certificate`):
+        ``side``'s strategy from ``position`` for ``claim``, ``"win"`` (it
+        forces a win) or ``"hold"`` (it never loses), written from what this
+        search has proven (its TT; what the TT lost is proven again): the
+        tokens of :func:`~kozyri.owntrumps.lemma_kernels.extract_lemma`
+        with the positions referred to labelled, as the certificate's
+        grammar has them. Two players only.
+
+        Raises :class:`~kozyri.core.LimitReached` when ``control`` stops
+        it, and ``InvalidInput`` when the claim is not proven (the search
+        found the position is not what the claim says).
+        """
+        from kozyri.owntrumps import lemma_kernels as L
+
+        self._check(position)
+        if self.n_players != 2:
+            raise InvalidInput("certificates are for two players")
+        if claim not in ("win", "hold"):
+            raise InvalidInput(f"a lemma claims 'win' or 'hold', not {claim!r}")
+        if position.is_over:
+            raise InvalidInput("the game is already over")
+        control = control or SearchControl()
+        budget = 1 << 30  # (a hold needs none)
+        if claim == "win":
+            # The walk's budget: the length of a proof of the win (one node, if the TT holds it).
+            answer = self.ask_dfpn(position, side, control)
+            if answer.proved is None:
+                raise LimitReached(f"the lemma was not written: {control.reason or 'stopped'}")
+            if not answer.proved:
+                raise InvalidInput(f"not proven: player {side} wins")
+            budget = answer.depth
+        self._dfpn_scratch()
+        rows = 1 << 16
+        while True:
+            table = self._tables(control)
+            hands, pile, pile_len = state_arrays(position)
+            map_keys = np.zeros((2 * rows, 3), dtype=np.uint64)
+            map_info = np.zeros((2 * rows, 2), dtype=np.int64)
+            walk = np.zeros((rows // 4, L.X_COLUMNS), dtype=np.int64)
+            walk_moves = np.zeros(rows * 64 + 4 * K.MAX_MOVES, dtype=np.int32)
+            out = np.zeros(rows, dtype=np.int64)
+            n = self._run(control, L.extract_lemma, hands, pile, pile_len, position.to_move, side,
+                          L.CLAIM_WIN if claim == "win" else L.CLAIM_HOLD, budget, self.beat_mask, self.take_n,
+                          self.strength, self.z_pile, self.z_side, self.rules.must_beat, self.sym, self.z_pile_sw,
+                          np.zeros(3, dtype=np.uint64), table.keys, table.payload, self.stack, self.scores, self.path,
+                          self.frames, control.ctl, MAX_PLY, *self._children, map_keys, map_info, walk,
+                          walk_moves, out, np.zeros(rows, dtype=np.int64), np.zeros_like(control.ctl))
+            if n == L.E_ROOM:
+                rows *= 4
+                continue
+            if n == L.E_STOPPED or control.stopped:
+                raise LimitReached(f"the lemma was not written: {control.reason or 'stopped'}")
+            if n == L.E_UNPROVEN:
+                raise InvalidInput(f"not proven: player {side} {'wins' if claim == 'win' else 'holds'}")
+            return label_references(out[:n])
+
+    def _dfpn_scratch(self) -> None:
+        """df-pn's per-child arrays, made on first use (touched only as deep as the search goes)."""
+        if self._children is None:
+            size = self.stack.shape[0]
+            self._children = (np.zeros((size, 4), dtype=np.uint64), np.zeros(size, dtype=np.int32),
+                              np.zeros(size, dtype=np.int32), np.zeros(size, dtype=np.int32),
+                              np.zeros(size, dtype=np.int8))
 
     def ask_closure(self, position: Position, attacker: int, oracle_depth: int,
                     control: SearchControl | None = None, capacity: int | None = None) -> Answer:
@@ -306,3 +388,16 @@ def suit_symmetry(position: Position) -> tuple[np.ndarray, np.ndarray]:
     for k in range(r):
         swap[a * r + k], swap[b * r + k] = b * r + k, a * r + k
     return np.array([block << (a * r), block << (b * r), (b - a) * r], dtype=np.uint64), swap
+
+
+def label_references(tokens: np.ndarray) -> np.ndarray:
+    """Lemma tokens as the certificate's grammar has them: a position that
+    a reference points at (a token index) becomes a labelled one, and the
+    reference names its label (labels in the order the positions come)."""
+    tokens = tokens.copy()
+    refs = np.nonzero((tokens & 3) == 1)[0]
+    targets = tokens[refs] >> 2
+    labelled = np.unique(targets)
+    tokens[labelled] |= 3
+    tokens[refs] = (np.searchsorted(labelled, targets) << 2) | 1
+    return tokens

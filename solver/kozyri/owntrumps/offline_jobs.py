@@ -1,0 +1,94 @@
+"""The jobs of an offline solve (:mod:`kozyri.owntrumps.offline`), as a
+worker runs them: one question about one position under a node budget,
+its answer, and, when settled, the lemma that proves it.
+
+A job is plain data both ways (a dict in, a dict out), so that local
+worker processes and a Dask cluster run it alike. A worker keeps one
+:class:`~kozyri.owntrumps.prover.ProofSearch` per game for all its jobs:
+the transposition table of one job serves the next (a split job's
+children are searched where their parent was), within the memory bound.
+"""
+
+from __future__ import annotations
+
+import gzip
+import struct
+import time
+
+from kozyri.core import Limit, LimitReached
+from kozyri.owntrumps.certificate import body_line
+from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.prover import ProofSearch
+from kozyri.owntrumps.solver import decide, load_kernels
+from kozyri.search.control import SearchControl
+
+#: What a job's answer says.
+PROVED, DISPROVED, OPEN = "proved", "disproved", "open"
+#: The version of the store's position keys (:func:`position_key`).
+KEY_VERSION = 1
+
+_searches: dict = {}
+
+
+def position_key(position: Position) -> bytes:
+    """The exact position as bytes: the store's key (no symmetry: a lemma
+    proves the position it names)."""
+    return struct.pack(f"<{len(position.hands)}QB{len(position.pile)}B", *position.hands, position.to_move,
+                       *position.pile)
+
+
+def game_descriptor(position: Position) -> dict:
+    """What makes two positions' questions comparable: deck, trumps, rules, players, key version."""
+    return {"game": "owntrumps", "deck": position.deck.spec(), "trumps": list(position.trumps),
+            "rules": position.rules.to_json(), "players": position.n_players, "keys": KEY_VERSION}
+
+
+def _search(position: Position, memory: float) -> ProofSearch:
+    """This process's search for the game of ``position`` (kept across jobs)."""
+    key = (position.deck, position.rules, position.trumps, position.n_players, memory)
+    search = _searches.get(key)
+    if search is None:
+        _searches.clear()  # one game at a time: let the old tables go first
+        search = _searches[key] = ProofSearch(position, memory)
+    return search
+
+
+def start_worker() -> None:
+    """A worker's start: the compiled kernels loaded once."""
+    load_kernels()
+
+
+def run_job(task: dict) -> dict:
+    """Ask one job's question: can ``task["side"]`` force a win from
+    ``task["position"]`` (JSON), within ``task["nodes"]`` nodes? The
+    answer, the nodes and CPU seconds spent, the numbers of an open one,
+    and the lemma of a settled one (gzip of its body text, with its claim
+    and side), unless ``task["lemma"]`` is False."""
+    start = time.process_time()
+    position = Position.from_json(task["position"])
+    side = int(task["side"])
+    search = _search(position, float(task["memory"]))
+    before = search.nodes
+    control = SearchControl(Limit(nodes=int(task["nodes"])))
+    value = decide(search, position, control, seat=side, at_least=1)
+    if value.lower > 0:
+        status = PROVED
+    elif value.upper <= 0:
+        status = DISPROVED
+    else:
+        status = OPEN
+    out = {"status": status, "pn": 0, "dn": 0}
+    if status == OPEN:
+        out["pn"], out["dn"] = search.numbers(position, side)
+    elif task.get("lemma", True):
+        claim_side, claim = (side, "win") if status == PROVED else (1 - side, "hold")
+        try:
+            tokens = search.lemma(position, claim_side, claim, SearchControl())
+        except LimitReached:
+            tokens = None
+        if tokens is not None:
+            out["lemma"] = gzip.compress(body_line(tokens.tolist()).encode(), compresslevel=6)
+            out["claim"], out["claim_side"], out["lemma_tokens"] = claim, claim_side, len(tokens)
+    out["nodes"] = search.nodes - before
+    out["seconds"] = time.process_time() - start
+    return out
