@@ -81,12 +81,16 @@ def render_offline(result) -> str:
         lines = [f"Player {seat} to move: value not settled{proven}; stopped: {value.reason}.",
                  "Every finished job is in the store: run the same command again to go on."]
     lines.append(f"Jobs: {result.jobs} run, {result.jobs_from_store} taken from the store {result.store}; "
-                 f"{result.splits} splits")
+                 f"{_count(result.splits, 'split')}")
     lines.append(f"Nodes: {result.nodes:,}   CPU: {result.seconds:.1f} s ({result.core_hours:.3f} core-hours)   "
                  f"wall: {result.wall_seconds:.1f} s")
     if result.lost_workers:
         lines.append(f"Jobs run again after their worker was lost: {result.lost_workers}")
     if result.certificate:
-        lines.append(f"Certificate: {result.certificate} ({result.certificate_lemmas} lemmas, "
+        lines.append(f"Certificate: {result.certificate} ({_count(result.certificate_lemmas, 'lemma')}, "
                      f"{result.certificate_bytes:,} bytes); check it with `kozyri verify {result.certificate}`")
     return "\n".join(lines)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")

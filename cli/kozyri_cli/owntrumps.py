@@ -137,7 +137,9 @@ def slow_solve_note(pos) -> str | None:
 @click.option("--scheduler", metavar="ADDRESS",
               help="With --offline: run the jobs on the Dask cluster of this scheduler (tcp://host:8786).")
 @click.option("--job-nodes", type=click.IntRange(1000), metavar="N",
-              help="With --offline: the nodes a job may search before it is split [default: 4,000,000].")
+              help="With --offline: the nodes of a position's first job [default: 4,000,000]; a job that "
+                   "ends open runs again with twice as many, up to 64 times this, and then its position is "
+                   "split into its moves' jobs (at once when workers are idle).")
 @click.option("--core-hours", type=click.FloatRange(0, min_open=True), metavar="H",
               help="With --offline: stop once the jobs have used this much CPU time.")
 @click.option("--json", "as_json", is_flag=True,

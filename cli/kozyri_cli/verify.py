@@ -9,8 +9,9 @@ import click
 from kozyri_cli import main
 from kozyri_cli.common import emit_json, fail
 
-#: The exit code of a refused certificate (a checked file that proves nothing).
-EXIT_REFUSED = 1
+#: The exit code of a refused certificate (a checked file that proves nothing): not 1, which is
+#: every command's internal error, so that a script tells a bad proof from a bug.
+EXIT_REFUSED = 4
 #: The most moves of a refusal's line printed in the text output (--json has them all).
 SHOWN_MOVES = 40
 
@@ -23,7 +24,7 @@ lemma of the player to move, a loss one of the other player, a draw hold
 lemmas of both. See docs/certificates.md for the format.
 \b
 Getting one (the exact solver writes it while it proves the value):
-  kozyri solve POSITION --offline --store FILE --certificate FILE
+  kozyri solve POSITION --offline --certificate FILE
 \b
 The check uses kozyri.owntrumps.rules alone (legal moves, playing a move,
 the end of the game): no solver, no Numba, no stored table. Every move the
@@ -32,7 +33,7 @@ end of a game is checked against the claim.
 \b
 Exit codes:
   0  the certificate is accepted: the value is proven
-  1  the certificate is refused: the first wrong node is printed (the lemma,
+  4  the certificate is refused: the first wrong node is printed (the lemma,
      the moves from its position to the node, the reason)
   2  the file cannot be read (missing, a directory, no permission)"""
 

@@ -10,8 +10,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-#: Seconds any one command may take in these tests (hostile input must fail fast).
-TIME_BOUND = 60.0
+#: Seconds any one command may take in these tests: a bound on a hang, not a measure (the first
+#: command of a fresh install compiles the kernels, which takes a minute on a busy machine).
+TIME_BOUND = 240.0
 
 
 @dataclass

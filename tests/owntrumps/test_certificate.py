@@ -660,12 +660,12 @@ def test_verify_refuses_with_the_lemma_and_the_moves(tmp_path):
     path = write(one_lemma(game, side, WIN, body), tmp_path)
     report = verify_certificate(path)
     result = run("verify", str(path))
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 4, result.output
     assert "REFUSED: lemma 0" in result.stdout
     assert f"moves from the lemma's position: {' '.join(report.line) or '(none'}" in result.stdout
     assert f"reason: {report.reason}" in result.stdout and result.stderr == ""
     as_json = run("verify", str(path), "--json")
-    assert as_json.exit_code == 1
+    assert as_json.exit_code == 4
     data = json.loads(as_json.stdout)
     assert data["ok"] is False and data["lemma"] == 0 and data["line"] == report.line
     assert data["reason"] == report.reason and data["node"] == report.node
@@ -686,7 +686,7 @@ def test_verify_json_shape(tmp_path):
 def test_verify_refuses_garbage_with_exit_code_1(tmp_path):
     (tmp_path / "junk").write_bytes(b"not a certificate\n")
     result = run("verify", str(tmp_path / "junk"))
-    assert result.exit_code == 1 and "REFUSED: the certificate" in result.stdout
+    assert result.exit_code == 4 and "REFUSED: the certificate" in result.stdout
     assert "line 1: the header: malformed JSON" in result.stdout
 
 

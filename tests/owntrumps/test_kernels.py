@@ -1,5 +1,5 @@
-"""The Numba move generator, make/unmake and the end of the game agree with
-the plain-Python rules, for 2, 3 and 4 players."""
+"""The Numba move generator, make/unmake, the forced lines and the end of
+the game agree with the plain-Python rules, for 2, 3 and 4 players."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from kozyri.owntrumps import Move, Position
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.kernels import (
+    CHAIN_MOVES,
+    CHAIN_ROOM,
     DRAWN,
     PLAYING,
     build_tables,
@@ -18,8 +20,10 @@ from kozyri.owntrumps.kernels import (
     gen_moves,
     make_move,
     next_holder,
+    play_forced,
     state_arrays,
     unmake_move,
+    unplay_forced,
 )
 from tests.support.owntrumps import game_positions, positions
 
@@ -109,3 +113,70 @@ def test_tables_on_the_36_card_deck():
     assert int(beat_mask[0, ace_s]) == 0
     assert (take_n[0, six_h], take_n[0, six_s], take_n[0, ace_s]) == (3, 5, 255)
     assert (take_n[1, ace_s], take_n[1, ace_h]) == (3, 255)
+
+
+def reference_forced_line(pos: Position) -> tuple[Position, list[Move]]:
+    """The rules' forced line: play while the player to move has one legal move."""
+    line = []
+    while not pos.is_over:
+        moves = pos.legal_moves()
+        if len(moves) != 1:
+            break
+        line.append(moves[0])
+        pos = pos.play(moves[0])
+    return pos, line
+
+
+def check_forced_line(pos: Position) -> None:
+    """``play_forced`` plays the rules' forced line (its moves, seats and end),
+    and ``unplay_forced`` restores the position, whatever lies above the pile."""
+    beat_mask, take_n = build_tables(pos)
+    hands, pile, pile_len = state_arrays(pos)
+    before = (hands.copy(), pile[:pile_len].copy())
+    chain = np.full(CHAIN_ROOM + 3, -7, dtype=np.int32)
+    at = 3  # a line recorded off the start of its buffer, as the searches do
+    new_len, mover, status, plies = play_forced(hands, pile, pile_len, pos.to_move, beat_mask, take_n,
+                                                pos.rules.must_beat, chain, at)
+    end, line = reference_forced_line(pos)
+    assert plies == len(line)
+    seats, reached = [], pos
+    for move in line:
+        seats.append(reached.to_move)
+        reached = reached.play(move)
+    assert [Move.decode(int(chain[at + j]) & 0xFFFFFF) for j in range(plies)] == line
+    assert [int(chain[at + j]) >> 24 for j in range(plies)] == seats
+    if end.is_over:
+        assert status == (DRAWN if end.outcome.loser is None else end.outcome.loser)
+    else:
+        assert status == PLAYING and mover == end.to_move
+        assert tuple(int(h) for h in hands) == end.hands
+        assert tuple(int(c) for c in pile[:new_len]) == end.pile
+    pile[new_len:] = -1
+    assert unplay_forced(hands, pile, new_len, chain, at, plies) == pile_len
+    assert (hands == before[0]).all() and (pile[:pile_len] == before[1]).all()
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions(shapes=SHAPES, max_walk=60))
+def test_forced_lines_are_the_rules_forced_lines(pos):
+    check_forced_line(pos)
+
+
+@settings(max_examples=200, deadline=None)
+@given(game_positions(players=(3, 4), shapes=SHAPES_N, max_walk=80))
+def test_forced_lines_for_three_and_four_players(pos):
+    check_forced_line(pos)
+
+
+def test_a_forced_line_of_takes_to_the_end():
+    """Player 1 holds one card that beats nothing: it takes, again and again,
+    and the line stops at the first choice; with must_beat off a beat is never
+    forced while a take is legal."""
+    pos = Position.from_text("AS KS QS AH | QH / KH", "SH", leader=1)
+    end, line = reference_forced_line(pos)
+    assert len(line) >= 1 and line[0].kind == R.MoveKind.TAKE
+    check_forced_line(pos)
+    loose = Position.from_text("AS KS QS | QH AH / KH", "SH", leader=1, rules=R.Rules(must_beat=False))
+    assert len(loose.legal_moves()) > 1 and reference_forced_line(loose)[1] == []
+    check_forced_line(loose)
+    assert CHAIN_MOVES >= 52 + 1  # a line of takes ends within the deck, plus the move that ends the game

@@ -14,7 +14,9 @@ only the jobs it was running: run again with the same store, the tree
 grows back from the store without a job being run twice, and other deals
 and runs of the same game find the positions they share settled.
 
-Each settled job comes with its lemma (the strategy that proves it); when
+Each settled job comes with its lemma (the strategy that proves it) when a
+certificate is asked for (a job that cannot write its lemma within its
+budget leaves its position open, to be grown or split); when
 the value is settled the coordinator writes the root's lemmas from its
 tree (citing the jobs' lemmas) and, asked to, the whole certificate that
 :mod:`kozyri.owntrumps.verify` checks without any of this code.
@@ -45,8 +47,10 @@ from kozyri.runs.proof_store import open_proof_store
 from kozyri.search.control import SearchControl, controlled
 from kozyri.search.frontier import PROVED as F_PROVED, DISPROVED as F_DISPROVED, OPEN as F_OPEN, ProofFrontier
 
-#: Nodes a job gets: some seconds of one core (measured: benchmarks/RESULTS.md, the offline solve).
+#: Nodes a leaf's first job gets: some seconds of one core (measured: benchmarks/RESULTS.md, the offline solve).
 DEFAULT_JOB_NODES = 4_000_000
+#: How far a leaf's job grows (doubling) before the leaf is split: 64 x the first budget, some minutes of one core.
+DEFAULT_GROWTH = 64
 #: Megabytes of each worker's search tables.
 DEFAULT_WORKER_MEMORY = 2048
 #: How many times a job lost with its worker is run again before the solve gives up.
@@ -132,7 +136,8 @@ class OfflineResult(SearchResult):
 
 def solve_offline(position: Position, store: str | Path, *, certificate: str | Path | None = None,
                   workers: int | None = None, backend: str = "local", address: str | None = None,
-                  job_nodes: int = DEFAULT_JOB_NODES, memory: float = DEFAULT_WORKER_MEMORY,
+                  job_nodes: int = DEFAULT_JOB_NODES, max_job_nodes: int | None = None,
+                  memory: float = DEFAULT_WORKER_MEMORY,
                   limit: Limit | None = None, core_hours: float | None = None,
                   control: SearchControl | None = None,
                   on_progress: Callable[[dict], None] | None = None) -> OfflineResult:
@@ -142,8 +147,12 @@ def solve_offline(position: Position, store: str | Path, *, certificate: str | P
     process; None: every core) or on a Dask cluster (``backend="dask"``,
     ``address`` its scheduler, or a local cluster of ``workers``).
 
-    ``job_nodes``: a job's node budget; ``memory``: each worker's tables
-    (MB). ``limit.time`` bounds the run's wall time, ``core_hours`` the
+    ``job_nodes``: a leaf's first job's node budget; an open leaf runs
+    again with twice the budget up to ``max_job_nodes`` (default
+    ``DEFAULT_GROWTH`` times ``job_nodes``) before it is split, and is split
+    at once when workers have nothing to run
+    (:class:`~kozyri.search.frontier.ProofFrontier`); ``memory``: each
+    worker's tables (MB). ``limit.time`` bounds the run's wall time, ``core_hours`` the
     CPU time of its jobs; ``control`` stops it (Ctrl-C, SIGTERM). A stop
     keeps every finished job in the store; the value is then unknown, with
     what is proven. With ``certificate``, a settled value writes its
@@ -154,7 +163,10 @@ def solve_offline(position: Position, store: str | Path, *, certificate: str | P
     if position.is_over:
         raise InvalidInput("the game is already over")
     with open_proof_store(store) as db, controlled(limit, control) as ctrl:
-        run = _OfflineRun(position, db, job_nodes, memory, core_hours, ctrl, on_progress)
+        if max_job_nodes is None:
+            max_job_nodes = DEFAULT_GROWTH * job_nodes
+        run = _OfflineRun(position, db, job_nodes, max_job_nodes, memory, core_hours, ctrl, on_progress,
+                          lemmas=certificate is not None)
         run.result.store = str(store)
         with open_pool(run_job, workers=workers, backend=backend, address=address,
                        initializer=start_worker) as pool:
@@ -173,8 +185,12 @@ def solve_offline(position: Position, store: str | Path, *, certificate: str | P
 class _OfflineRun:
     """The coordinator's state: the two trees, the jobs in flight, the store."""
 
-    def __init__(self, position, db, job_nodes, memory, core_hours, control, on_progress):
+    def __init__(self, position, db, job_nodes, max_job_nodes, memory, core_hours, control, on_progress,
+                 lemmas: bool):
         self.position = position
+        #: A certificate is wanted: a settled job counts once its lemma is stored (else its position is
+        #: treated as open: grown, then split, until its parts' lemmas are written).
+        self.lemmas = lemmas
         self.db = db
         self.game = db.game(game_descriptor(position))
         self.root_key = position_key(position)
@@ -184,7 +200,7 @@ class _OfflineRun:
         self.on_progress = on_progress
         self.mover = position.to_move
         # The questions: ``mover`` and the other player's, each its tree.
-        self.trees = {side: ProofFrontier(OwnTrumpsQuestion(side), position, job_nodes)
+        self.trees = {side: ProofFrontier(OwnTrumpsQuestion(side), position, job_nodes, max_job_nodes)
                       for side in (self.mover, 1 - self.mover)}
         self.in_flight: dict[int, tuple[int, bytes, Position, int, int]] = {}
         self.result = OfflineResult(value=Value.unknown(None), position=position)
@@ -244,13 +260,13 @@ class _OfflineRun:
                 return
             tree = self.trees[side]
             record = self.db.get(self.game, leaf.key, side)
-            if record is not None and record.settled and record.lemma is not None:
+            if record is not None and record.settled and (record.lemma is not None or not self.lemmas):
                 self.result.jobs_from_store += 1
                 tree.settle(leaf.key, record.status == PROVED)
                 continue
-            if record is not None and not record.settled and record.nodes >= leaf.budget:
+            if record is not None and record.nodes >= leaf.budget:  # open, or settled with no lemma
                 self.result.jobs_from_store += 1
-                tree.still_open(leaf.key, record.pn, record.dn)
+                tree.still_open(leaf.key, record.pn, record.dn, self._want_leaves(pool, 0))
                 continue
             self._submit(pool, side, leaf.key, leaf.state, leaf.budget, 0)
 
@@ -265,7 +281,8 @@ class _OfflineRun:
         return None, None
 
     def _submit(self, pool, side, key, state, budget, tries) -> None:
-        ticket = pool.submit({"position": state.to_json(), "side": side, "nodes": budget, "memory": self.memory})
+        ticket = pool.submit({"position": state.to_json(), "side": side, "nodes": budget, "memory": self.memory,
+                              "lemma": self.lemmas})
         self.in_flight[ticket] = (side, key, state, budget, tries)
         self.trees[side].running(key, True)
 
@@ -286,10 +303,18 @@ class _OfflineRun:
                            nodes=answer["nodes"], seconds=answer["seconds"], position=_json(state),
                            lemma_body=answer.get("lemma"), lemma_claim=answer.get("claim"),
                            lemma_side=answer.get("claim_side"))
-        if answer["status"] in (PROVED, DISPROVED):
+        if answer["status"] in (PROVED, DISPROVED) and ("lemma" in answer or not self.lemmas):
             tree.settle(key, answer["status"] == PROVED)
         else:
-            tree.still_open(key, answer["pn"], answer["dn"])
+            tree.still_open(key, answer["pn"], answer["dn"], self._want_leaves(pool, 1))
+
+    def _want_leaves(self, pool, rerun: int) -> bool:
+        """Would workers be idle with the leaves open now (and ``rerun``
+        more jobs)? Then an open leaf is split rather than grown."""
+        free = pool.capacity - pool.in_flight - rerun
+        if free <= 0:
+            return False
+        return sum(tree.selectable(free) for tree in self.trees.values() if tree.status == F_OPEN) < free
 
     def _progress(self, force: bool = False) -> None:
         now = time.monotonic()

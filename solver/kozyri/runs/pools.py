@@ -415,6 +415,9 @@ class ProcessPool(TaskPool):
             if not self._queue:
                 return
             if worker.ticket is None and worker in self._workers:
+                if not worker.process.is_alive():  # an idle worker that died: its pipe may still take a task
+                    self._replace(worker)
+                    continue
                 ticket, payload = self._queue[0]
                 try:
                     worker.connection.send((ticket, payload))

@@ -17,6 +17,16 @@ would hold a cycle); its job is run again with a larger budget instead.
 A leaf's answer is the value of its position as the start of a game, so
 leaves with the same key share one job.
 
+**Grow before splitting.** A split throws the job's work away and starts
+its children afresh, each with numbers that know nothing yet; in games
+rich in transpositions the tree then holds the same positions many times
+over (measured: a 12-card deal in 20,000-node jobs took 80 times the nodes
+of one search). So an open leaf first runs again with twice the budget,
+up to ``max_job_nodes`` (the jobs of one leaf then cost at most twice its
+last one), and is split when its budget reaches that, or when the caller
+has workers with nothing to run (``want_leaves``): splitting is how work
+is shared out, and what a job of bounded size needs.
+
 It knows no game: a :class:`FrontierGame` gives keys, whose turn it is,
 and children (positions, or the end of the game with its verdict).
 """
@@ -63,7 +73,7 @@ class FrontierNode:
     pn: int = 1
     dn: int = 1
     status: str = OPEN
-    #: The nodes a leaf's job may run with (grows when a leaf cannot be split).
+    #: The nodes a leaf's job may run with (doubles before a split, and for good when a leaf cannot be split).
     budget: int = 0
     #: A job for it is running.
     running: bool = False
@@ -90,9 +100,11 @@ class ProofFrontier:
     """The tree of one question, from ``root``; every leaf a job of
     ``job_nodes`` nodes (see the module docstring)."""
 
-    def __init__(self, game: FrontierGame, root, job_nodes: int):
+    def __init__(self, game: FrontierGame, root, job_nodes: int, max_job_nodes: int | None = None):
         self.game = game
         self.job_nodes = int(job_nodes)
+        #: A leaf's job grows to this many nodes before the leaf is split (see the module docstring).
+        self.max_job_nodes = self.job_nodes if max_job_nodes is None else max(self.job_nodes, int(max_job_nodes))
         self.root = self._node(root, None, None)
         #: Leaves by key (several leaves may be one position).
         self._leaves: dict[Hashable, list[FrontierNode]] = {self.root.key: [self.root]}
@@ -128,6 +140,20 @@ class ProofFrontier:
                 return found
         return None
 
+    def selectable(self, most: int) -> int:
+        """How many open leaves :meth:`select` could hand out now (not
+        running, under no settled node), counted up to ``most``."""
+        count, stack = 0, [self.root]
+        while stack and count < most:
+            node = stack.pop()
+            if node.status != OPEN:
+                continue
+            if node.children is None:
+                count += not node.running
+            else:
+                stack.extend(node.children)
+        return count
+
     def running(self, key, on: bool) -> None:
         for leaf in self.leaves(key):
             leaf.running = on
@@ -141,17 +167,21 @@ class ProofFrontier:
             leaf.pn, leaf.dn = (0, INF) if proved else (INF, 0)
             self._update(leaf.parent)
 
-    def still_open(self, key, pn: int, dn: int) -> list[FrontierNode]:
+    def still_open(self, key, pn: int, dn: int, want_leaves: bool = False) -> list[FrontierNode]:
         """A job of ``key`` ran out of its budget with these numbers: its
-        leaves are split (returned: the new leaves, to run), or run again
-        with twice the budget where splitting would make a cycle."""
+        leaves run again with twice the budget while it is below
+        ``max_job_nodes`` and ``want_leaves`` is false, else they are split
+        (returned: the new leaves, to run); a leaf whose split would make a
+        cycle grows for good."""
         new = []
         for leaf in list(self.leaves(key)):
             leaf.running = False
             leaf.pn, leaf.dn = max(1, int(pn)), max(1, int(dn))
             if leaf.status != OPEN:
                 continue
-            if not leaf.unsplittable and self._split(leaf):
+            if leaf.budget < self.max_job_nodes and not want_leaves:
+                leaf.budget *= 2
+            elif not leaf.unsplittable and self._split(leaf):
                 new.extend(c for c in leaf.children if c.status == OPEN)
             else:
                 leaf.unsplittable = True
@@ -185,20 +215,22 @@ class ProofFrontier:
     def _recompute(self, node: FrontierNode) -> None:
         """A node's numbers and status from its children and its game ends."""
         kids = node.children or []
-        win_end = any(verdict for _, verdict in node.ends)
-        lose_end = any(not verdict for _, verdict in node.ends)
-        pns = [c.pn for c in kids]
-        dns = [c.dn for c in kids]
         if node.is_or:
-            node.pn = 0 if win_end else min(pns, default=INF)
-            node.dn = 0 if (not win_end and all(d == 0 for d in dns) and (kids or lose_end)) else min(INF, sum(dns))
+            if any(verdict for _, verdict in node.ends) or any(c.status == PROVED for c in kids):
+                node.pn, node.dn, node.status = 0, INF, PROVED
+            elif all(c.status == DISPROVED for c in kids):
+                node.pn, node.dn, node.status = INF, 0, DISPROVED
+            else:
+                node.pn = min(c.pn for c in kids)
+                node.dn = min(INF, sum(c.dn for c in kids))
         else:
-            node.dn = 0 if lose_end else min(dns, default=INF)
-            node.pn = 0 if (not lose_end and all(p == 0 for p in pns) and (kids or win_end)) else min(INF, sum(pns))
-        if node.pn == 0:
-            node.status, node.dn = PROVED, INF
-        elif node.dn == 0:
-            node.status, node.pn = DISPROVED, INF
+            if any(not verdict for _, verdict in node.ends) or any(c.status == DISPROVED for c in kids):
+                node.pn, node.dn, node.status = INF, 0, DISPROVED
+            elif all(c.status == PROVED for c in kids):
+                node.pn, node.dn, node.status = 0, INF, PROVED
+            else:
+                node.pn = min(INF, sum(c.pn for c in kids))
+                node.dn = min(c.dn for c in kids)
 
     def _update(self, node: FrontierNode | None) -> None:
         while node is not None:
