@@ -24,7 +24,7 @@ lemma of the player to move, a loss one of the other player, a draw hold
 lemmas of both. See docs/certificates.md for the format.
 \b
 Getting one (the exact solver writes it while it proves the value):
-  kozyri solve POSITION --offline --certificate FILE
+  kozyri solve POSITION --offline --store FILE --certificate FILE
 \b
 The check uses kozyri.owntrumps.rules alone (legal moves, playing a move,
 the end of the game): no solver, no Numba, no stored table. Every move the

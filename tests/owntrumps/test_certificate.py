@@ -696,7 +696,7 @@ def test_verify_help_teaches_what_a_certificate_is_and_how_to_get_one():
     text = " ".join(result.stdout.split())
     for fragment in ("proves the exact value of a two-player Own Trumps position", '"win"', '"hold"',
                      "kozyri solve POSITION --offline --store FILE --certificate FILE", "kozyri.owntrumps.rules",
-                     "0 the certificate is accepted", "1 the certificate is refused", "2 the file cannot be read"):
+                     "0 the certificate is accepted", "4 the certificate is refused", "2 the file cannot be read"):
         assert fragment in text, fragment
 
 
