@@ -42,6 +42,7 @@ from kozyri.owntrumps.offline_jobs import (
     start_worker,
 )
 from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.prover import after_forced_moves
 from kozyri.runs.pools import LostWorker, open_pool
 from kozyri.runs.proof_store import open_proof_store
 from kozyri.search.control import SearchControl, controlled
@@ -79,23 +80,10 @@ class OwnTrumpsQuestion:
         the forced moves after it, and the position reached or the verdict."""
         out = []
         for index, move in enumerate(position.legal_moves()):
-            child, forced = play_forced(position.play(move))
+            child, forced = after_forced_moves(position.play(move))
             verdict = None if not child.is_over else child.outcome.loser == 1 - self.attacker
             out.append(((index, forced), child if verdict is None else verdict))
         return out
-
-
-def play_forced(position: Position) -> tuple[Position, int]:
-    """The position after the forced moves from ``position`` (while the
-    player to move has one legal move), and how many there were."""
-    forced = 0
-    while not position.is_over:
-        moves = position.legal_moves()
-        if len(moves) != 1:
-            break
-        position = position.play(moves[0])
-        forced += 1
-    return position, forced
 
 
 @dataclass(kw_only=True)

@@ -218,12 +218,7 @@ class ProofSearch:
         """The proof and disproof numbers the TT holds for ``attacker``'s
         question at ``position`` (after its forced moves, where the searches
         keep it); ``(1, 1)`` when it holds none."""
-        pos = position
-        while not pos.is_over:
-            moves = pos.legal_moves()
-            if len(moves) != 1:
-                break
-            pos = pos.play(moves[0])
+        pos, _forced = after_forced_moves(position)
         if pos.is_over:
             return (0, D.INF) if self.wins(pos.outcome, attacker) else (D.INF, 0)
         hands, pile, pile_len = state_arrays(pos)
@@ -370,6 +365,21 @@ class ProofCache:
             self._search, self._key = None, None  # let the old tables go before the new ones are made
             self._search, self._key = ProofSearch(position, memory_mb), key
         return self._search
+
+
+def after_forced_moves(position: Position) -> tuple[Position, int]:
+    """The position the searches keep for ``position``: after its forced
+    moves (while the player to move has one legal move; the plain-Python
+    twin of :func:`~kozyri.owntrumps.kernels.play_forced`), and how many
+    there were."""
+    forced = 0
+    while not position.is_over:
+        moves = position.legal_moves()
+        if len(moves) != 1:
+            break
+        position = position.play(moves[0])
+        forced += 1
+    return position, forced
 
 
 def suit_symmetry(position: Position) -> tuple[np.ndarray, np.ndarray]:

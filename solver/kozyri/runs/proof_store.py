@@ -511,20 +511,8 @@ class ProofStore:
         """The records of those of ``keys`` (``(key, q)`` pairs) that ran,
         by ``(key, q)``: a few queries (:data:`BATCH` keys each), one read
         transaction, so a coordinator rebuilds its tree at once."""
-        game_id = _gid(game_id)
-        wanted = {(_key(key), _q(q)) for key, q in keys}
-        distinct = sorted({key for key, _ in wanted})
-
-        def work(execute):
-            found = {}
-            for start in range(0, len(distinct), BATCH):
-                part = distinct[start:start + BATCH]
-                for row in execute(_get_many_query(len(part)), (game_id, *part)).fetchall():
-                    pair = (bytes(row[0]), row[1])
-                    if pair in wanted:
-                        found[pair] = _job(row[2:])
-            return found
-        return self._run(work, write=False) if distinct else {}
+        return self._batched(game_id, keys, _get_many_query,
+                             lambda row: ((bytes(row[0]), row[1]), _job(row[2:])))
 
     def finish_job(self, game_id: int, key: bytes, q: int, *, status: str, pn: int, dn: int, nodes: int,
                    seconds: float, depth: int = 0, position: str | None = None, lemma_body: bytes | None = None,
@@ -595,6 +583,17 @@ class ProofStore:
 
     def lemmas_for(self, game_id: int, keys: Iterable[tuple[bytes, int]]) -> dict[tuple[bytes, int], Lemma]:
         """The lemmas linked to those of ``keys`` (``(key, q)`` pairs) that have one, by ``(key, q)``."""
+        def pick(row):
+            lemma = _lemma(row)
+            return (lemma.key, lemma.q), lemma
+
+        return self._batched(game_id, keys, _lemmas_query, pick)
+
+    def _batched(self, game_id: int, keys: Iterable[tuple[bytes, int]], query: Callable[[int], str],
+                 pick: Callable) -> dict:
+        """Rows of ``(key, q)`` pairs, by pair: one read transaction, a query
+        of :data:`BATCH` keys at a time (``query(n)`` its text, ``pick(row)``
+        a row's pair and value; rows of a key's other question are dropped)."""
         game_id = _gid(game_id)
         wanted = {(_key(key), _q(q)) for key, q in keys}
         distinct = sorted({key for key, _ in wanted})
@@ -603,11 +602,12 @@ class ProofStore:
             found = {}
             for start in range(0, len(distinct), BATCH):
                 part = distinct[start:start + BATCH]
-                for row in execute(_lemmas_query(len(part)), (game_id, *part)).fetchall():
-                    lemma = _lemma(row)
-                    if (lemma.key, lemma.q) in wanted:
-                        found[(lemma.key, lemma.q)] = lemma
+                for row in execute(query(len(part)), (game_id, *part)).fetchall():
+                    pair, value = pick(row)
+                    if pair in wanted:
+                        found[pair] = value
             return found
+
         return self._run(work, write=False) if distinct else {}
 
     # --- solves -------------------------------------------------------------------------------
