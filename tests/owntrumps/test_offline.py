@@ -141,7 +141,8 @@ def test_a_run_killed_at_a_random_moment_goes_on_and_redoes_no_job(tmp_path):
     clean_runs = _runs(tmp_path / "clean.sqlite")
     # The same run killed with SIGKILL at a random moment, then run again to the end.
     store = tmp_path / "killed.sqlite"
-    victim = _kozyri(*args, "--store", str(store), start_new_session=True)
+    victim = _kozyri(*args, "--store", str(store), "--certificate", str(tmp_path / "c2.gz"),  # the same command
+                     start_new_session=True)
     time.sleep(random.Random(os.getpid()).uniform(2.0, 6.0))
     os.killpg(victim.pid, signal.SIGKILL)
     victim.communicate(timeout=60)
