@@ -25,6 +25,7 @@ from kozyri.owntrumps.kernels import (
     unmake_move,
     unplay_forced,
 )
+from kozyri.owntrumps.proof_kernels import forced_pile_hash
 from tests.support.owntrumps import game_positions, positions
 
 SHAPES = ("2x3", "3x3", "4x3", "2x6", "4x4", "3x5", "4x6", "36", "52")
@@ -156,6 +157,27 @@ def check_forced_line(pos: Position) -> None:
     assert (hands == before[0]).all() and (pile[:pile_len] == before[1]).all()
 
 
+def check_forced_pile_hash(pos: Position) -> None:
+    """The pile hash the searches carry past a forced line is the hash of the pile reached."""
+    beat_mask, take_n = build_tables(pos)
+    hands, pile, pile_len = state_arrays(pos)
+    z_pile = np.random.default_rng(5).integers(1, 2**63, size=(pos.deck.size, pos.deck.size),
+                                               dtype=np.int64).astype(np.uint64)
+
+    def full(length):
+        ph = np.uint64(0)
+        for i in range(length):
+            ph ^= z_pile[i, pile[i]]
+        return ph
+
+    chain = np.zeros(CHAIN_ROOM, dtype=np.int32)
+    before = full(pile_len)
+    new_len, _mover, status, plies = play_forced(hands, pile, pile_len, pos.to_move, beat_mask, take_n,
+                                                 pos.rules.must_beat, chain, 0)
+    if status == PLAYING:
+        assert forced_pile_hash(before, pile, pile_len, new_len, z_pile, chain, 0, plies) == full(new_len)
+
+
 @settings(max_examples=300, deadline=None)
 @given(positions(shapes=SHAPES, max_walk=60))
 def test_forced_lines_are_the_rules_forced_lines(pos):
@@ -166,6 +188,26 @@ def test_forced_lines_are_the_rules_forced_lines(pos):
 @given(game_positions(players=(3, 4), shapes=SHAPES_N, max_walk=80))
 def test_forced_lines_for_three_and_four_players(pos):
     check_forced_line(pos)
+    check_forced_pile_hash(pos)
+
+
+def test_the_pile_hash_after_a_take_and_then_a_forced_beat():
+    # With three players a forced line may take and then beat with a last card (that seat is out, the
+    # game goes on): the beaten card lies where a taken one was, and the hash must be the new pile's.
+    found = 0
+    for seed in range(300):
+        pos = Position.deal("3x3", trumps="SHD", seed=seed, rules=R.Rules(must_beat=True), n_players=3)
+        for _ply in range(60):
+            if pos.is_over or found >= 5:
+                break
+            end, line = reference_forced_line(pos)
+            kinds = [m.kind == R.MoveKind.TAKE for m in line]
+            if not end.is_over and True in kinds and False in kinds[kinds.index(True):]:
+                found += 1
+                check_forced_pile_hash(pos)
+            moves = pos.legal_moves()
+            pos = pos.play(moves[seed % len(moves)])
+    assert found >= 5
 
 
 def test_a_forced_line_of_takes_to_the_end():

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 
 from kozyri.core import DRAW, LOSS, WIN
 from kozyri.owntrumps import Position, Rules
+from kozyri.owntrumps import offline_jobs
 from kozyri.owntrumps.certificate import CertificateWriter
 from kozyri.owntrumps.offline import solve_offline
 from kozyri.owntrumps.prover import ProofSearch
@@ -86,6 +87,29 @@ def test_jobs_split_and_settle_to_the_exact_value_with_a_certificate(tmp_path, s
     report = verify_certificate(tmp_path / "cert.gz")
     assert report.ok and report.value == expected.name, report.reason
     assert report.lemmas == result.certificate_lemmas >= 1
+
+
+def test_a_lemma_too_big_for_its_job_splits_the_position(tmp_path, monkeypatch):
+    # Lemmas get next to no room: a settled job whose lemma is not written is split (not grown, not
+    # counted), its parts' smaller lemmas make the certificate.
+    monkeypatch.setattr(offline_jobs, "LEMMA_NODES_FACTOR", 1e-6)
+    pos = Position.deal("2x5", trumps="SH", seed=1, rules=Rules(must_beat=False))
+    result = solve_offline(pos, tmp_path / "store.sqlite", certificate=tmp_path / "cert.gz", workers=0,
+                           job_nodes=50_000, memory=16)
+    assert result.value == LOSS and result.splits > 0
+    with sqlite3.connect(tmp_path / "store.sqlite") as db:
+        unwritten = db.execute("select count(*) from proof_jobs where status != 'open' and lemma is null")
+        assert unwritten.fetchone()[0] >= 1  # (the root's: settled, its lemma too big)
+    report = verify_certificate(tmp_path / "cert.gz")
+    assert report.ok and report.value == "loss", report.reason
+
+
+def test_an_open_job_reports_the_numbers_its_search_stopped_with():
+    pos = Position.deal("4x5", trumps="SH", seed=2)
+    out = offline_jobs.run_job({"position": pos.to_json(), "side": pos.to_move, "nodes": 300_000, "memory": 64,
+                                "lemma": False})
+    assert out["status"] == "open" and (out["pn"], out["dn"]) != (1, 1), out
+    assert out["pn"] >= 1 and out["dn"] >= 1
 
 
 def test_a_second_run_takes_every_answer_from_the_store(tmp_path):

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 
-from kozyri.core import DRAW, LOSS, WIN
+from kozyri.core import DRAW, LOSS, NODE_LIMIT, WIN, Limit
 from kozyri.owntrumps import Position, solve
 from kozyri.owntrumps.prover import ProofSearch
 from kozyri.owntrumps.solver import decide
@@ -31,15 +31,23 @@ def test_paranoid_values_agree_with_the_reference():
             assert tally[(n, value)] >= 5, tally
 
 
+#: Each deal's node budget in the sweep below (every deal but one is decided within a million nodes).
+PARANOID_NODES = 10_000_000
+
+
 @pytest.mark.slow
 def test_paranoid_values_on_more_decks_and_trumps():
     shapes = {3: ("3x3", "2x4"), 4: ("3x3", "2x4")}
     trumps = {3: ("SHD", "CSH", "HDC"), 4: ("SHDC", "CHSD")}
     tally = Counter()
     for pos in paranoid_sweep(40, seed=7, shapes=shapes, trumps=trumps):
-        value = decide(ProofSearch(pos, memory_mb=MB), pos, SearchControl())
-        # Never a wrong value; a lone seat's closure proofs against three may outgrow the memory bound.
-        assert value == reference_value(pos) or value.reason == "memory bound", pos.to_json()
+        value = decide(ProofSearch(pos, memory_mb=MB), pos, SearchControl(Limit(nodes=PARANOID_NODES)))
+        # Never a wrong value; a lone seat's closure proofs against three may outgrow the memory bound
+        # (or, sooner, the node budget: one 4-seat deal here runs 76 M nodes and more to its memory bound).
+        if value.known:
+            assert value == reference_value(pos), pos.to_json()
+        else:
+            assert value.reason in ("memory bound", NODE_LIMIT), (value, pos.to_json())
         tally[value.known] += 1
     assert tally[False] <= 3, tally
 

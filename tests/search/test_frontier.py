@@ -81,6 +81,52 @@ def test_the_tree_answers_the_question_exactly(seed, states, chance, growth):
     assert frontier.status == (PROVED if 0 in won else DISPROVED)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 14), st.integers(1, 4), st.sampled_from([0.1, 0.4]))
+def test_jobs_in_flight_and_split_while_they_run_keep_the_answer_exact(seed, states, workers, chance):
+    # Several jobs at once, answered in any order; a worker with nothing to run splits a running job's
+    # position (split_running), and that job's answer still counts when it comes.
+    game = GraphGame(seed, states)
+    won = game.winning()
+    rng = random.Random(seed)
+    frontier = ProofFrontier(game, 0, job_nodes=10, max_job_nodes=20)
+    in_flight: list = []
+    for _step in range(20_000):
+        if frontier.status != OPEN:
+            break
+        if len(in_flight) < workers:
+            leaf = frontier.select()
+            if leaf is None and frontier.split_running():
+                continue
+            if leaf is not None:
+                frontier.running(leaf.key, True)
+                in_flight.append((leaf.key, leaf.unsplittable))
+                continue
+        assert in_flight, "open, with nothing to run and nothing running"
+        key, unsplittable = in_flight.pop(rng.randrange(len(in_flight)))
+        if unsplittable or rng.random() < chance:
+            frontier.settle(key, key in won)
+        else:
+            frontier.still_open(key, rng.randint(1, 9), rng.randint(1, 9))
+    assert frontier.status == (PROVED if 0 in won else DISPROVED)
+
+
+def test_a_running_job_split_for_an_idle_worker_still_settles_its_position():
+    game = GraphGame(3, 12)
+    frontier = ProofFrontier(game, 0, job_nodes=10, max_job_nodes=40)
+    frontier.running(0, True)
+    assert frontier.select() is None  # the one leaf is running
+    children = frontier.split_running()
+    assert children and frontier.root.children is not None and frontier.splits == 1
+    assert frontier.select() in children
+    frontier.still_open(0, 5, 5)  # open: the root's own job runs again, first, with twice the budget
+    assert frontier.select() is frontier.root and frontier.root.budget == 20
+    frontier.running(0, True)
+    frontier.settle(0, True)  # the root's own job answers: the subtree is dropped
+    assert frontier.status == PROVED and frontier.root.children is None
+    assert all(not frontier.leaves(c.key) for c in children if c.key != 0)
+
+
 def test_an_open_leaf_grows_before_it_is_split_unless_leaves_are_wanted():
     game = GraphGame(0, 3)
     game.attackers = [True, False, False]

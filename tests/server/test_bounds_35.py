@@ -130,7 +130,13 @@ def test_a_worker_still_busy_long_after_its_timeout_is_replaced():
             stops = []
             real_stop = pool._stop_overrun
             pool._stop_overrun = lambda executor, future: stops.append(future)
-            with pytest.raises(Exception, match="no answer within"):  # a reply cannot cross processes in 1 ns
+            # The one worker is kept busy, so the request cannot be answered within its 1 ns however late
+            # a busy machine runs the timer (a worker's quick "timed out" reply could come first).
+            blocker = pool._executor.submit(time.sleep, 3.0)
+            deadline = time.monotonic() + 60
+            while not blocker.running() and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
+            with pytest.raises(Exception, match="no answer within"):
                 await pool.run("bestmove", {"game": RECORD, "time": TINY}, TINY)
             waited = time.monotonic() + 60  # a bound on a hang: a busy machine may run the timer late
             while not stops and time.monotonic() < waited:

@@ -77,6 +77,7 @@ from kozyri.owntrumps.proof_kernels import (
     S_FAIL,
     S_WIN,
     SAVE_ROOM,
+    ST_ROOT_DN,
     ST_ROOT_PN,
     ST_TRUNCATED,
     ST_TT_FULL,
@@ -84,6 +85,7 @@ from kozyri.owntrumps.proof_kernels import (
     attacker_wins,
     canonical,
     child_pile_hash,
+    forced_pile_hash,
     move_score,
     pack,
     path_index,
@@ -184,7 +186,7 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
                 else:
                     ret_res, ret_aux = FAIL, np.int64(NO_DEP)
             else:
-                ph = child_pile_hash(ph, pile, old_len, pile_len, z_pile)  # (the forced moves are takes)
+                ph = forced_pile_hash(ph, pile, old_len, pile_len, z_pile, stack, chain_at, forced)
                 h0, h1, key = canonical(hands, ph, pile, pile_len, mover, z_side, sym, z_pile_sw)
                 if (ctl[CTL_NODES] & 1023) == 0 and stop_requested(ctl):
                     ret_res = ABORT
@@ -253,7 +255,7 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
                     c_aux[sp + i] = plies
                     if status == PLAYING:
                         c_flag[sp + i] = C_OPEN
-                        cph = child_pile_hash(cph, pile, new_len, end_len, z_pile)
+                        cph = forced_pile_hash(cph, pile, new_len, end_len, z_pile, stack, at, plies)
                         c0, c1, ck = canonical(hands, cph, pile, end_len, child, z_side, sym, z_pile_sw)
                         c_keys[sp + i, 0] = c0
                         c_keys[sp + i, 1] = c1
@@ -383,6 +385,7 @@ def dfpn(hands, pile, pile_len, ph, mover, team, q,
             pn = other
         if ply == 0:
             ctl[ST_ROOT_PN] = pn
+            ctl[ST_ROOT_DN] = dn
         if frames[ply, D_FRESH] == 1:
             # Entered again, numbers over the thresholds that sent it here: work anyway (TCA).
             frames[ply, D_FRESH] = 0

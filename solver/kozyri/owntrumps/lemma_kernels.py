@@ -74,6 +74,7 @@ from kozyri.owntrumps.proof_kernels import (
     WIN,
     canonical,
     child_pile_hash,
+    forced_pile_hash,
     prove,
     tt_probe,
     unpack,
@@ -386,7 +387,7 @@ def _move_cost(hands, pile, pile_len, mover, ph, side, win, move, scratch, save,
                 good = (win and end_status >= 0 and end_status != side) or (not win and end_status != side)
                 cost = forced if good else _BAD
             else:
-                cph = child_pile_hash(cph, pile, new_len, end_len, z_pile)
+                cph = forced_pile_hash(cph, pile, new_len, end_len, z_pile, scratch, chain, forced)
                 h0, h1, key = canonical(hands, cph, pile, end_len, end_mover, z_side, sym, z_pile_sw)
                 slot = tt_probe(keys, h0, h1, key)
                 if slot >= 0:

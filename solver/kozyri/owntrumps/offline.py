@@ -16,7 +16,8 @@ and runs of the same game find the positions they share settled.
 
 Each settled job comes with its lemma (the strategy that proves it) when a
 certificate is asked for (a job that cannot write its lemma within its
-budget leaves its position open, to be grown or split); when
+budget leaves its position open and split, so that its parts' smaller
+lemmas are written instead); when
 the value is settled the coordinator writes the root's lemmas from its
 tree (citing the jobs' lemmas) and, asked to, the whole certificate that
 :mod:`kozyri.owntrumps.verify` checks without any of this code.
@@ -245,6 +246,8 @@ class _OfflineRun:
         while pool.in_flight < pool.capacity and self.value() is None:
             leaf, side = self._select()
             if leaf is None:
+                if self._split_a_running_leaf():
+                    continue
                 return
             tree = self.trees[side]
             record = self.db.get(self.game, leaf.key, side)
@@ -254,7 +257,7 @@ class _OfflineRun:
                 continue
             if record is not None and record.nodes >= leaf.budget:  # open, or settled with no lemma
                 self.result.jobs_from_store += 1
-                tree.still_open(leaf.key, record.pn, record.dn, self._want_leaves(pool, 0))
+                tree.still_open(leaf.key, record.pn, record.dn, record.settled or self._want_leaves(pool, 0))
                 continue
             self._submit(pool, side, leaf.key, leaf.state, leaf.budget, 0)
 
@@ -267,6 +270,13 @@ class _OfflineRun:
             if leaf is not None:
                 return leaf, side
         return None, None
+
+    def _split_a_running_leaf(self) -> bool:
+        """A worker would wait on jobs still running: split the position of
+        the longest of them, its job going on (measured: a hard question
+        ends as one growing job, and the other workers sat idle)."""
+        sides = sorted((s for s, t in self.trees.items() if t.status == F_OPEN), key=lambda s: self.trees[s].root.pn)
+        return any(self.trees[side].split_running() for side in sides)
 
     def _submit(self, pool, side, key, state, budget, tries) -> None:
         ticket = pool.submit({"position": state.to_json(), "side": side, "nodes": budget, "memory": self.memory,
@@ -293,6 +303,9 @@ class _OfflineRun:
                            lemma_side=answer.get("claim_side"))
         if answer["status"] in (PROVED, DISPROVED) and ("lemma" in answer or not self.lemmas):
             tree.settle(key, answer["status"] == PROVED)
+        elif answer.get("lemma_failed"):
+            # Settled, but its lemma is too big to write in one job: its parts' are smaller.
+            tree.still_open(key, answer["pn"], answer["dn"], want_leaves=True)
         else:
             tree.still_open(key, answer["pn"], answer["dn"], self._want_leaves(pool, 1))
 

@@ -25,6 +25,8 @@ from kozyri.search.control import SearchControl
 
 #: What a job's answer says.
 PROVED, DISPROVED, OPEN = "proved", "disproved", "open"
+#: A settled job's lemma may take this many times the job's node budget to write (:func:`run_job`).
+LEMMA_NODES_FACTOR = 2
 #: The version of the store's position keys (:func:`position_key`).
 KEY_VERSION = 1
 
@@ -52,9 +54,11 @@ def run_job(task: dict) -> dict:
     ``task["position"]`` (JSON), within ``task["nodes"]`` nodes? The
     answer, the nodes and CPU seconds spent, the numbers of an open one,
     and the lemma of a settled one (gzip of its body text, with its claim
-    and side) when ``task["lemma"]`` is true. (Its writing is not bounded
-    yet: measured, a 16-card win proven in 14.7 M nodes was not written out
-    within 95 M nodes, 250 s; see docs/offline.md.)"""
+    and side) when ``task["lemma"]`` is true. Writing the lemma may prove
+    again what the tables lost; it gets ``LEMMA_NODES_FACTOR`` times the
+    job's budget, and a lemma not written within it is left out
+    (``"lemma_failed"``: the coordinator then splits the position, whose
+    parts have smaller lemmas)."""
     start = time.process_time()
     position = Position.from_json(task["position"])
     side = int(task["side"])
@@ -73,9 +77,13 @@ def run_job(task: dict) -> dict:
     elif task.get("lemma", True):
         claim_side, claim = (side, "win") if status == PROVED else (1 - side, "hold")
         try:
-            tokens = search.lemma(position, claim_side, claim, SearchControl())
+            tokens = search.lemma(position, claim_side, claim,
+                                  SearchControl(Limit(nodes=max(1, int(LEMMA_NODES_FACTOR * int(task["nodes"]))))))
         except LimitReached:
             tokens = None
+            out["lemma_failed"] = True
+            # (numbers that send the frontier to this position first on the side it is settled for)
+            out["pn"], out["dn"] = (1, search.nodes) if status == PROVED else (search.nodes, 1)
         if tokens is not None:
             out["lemma"] = gzip.compress(body_line(tokens.tolist()).encode(), compresslevel=6)
             out["claim"], out["claim_side"], out["lemma_tokens"] = claim, claim_side, len(tokens)

@@ -70,8 +70,8 @@ INFO_COLUMNS = 10
 #: a cut-off by the ply or stack limit happened; the deepest ply; positions that
 #: found no TT row; TT rows claimed.
 ST_TRUNCATED, ST_MAX_PLY, ST_TT_FULL, ST_TT_USED = CTL_FREE, CTL_FREE + 1, CTL_FREE + 2, CTL_FREE + 3
-#: The root's proof number when df-pn last looked at it.
-ST_ROOT_PN = CTL_FREE + 4
+#: The root's proof and disproof numbers when df-pn last looked at it.
+ST_ROOT_PN, ST_ROOT_DN = CTL_FREE + 4, CTL_FREE + 5
 #: ``depth_left`` of the unbounded search (the one that detects repetitions).
 UNBOUNDED = 1 << 29
 #: Room on the move stack reserved per node: moves, then saved pile cards.
@@ -241,6 +241,24 @@ def move_score(move, hands, mover, opp, beat_mask, strength):
 
 
 @njit(cache=True)
+def forced_pile_hash(ph, pile, old_len, new_len, z_pile, chain, at, forced):
+    """Pile hash after :func:`~kozyri.owntrumps.kernels.play_forced`'s line
+    of ``forced`` moves (recorded at ``chain[at:]``) took the pile from
+    ``old_len`` to ``new_len`` cards: kept up move by move while the line
+    is takes (always so with two players, where a forced beat ends the
+    game), else computed afresh (with three or four players a forced beat
+    that sheds a hand goes on, and after a take it overwrites the slots
+    the take emptied)."""
+    for j in range(forced):
+        if ((chain[at + j] >> 16) & 0xFF) != TAKE:
+            ph = np.uint64(0)
+            for i in range(new_len):
+                ph ^= z_pile[i, pile[i]]
+            return ph
+    return child_pile_hash(ph, pile, old_len, new_len, z_pile)
+
+
+@njit(cache=True)
 def child_pile_hash(ph, pile, old_len, new_len, z_pile):
     """Pile hash after the pile went from ``old_len`` to ``new_len`` cards
     (the array holds both the kept and the removed or added cards)."""
@@ -309,7 +327,7 @@ def prove(hands, pile, pile_len, ph, mover, team, q, depth_left,
             pile_len, mover, status, forced = play_forced(hands, pile, pile_len, mover, beat_mask, take_n,
                                                           must_beat, stack, chain_at)
             sp = chain_at + CHAIN_ROOM
-            ph = child_pile_hash(ph, pile, old_len, pile_len, z_pile)  # (a forced line's moves before its end are takes)
+            ph = forced_pile_hash(ph, pile, old_len, pile_len, z_pile, stack, chain_at, forced)
             plies += forced
             dl = root_depth - plies if bounded else UNBOUNDED
             code = np.int64(-1)
@@ -613,7 +631,7 @@ def prove_no_win_closure(hands, pile, pile_len0, mover0, team, q, oracle_depth,
                     if attacker_wins(status, team):
                         verdict = 1
                 else:
-                    cph = child_pile_hash(cph, pile, new_len, end_len, z_pile)
+                    cph = forced_pile_hash(cph, pile, new_len, end_len, z_pile, chain, 0, forced)
                     c0, c1, ck = canonical(hands, cph, pile, end_len, nxt, z_side, sym, z_pile_sw)
                     if _proven_win(keys, info, c0, c1, ck, q):
                         verdict = 1
@@ -660,7 +678,7 @@ def prove_no_win_closure(hands, pile, pile_len0, mover0, team, q, oracle_depth,
                     if not attacker_wins(status, team):
                         verdict = 1  # the game ends without an attacker win
                 else:
-                    cph = child_pile_hash(cph, pile, new_len, end_len, z_pile)
+                    cph = forced_pile_hash(cph, pile, new_len, end_len, z_pile, chain, 0, forced)
                     c0, c1, ck = canonical(hands, cph, pile, end_len, nxt, z_side, sym, z_pile_sw)
                     if _proven_fail(keys, info, c0, c1, ck, q) or ttable.set_lookup(set_keys, c0, c1, ck, False) == 0:
                         verdict = 1

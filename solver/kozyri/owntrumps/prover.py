@@ -44,6 +44,10 @@ class Answer:
         return f"Answer({self.proved}, depth={self.depth})"
 
 
+def _numbers_key(position: Position, question: int) -> tuple:
+    return question, position.to_move, tuple(position.hands), tuple(position.pile)
+
+
 class ProofSearch:
     """The proof search for positions sharing a deck, trumps, rules and
     number of players.
@@ -95,6 +99,8 @@ class ProofSearch:
         self.out_of_room = False
         #: Nodes searched by every question asked so far.
         self.nodes = 0
+        #: (question, position) -> the root's (pn, dn) when df-pn last stopped there (see :meth:`numbers`)
+        self._root_numbers: dict[tuple, tuple[int, int]] = {}
         self._children = None  # df-pn's per-child arrays, made on its first question
 
     def _tables(self, control: SearchControl) -> HashTable:
@@ -192,7 +198,7 @@ class ProofSearch:
         hands, pile, pile_len = state_arrays(position)
         control = control or SearchControl()
         ph = self.pile_hash(position.pile)
-        root_pn = None
+        root_pn = root_dn = None
         while True:
             # The TT grows only between kernel runs: run in parts that cannot
             # fill more than half of it (a node claims at most one row).
@@ -206,18 +212,26 @@ class ProofSearch:
                                  *self._children)
                 truncated = part.ctl[K.ST_TRUNCATED]
                 root_pn = int(part.ctl[K.ST_ROOT_PN]) or root_pn
+                root_dn = int(part.ctl[K.ST_ROOT_DN]) or root_dn
             res, _dep, depth = K.unpack(code)
             if res == K.WIN:
                 return Answer(True, int(depth))
             if res == K.FAIL:
                 return Answer(None if truncated else False)
             if control.stopped:
+                if root_pn and root_dn:
+                    self._root_numbers[_numbers_key(position, self.question(attacker))] = (root_pn, root_dn)
                 return Answer(None, proof_number=root_pn)
 
     def numbers(self, position: Position, attacker: int) -> tuple[int, int]:
-        """The proof and disproof numbers the TT holds for ``attacker``'s
-        question at ``position`` (after its forced moves, where the searches
-        keep it); ``(1, 1)`` when it holds none."""
+        """The proof and disproof numbers of ``attacker``'s question at
+        ``position``: those df-pn last stopped with there (a stopped search
+        does not write its root's numbers to the TT), or else those the TT
+        holds (after its forced moves, where the searches keep it); ``(1,
+        1)`` when there are none."""
+        q = self.question(attacker)
+        if _numbers_key(position, q) in self._root_numbers:
+            return self._root_numbers[_numbers_key(position, q)]
         pos, _forced = after_forced_moves(position)
         if pos.is_over:
             return (0, D.INF) if self.wins(pos.outcome, attacker) else (D.INF, 0)
@@ -227,7 +241,6 @@ class ProofSearch:
         slot = K.tt_probe(self.table.keys, h0, h1, key)
         if slot < 0:
             return 1, 1
-        q = self.question(attacker)
         info = self.table.payload
         return max(1, int(info[slot, K.I_PN + 2 * q])), max(1, int(info[slot, K.I_DN + 2 * q]))
 

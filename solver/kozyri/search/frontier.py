@@ -27,6 +27,12 @@ last one), and is split when its budget reaches that, or when the caller
 has workers with nothing to run (``want_leaves``): splitting is how work
 is shared out, and what a job of bounded size needs.
 
+**Split while it runs.** A hard question tends to end as one open leaf
+whose job keeps growing while other workers wait. A caller with an idle
+worker may split a running leaf (:meth:`ProofFrontier.split_running`): its
+children become leaves for the idle workers, and its own job goes on
+growing beside them; whichever settles the position first wins.
+
 It knows no game: a :class:`FrontierGame` gives keys, whose turn it is,
 and children (positions, or the end of the game with its verdict).
 """
@@ -108,6 +114,9 @@ class ProofFrontier:
         self.root = self._node(root, None, None)
         #: Leaves by key (several leaves may be one position).
         self._leaves: dict[Hashable, list[FrontierNode]] = {self.root.key: [self.root]}
+        #: Nodes split while their own job ran (:meth:`split_running`), by key: their own job goes on
+        #: growing (run again with twice the budget up to ``max_job_nodes``) beside their children's.
+        self._growing: dict[Hashable, list[FrontierNode]] = {}
         self.splits = 0
 
     def _node(self, state, parent, move) -> FrontierNode:
@@ -123,9 +132,23 @@ class ProofFrontier:
         return self._leaves.get(key, [])
 
     def select(self) -> FrontierNode | None:
-        """The most-proving open leaf that is not running (None: every open
-        leaf is running, or the question is settled)."""
+        """The next job: a split node's own job to grow again (see
+        :meth:`split_running`), else the most-proving open leaf that is not
+        running (None: every open leaf is running, or the question is settled)."""
+        for nodes in self._growing.values():
+            for node in nodes:
+                if not node.running and self._live(node):
+                    return node
         return self._select(self.root)
+
+    @staticmethod
+    def _live(node: FrontierNode) -> bool:
+        """Open, and under no settled node."""
+        while node is not None:
+            if node.status != OPEN:
+                return False
+            node = node.parent
+        return True
 
     def _select(self, node: FrontierNode) -> FrontierNode | None:
         if node.status != OPEN:
@@ -143,7 +166,8 @@ class ProofFrontier:
     def selectable(self, most: int) -> int:
         """How many open leaves :meth:`select` could hand out now (not
         running, under no settled node), counted up to ``most``."""
-        count, stack = 0, [self.root]
+        count = sum(not node.running and self._live(node) for nodes in self._growing.values() for node in nodes)
+        stack = [self.root]
         while stack and count < most:
             node = stack.pop()
             if node.status != OPEN:
@@ -155,12 +179,40 @@ class ProofFrontier:
         return count
 
     def running(self, key, on: bool) -> None:
-        for leaf in self.leaves(key):
+        for leaf in self.leaves(key) + self._growing.get(key, []):
             leaf.running = on
+
+    def split_running(self) -> list[FrontierNode]:
+        """Split the open leaf whose job runs with the largest budget, while
+        that job goes on: for workers that would otherwise wait on one long
+        job (a single open leaf is the common end of a hard question). Its
+        children are leaves to run (returned). Its own job keeps growing
+        beside them: an open answer runs it again with twice the budget (up
+        to ``max_job_nodes``; :meth:`select` gives it first), a settled one
+        settles the node (the children are then dropped). Nothing when no
+        running leaf can be split."""
+        running = sorted((leaf for leaves in self._leaves.values() for leaf in leaves
+                          if leaf.running and leaf.status == OPEN and not leaf.unsplittable),
+                         key=lambda leaf: -leaf.budget)
+        for leaf in running:
+            if self._split(leaf):
+                self._growing.setdefault(leaf.key, []).append(leaf)
+                self._update(leaf.parent)
+                return [c for c in leaf.children if c.status == OPEN]
+            leaf.unsplittable = True
+        return []
 
     # --- what came back -----------------------------------------------------------------
     def settle(self, key, proved: bool) -> None:
-        """Every leaf of ``key`` is proved (or disproved)."""
+        """Every leaf of ``key`` is proved (or disproved), and so is every node
+        of ``key`` split while its job ran (its subtree is dropped)."""
+        for node in self._growing.pop(key, []):
+            self._drop_subtree(node)
+            node.running = False
+            if node.status == OPEN:
+                node.status = PROVED if proved else DISPROVED
+                node.pn, node.dn = (0, INF) if proved else (INF, 0)
+                self._update(node.parent)
         for leaf in self._leaves.pop(key, []):
             leaf.running = False
             leaf.status = PROVED if proved else DISPROVED
@@ -173,6 +225,14 @@ class ProofFrontier:
         ``max_job_nodes`` and ``want_leaves`` is false, else they are split
         (returned: the new leaves, to run); a leaf whose split would make a
         cycle grows for good."""
+        growing = []
+        for node in self._growing.pop(key, []):  # (split already: its children's numbers rule)
+            node.running = False
+            if node.status == OPEN and node.budget < self.max_job_nodes:
+                node.budget *= 2
+                growing.append(node)
+        if growing:
+            self._growing[key] = growing
         new = []
         for leaf in list(self.leaves(key)):
             leaf.running = False
@@ -206,10 +266,33 @@ class ProofFrontier:
             del self._leaves[leaf.key]
         leaf.children, leaf.ends = nodes, ends
         for node in nodes:
+            # (a position whose job is running already waits for that job, not for a second one)
+            node.running = any(x.running for x in self._leaves.get(node.key, []) + self._growing.get(node.key, []))
             self._leaves.setdefault(node.key, []).append(node)
         self.splits += 1
         self._recompute(leaf)
         return True
+
+    def _drop_subtree(self, node: FrontierNode) -> None:
+        """Make a split node a leaf again, its descendants forgotten (their
+        jobs' answers, if any come, then find no leaf)."""
+        stack = list(node.children or ())
+        while stack:
+            child = stack.pop()
+            if child.children is None:
+                kept = [x for x in self._leaves.get(child.key, []) if x is not child]
+                if kept:
+                    self._leaves[child.key] = kept
+                else:
+                    self._leaves.pop(child.key, None)
+            else:
+                stack.extend(child.children)
+                split = [x for x in self._growing.get(child.key, []) if x is not child]
+                if split:
+                    self._growing[child.key] = split
+                else:
+                    self._growing.pop(child.key, None)
+        node.children, node.ends = None, []
 
     # --- numbers ------------------------------------------------------------------------
     def _recompute(self, node: FrontierNode) -> None:
