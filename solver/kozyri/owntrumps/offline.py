@@ -256,8 +256,9 @@ class _OfflineRun:
                 tree.settle(leaf.key, record.status == PROVED)
                 continue
             if record is not None and record.nodes >= leaf.budget:  # open, or settled with no lemma
+                # (settled with no lemma: by a run without a certificate, most often; grown, its job writes one)
                 self.result.jobs_from_store += 1
-                tree.still_open(leaf.key, record.pn, record.dn, record.settled or self._want_leaves(pool, 0))
+                tree.still_open(leaf.key, record.pn, record.dn, self._want_leaves(pool, 0))
                 continue
             self._submit(pool, side, leaf.key, leaf.state, leaf.budget, 0)
 
