@@ -230,8 +230,9 @@ class ProofSearch:
         holds (after its forced moves, where the searches keep it); ``(1,
         1)`` when there are none."""
         q = self.question(attacker)
-        if _numbers_key(position, q) in self._root_numbers:
-            return self._root_numbers[_numbers_key(position, q)]
+        stopped_with = self._root_numbers.get(_numbers_key(position, q))
+        if stopped_with is not None:
+            return stopped_with
         pos, _forced = after_forced_moves(position)
         if pos.is_over:
             return (0, D.INF) if self.wins(pos.outcome, attacker) else (D.INF, 0)
