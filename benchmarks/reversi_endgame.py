@@ -1,49 +1,35 @@
-"""Exact endgame solving: time and nodes on fixed positions with 14 to 24 empties.
+"""Exact endgame solving: time and nodes on fixed positions with 14 to 34 empties.
 
-Positions: the FFO endgame test suite (#1-#19: 14-16 empties, #40-#44: 20-23
-empties; published scores from www.radagast.se/othello/ffotest.html) and
-positions from random games with fixed seeds (recorded below). Every FFO result
-is checked against the published score.
+Positions: the FFO endgame test suite (``kozyri.reversi.ffo``: #1-#19 with
+14-16 empties, #40-#59 with 20-34; published scores and best moves from
+www.radagast.se/othello/ffotest.html) and positions from random games with
+fixed seeds (recorded below). Every FFO score is checked against the
+published one, and the best move (``--all-best``: the set of best moves)
+against the published moves; a mismatch stops the run.
 
-Usage: python benchmarks/reversi_endgame.py [--set ffo14|ffo40|seeded|all] [--wld]
+    python benchmarks/reversi_endgame.py --set ffo40-49 --out benchmarks/results/reversi_ffo40.jsonl
+
+One line per position (nodes, seconds, score, moves) streams to ``--out``;
+node counts are deterministic for a given build, so two builds compare by
+nodes exactly and by time in one sitting.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
+from pathlib import Path
 
 from kozyri.reversi import Board, solve
+from kozyri.reversi.ffo import FFO
 
-# (name, position, published score or None)
-FFO_14_TO_16 = [
-    ("FFO #1", "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X", 18),
-    ("FFO #2", "-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X", 10),
-    ("FFO #3", "----OX----OOXX---OOOXX-XOOXXOOOOOXXOXXOOOXXXOOOOOXXXXOXO--OOOOOX X", 2),
-    ("FFO #4", "-XXXXXX-X-XXXOO-XOXXXOOXXXOXOOOX-OXOOXXX--OOOXXX--OOXX----XOXXO- X", 0),
-    ("FFO #5", "-OOOOO----OXXO-XXXOXOXX-XXOXOXXOXXOOXOOOXXXXOO-OX-XOOO---XXXXX-- X", 32),
-    ("FFO #6", "--OXXX--OOOXXX--OOOXOXO-OOXOOOX-OOXXXXXXXOOXXOX--OOOOX---XXXXXX- X", 14),
-    ("FFO #7", "--OXXO--XOXXXX--XOOOXXXXXOOXXXXXXOOOOXXX-XXXXXXX--XXOOO----XXOO- X", 8),
-    ("FFO #8", "---X-X--X-XXXX--XXXXOXXXXXXOOOOOXXOXXXO-XOXXXXO-XOOXXX--XOOXXO-- O", 8),
-    ("FFO #9", "--XOXX--O-OOXXXX-OOOXXXX-XOXXXOXXXOXOOOXOXXOXOXX--OXOO----OOOO-- O", -8),
-    ("FFO #10", "-XXXX-----OXXX--XOXOXOXXOXOXXOXXOXXOXOOOXXXOXOOX--OXXO---OOOOO-- O", 10),
-    ("FFO #11", "---O-XOX----XXOX---XXOOXO-XXOXOXXXXOOXOX-XOOXXXXXOOOXX-XOOOOOOO- O", 30),
-    ("FFO #12", "--O--O--X-OOOOX-XXOOOXOOXXOXOXOOXXOXXOOOXXXXOOOO--OXXX---XXXXX-- O", -8),
-    ("FFO #13", "--XXXXX--OOOXX---OOOXXXX-OXOXOXXOXXXOXXX--XOXOXX--OXOOO--OOOOO-- X", 14),
-    ("FFO #14", "--XXXXX---OOOX---XOOXXXX-OOOOOOOOOOXXXOOOOOXXOOX--XXOO----XXXXX- X", 18),
-    ("FFO #15", "----O------OOX---OOOXX-XOOOXOOOOOXXOXXOOOXXXOOOOOXXXOOXO--OOOOOX X", 4),
-    ("FFO #16", "-XXXXXX-X-XXXOO-XOXXXOOXXOOXXXOX-OOOXXXX--OOXXXX---OOO----XOX-O- X", 24),
-    ("FFO #17", "-OOOOO----OXXO-XXXOOOXX-XXOXOXXOXXOOXOOOXXXXOO-OX-XOO----XXXX--- X", 8),
-    ("FFO #18", "-XXX------OOOX--XOOOOOXXOXOXOOXXOXXOOOOOXXXOXOOX--OXXO---OOOOO-- X", -2),
-    ("FFO #19", "--OXXO--XOXXXX--XOOOOXXXXOOOXXXXX-OOOXXX--OOOOXX--XXOOO----XXOO- X", 8),
-]
-FFO_40_TO_44 = [
-    ("FFO #40", "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X", 38),
-    ("FFO #41", "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X", 0),
-    ("FFO #42", "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X", 6),
-    ("FFO #43", "--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O", -12),
-    ("FFO #44", "--O-X-O---O-XO-O-OOXXXOOOOOOXXXOOOOOXX--XXOOXO----XXXX-----XXX-- O", -14),
-]
+FFO_SETS = {
+    "ffo14": range(1, 20),  # 14-16 empties
+    "ffo40": range(40, 45),  # 20-23 empties
+    "ffo40-49": range(40, 50),  # 20-26 empties: the set engines publish single-core times for
+    "ffo50-59": range(50, 60),  # 26-34 empties
+}
 # Random games from the start (tests/reversi/reversi_positions.random_position with these seeds).
 SEEDED = [
     ("seed 1600", "XXXXOO--O-XOOO---OOOXOO--OOOXOOX-OXXXOOOO-XOXXOX--OXXOO---OOX-OX X", None),
@@ -52,15 +38,23 @@ SEEDED = [
     ("seed 2200", "OX-O-O--OXX-OXXX-OOOXOOO-OOXXX--OOXXXX--OOOXXO---XX-XOO--X---O-- X", None),
     ("seed 2400", "O-XXOX---XOOOOX-XXOOOXO--XOXX----XOXX---X-OXXXXX---XXOX------OXX X", None),
 ]
-SETS = {"ffo14": FFO_14_TO_16, "ffo40": FFO_40_TO_44, "seeded": SEEDED}
+SETS = {name: [(f"FFO #{n}", FFO[n].text, FFO[n]) for n in numbers] for name, numbers in FFO_SETS.items()}
+SETS["seeded"] = [(name, text, None) for name, text, _ in SEEDED]
+#: What ``--set all`` runs (the sets above overlap).
+ALL = ("ffo14", "ffo40", "seeded")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", choices=[*SETS, "all"], default="all")
     parser.add_argument("--wld", action="store_true", help="win/draw/loss only")
+    parser.add_argument("--all-best", action="store_true",
+                        help="prove every best move (default: the score and one best move, as engines report)")
+    parser.add_argument("--threads", type=int, default=1, help="threads of each solve (exact mode)")
+    parser.add_argument("--out", type=Path, help="JSON Lines file, one row per position")
+    parser.add_argument("--label", default="", help="a name for this build in the --out rows")
     args = parser.parse_args()
-    chosen = [item for name in SETS for item in SETS[name]] if args.set == "all" else SETS[args.set]
+    chosen = [item for name in ALL for item in SETS[name]] if args.set == "all" else SETS[args.set]
     mode = "wld" if args.wld else "exact"
 
     print("| position | empties | mode | score | best moves | nodes | seconds | M nodes/s |")
@@ -68,11 +62,17 @@ def main() -> None:
     total_nodes = 0
     total_seconds = 0.0
     started = time.perf_counter()
+    sink = args.out.open("a") if args.out else None
     for name, position, published in chosen:
         board = Board(position)
-        result = solve(board, mode=mode)
-        if mode == "exact" and published is not None and result.score != published:
-            raise SystemExit(f"{name}: solved {result.score}, published {published}")
+        result = solve(board, mode=mode, all_best=args.all_best, threads=args.threads)
+        if mode == "exact" and published is not None:
+            if result.score != published.score:
+                raise SystemExit(f"{name}: solved {result.score}, published {published.score}")
+            if args.all_best and set(result.best_moves) != published.best_moves:
+                raise SystemExit(f"{name}: best moves {result.best_moves}, published {sorted(published.best_moves)}")
+            if result.best_move not in published.best_moves:
+                raise SystemExit(f"{name}: best move {result.best_move}, published {sorted(published.best_moves)}")
         shown = result.score if mode == "exact" else result.outcome
         total_nodes += result.nodes
         total_seconds += result.seconds
@@ -81,6 +81,11 @@ def main() -> None:
             f"{result.nodes} | {result.seconds:.2f} | {result.nodes / max(result.seconds, 1e-9) / 1e6:.1f} |",
             flush=True,
         )
+        if sink:
+            sink.write(json.dumps({"label": args.label, "position": name, "empties": board.empties, "mode": mode,
+                                   "all_best": args.all_best, "threads": args.threads, "score": shown, "best_moves": result.best_moves,
+                                   "nodes": result.nodes, "seconds": round(result.seconds, 3)}) + "\n")
+            sink.flush()
     print(f"| total | | | | | {total_nodes} | {total_seconds:.2f} | {total_nodes / max(total_seconds, 1e-9) / 1e6:.1f} |")
     print(f"# wall time {time.perf_counter() - started:.1f} s")
 

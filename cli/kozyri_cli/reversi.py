@@ -122,9 +122,13 @@ def perft(depth, position, moves, as_json):
 @click.option("--wld", is_flag=True, help="Only win/draw/loss (a null window around 0; faster).")
 @click.option("--window", nargs=2, type=int, metavar="LOW HIGH",
               help="Exact only inside LOW < score < HIGH, a bound outside (faster).")
+@click.option("--one-best", is_flag=True,
+              help="Prove one best move, not every one (faster; what engines report).")
+@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+              help="Share the root's moves among N threads, a table each (from 12 empties).")
 @click.option("--time-limit", type=SECONDS, metavar="S", help="Give up after S seconds and report unknown.")
 @click.option("--json", "as_json", is_flag=True, help="One line of JSON.")
-def solve(position, moves, wld, window, time_limit, as_json):
+def solve(position, moves, wld, window, one_best, threads, time_limit, as_json):
     """Solve POSITION exactly: final disc difference under perfect play and every best move.
 
     Ctrl-C stops the search and reports it unknown (exit code 130).
@@ -139,7 +143,8 @@ def solve(position, moves, wld, window, time_limit, as_json):
     mode = "wld" if wld else "window" if window else "exact"
     with progress_line() as line:
         result = solve_board(board, Limit(time=time_limit), mode=mode, window=window or None,
-                             control=SearchControl(progress=line))
+                             control=SearchControl(progress=line), all_best=not one_best,
+                             threads=threads)
     if as_json:
         emit_json(result.to_json())
         exit_interrupted_if(result)
@@ -155,7 +160,8 @@ def solve(position, moves, wld, window, time_limit, as_json):
     else:
         click.echo(f"score: between {_signed(result.lower)} and {_signed(result.upper)}")
     if result.complete:
-        click.echo(f"best moves: {' '.join(result.best_moves) if result.best_moves else '(not determined)'}")
+        label = "best moves" if result.best_moves_complete else "best move"
+        click.echo(f"{label}: {' '.join(result.best_moves) if result.best_moves else '(not determined)'}")
     rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
     click.echo(f"nodes: {result.nodes}  time: {result.seconds:.3f} s  ({rate / 1e6:.1f} M nodes/s)")
     exit_interrupted_if(result)

@@ -221,15 +221,18 @@ def _reversi_strength(body: dict, board=2):
 
 
 def _reversi_solve(body: dict, control: SearchControl) -> dict:
-    _known(body, ("position", "moves", "time", "mode"), "reversi solve")
+    _known(body, ("position", "moves", "time", "mode", "one_best"), "reversi solve")
     from kozyri.reversi.endgame import solve
 
     mode = body.get("mode", "exact")
     if mode not in ("exact", "wld"):
         raise InvalidInput(f'"mode" is "exact" or "wld", not {mode!r}')
+    one_best = body.get("one_best", False)
+    if not isinstance(one_best, bool):
+        raise InvalidInput(f'"one_best" is true or false, not {one_best!r}')
     board = _board(body)
     limit = Limit(time=checks.seconds(body.get("time"), '"time"', none=True) or DEFAULT_SOLVE_SECONDS)
-    return solve(board, limit, mode=mode, control=control).to_json()
+    return solve(board, limit, mode=mode, control=control, all_best=not one_best).to_json()
 
 
 def _agent_move(body: dict, control: SearchControl) -> dict:

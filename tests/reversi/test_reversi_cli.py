@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 from kozyri_cli.reversi import reversi
 from kozyri.reversi import Board
-from tests.support.reversi import FFO
+from kozyri.reversi.ffo import FFO
 
-FFO_1 = FFO[1][0]
+FFO_1 = FFO[1].text
 
 
 def run(*args, input=None):
@@ -39,7 +39,7 @@ def test_solve_json_unquoted_position_starting_with_dashes():
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     # FFO #1's published answer: +18 for X to move, g8 the only best move.
-    assert data["score"] == FFO[1][1] == 18 and (data["lower"], data["upper"]) == (18, 18)
+    assert data["score"] == FFO[1].score == 18 and (data["lower"], data["upper"]) == (18, 18)
     assert data["best_move"] == "g8" and data["best_moves"] == ["g8"] and data["result"] == "win"
     # The same search as the library's on the board given quoted: the split words were read
     # as that one position (the node count, deterministic, tells a different position apart).
@@ -48,6 +48,19 @@ def test_solve_json_unquoted_position_starting_with_dashes():
     direct = solve(Board(FFO_1)).to_json()
     del data["seconds"], direct["seconds"]  # the only field that depends on the machine
     assert data == direct and data["nodes"] > 0
+
+
+def test_solve_one_best_proves_one_published_best_move():
+    # FFO #4 (score 0) has two best moves, h8 and a5: one is proven, and the JSON says the list is partial.
+    known = FFO[4]
+    every = json.loads(run("solve", known.text, "--json").output)
+    one = json.loads(run("solve", known.text, "--one-best", "--json").output)
+    assert every["score"] == one["score"] == known.score
+    assert set(every["best_moves"]) == known.best_moves and every["best_moves_complete"] is True
+    assert len(one["best_moves"]) == 1 and one["best_move"] in known.best_moves
+    assert one["best_moves_complete"] is False
+    text = run("solve", known.text, "--one-best")
+    assert text.exit_code == 0 and f"best move: {one['best_move']}\n" in text.output
 
 
 def test_solve_wld_and_window_text():
@@ -60,10 +73,10 @@ def test_solve_wld_and_window_text():
 
 
 def test_solve_time_limit_says_unknown():
-    result = run("solve", FFO[41][0], "--time-limit", "0.05")
+    result = run("solve", FFO[41].text, "--time-limit", "0.05")
     assert result.exit_code == 0
     assert "score: unknown" in result.output
-    data = json.loads(run("solve", FFO[41][0], "--time-limit", "0.05", "--json").output)
+    data = json.loads(run("solve", FFO[41].text, "--time-limit", "0.05", "--json").output)
     assert data["score"] is None and data["result"] == "unknown"
 
 

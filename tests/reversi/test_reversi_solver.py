@@ -12,7 +12,8 @@ from kozyri.reversi import PASS, Board, best_move, perft, solve
 from kozyri.reversi.kernels import full_width_negamax
 from kozyri.search.control import SearchControl
 from tests.support import reversi_reference as reference
-from tests.support.reversi import FFO, FFO_1_MOVE_SCORES, random_position
+from kozyri.reversi.ffo import FFO
+from tests.support.reversi import FFO_1_MOVE_SCORES, random_position
 
 
 def brute_force(board: Board) -> int:
@@ -102,14 +103,39 @@ def test_positions_with_a_forced_pass_are_solved():
 
 @pytest.mark.parametrize("number", [1, 2, 3, 4, 5])
 def test_ffo_14_empty_positions(number):
-    position, score, best_moves = FFO[number]
-    result = solve(Board(position))
-    assert result.score == score
-    assert set(result.best_moves) == best_moves
+    known = FFO[number]
+    result = solve(Board(known.text))
+    assert result.score == known.score
+    assert set(result.best_moves) == known.best_moves
+
+
+@pytest.mark.parametrize("number", [*range(1, 20), 40])
+def test_one_best_move_is_a_published_best_move(number):
+    known = FFO[number]
+    result = solve(Board(known.text), all_best=False)
+    assert result.score == known.score
+    assert len(result.best_moves) == 1 and result.best_move in known.best_moves
+
+
+@settings(max_examples=100, deadline=None)
+@given(endgame_positions(range(1, 11)))
+def test_one_best_move_reaches_the_brute_force_value(board):
+    result = solve(board, all_best=False)
+    expected = brute_force(board)
+    assert result.score == expected
+    if not board.is_game_over():
+        assert len(result.best_moves) == 1 and move_values(board)[result.best_move] == expected
+
+
+def test_the_published_ffo_moves_are_legal_and_the_texts_are_boards():
+    for known in FFO.values():
+        board = Board(known.text)
+        assert known.best_moves <= set(board.legal_moves()), known.number
+        assert -64 <= known.score <= 64 and known.score % 2 == 0  # empties go to the winner: even
 
 
 def test_ffo_1_every_move_score():
-    board = Board(FFO[1][0])
+    board = Board(FFO[1].text)
     for move, score in FFO_1_MOVE_SCORES.items():
         child = board.copy()
         child.push(move)
@@ -121,14 +147,63 @@ def test_ffo_1_every_move_score():
 
 @pytest.mark.parametrize("number", [40, 44])
 def test_ffo_20_to_23_empty_positions(number):
-    position, score, best_moves = FFO[number]
-    result = solve(Board(position))
-    assert result.score == score
-    assert set(result.best_moves) == best_moves
+    known = FFO[number]
+    result = solve(Board(known.text))
+    assert result.score == known.score
+    assert set(result.best_moves) == known.best_moves
+
+
+@settings(max_examples=80, deadline=None)
+@given(endgame_positions(range(2, 11)), st.integers(2, 3), st.booleans())
+def test_a_solve_on_threads_matches_brute_force(monkeypatch_threads, board, threads, all_best):
+    # Every position goes through the shared root here (PARALLEL_EMPTIES lowered to 0).
+    result = solve(board, threads=threads, all_best=all_best)
+    expected = brute_force(board)
+    assert result.complete and result.score == expected
+    if board.is_game_over():
+        return
+    values = move_values(board)
+    best = {move for move, value in values.items() if value == expected}
+    if all_best:
+        assert set(result.best_moves) == best
+    else:
+        assert len(result.best_moves) == 1 and result.best_move in best
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_threads():
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("kozyri.reversi.endgame.PARALLEL_EMPTIES", 0)
+        yield
+
+
+@pytest.mark.parametrize("number", [4, 6, 9, 15, 40])
+def test_a_solve_on_two_threads_finds_the_published_answers(number):
+    known = FFO[number]
+    result = solve(Board(known.text), threads=2)
+    assert result.score == known.score and set(result.best_moves) == known.best_moves
+    one = solve(Board(known.text), threads=2, all_best=False)
+    assert one.score == known.score and one.best_move in known.best_moves
+
+
+def test_node_counts_repeat_on_one_thread():
+    board = Board(FFO[18].text)
+    for all_best in (True, False):
+        assert solve(board, all_best=all_best).nodes == solve(board, all_best=all_best).nodes
+
+
+def test_a_solve_on_threads_stops_and_claims_nothing():
+    result = solve(Board(FFO[41].text), Limit(time=0.05), threads=2)
+    assert result.stopped == "time limit" and result.score is None and result.best_moves == []
+    control = SearchControl()
+    control.cancel()
+    assert solve(Board(FFO[41].text), control=control, threads=2).stopped == "cancelled"
+    with pytest.raises(KozyriError, match="threads"):
+        solve(Board(FFO[41].text), threads=0)
 
 
 def test_time_limit_reports_unknown():
-    result = solve(Board(FFO[41][0]), Limit(time=0.05))
+    result = solve(Board(FFO[41].text), Limit(time=0.05))
     assert not result.complete and result.stopped == "time limit"
     assert result.score is None and result.value == Value.unknown("time limit")
     assert result.best_moves == []
@@ -136,27 +211,27 @@ def test_time_limit_reports_unknown():
 
 
 def test_node_limit_and_cancel_report_unknown():
-    result = solve(Board(FFO[41][0]), Limit(nodes=50_000))
+    result = solve(Board(FFO[41].text), Limit(nodes=50_000))
     assert result.stopped == "node limit" and result.score is None
     assert 50_000 <= result.nodes < 100_000
     control = SearchControl()
     control.cancel()
-    assert solve(Board(FFO[41][0]), control=control).stopped == "cancelled"
+    assert solve(Board(FFO[41].text), control=control).stopped == "cancelled"
     with pytest.raises(LimitReached, match="cancelled"):
         perft(Board(), 9, control=control)
 
 
 def test_values_follow_the_proven_bounds():
-    assert solve(Board(FFO[1][0])).value == WIN
-    assert solve(Board(FFO[41][0]), mode="wld").value == DRAW
-    assert solve(Board(FFO[43][0]), mode="wld").value == LOSS
-    at_least_a_draw = solve(Board(FFO[1][0]), mode="window", window=(-10, 0))  # score 18: fails high at 0
+    assert solve(Board(FFO[1].text)).value == WIN
+    assert solve(Board(FFO[41].text), mode="wld").value == DRAW
+    assert solve(Board(FFO[43].text), mode="wld").value == LOSS
+    at_least_a_draw = solve(Board(FFO[1].text), mode="window", window=(-10, 0))  # score 18: fails high at 0
     assert at_least_a_draw.lower == 0 and at_least_a_draw.value == Value(0, 1)
-    assert solve(Board(FFO[1][0]), mode="window", window=(-10, 5)).value == WIN  # fails high at 5
+    assert solve(Board(FFO[1].text), mode="window", window=(-10, 5)).value == WIN  # fails high at 5
 
 
 def test_solve_rejects_bad_arguments():
-    board = Board(FFO[1][0])
+    board = Board(FFO[1].text)
     with pytest.raises(KozyriError):
         solve(board, mode="window", window=(5, 5))
     with pytest.raises(KozyriError):
@@ -179,7 +254,7 @@ def test_engine_plays_legal_moves_and_solves_near_the_end():
     move, info = best_move(board, Limit(time=0.2))
     assert move in board.legal_moves()
     assert info.depth >= 1 and info.value is None and info.stopped == "time limit"
-    move, info = best_move(Board(FFO[1][0]), Limit(time=2.0))
+    move, info = best_move(Board(FFO[1].text), Limit(time=2.0))
     assert info.value == WIN and info.score == 18 and move == "g8" and info.stopped is None
 
 

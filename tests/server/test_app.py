@@ -52,6 +52,11 @@ def test_reversi_requests(c):
     solved = c.post("/api/reversi/solve", json={
         "position": "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX--OOO X"}).json()
     assert solved["ok"] and solved["result"] == "win"
+    from kozyri.reversi.ffo import FFO
+
+    one = c.post("/api/reversi/solve", json={"position": FFO[4].text, "one_best": True}).json()  # best: h8, a5
+    assert one["ok"] and one["score"] == FFO[4].score and one["best_moves_complete"] is False
+    assert len(one["best_moves"]) == 1 and one["best_move"] in FFO[4].best_moves
 
 
 @pytest.mark.parametrize("path, body, status, words", [
@@ -61,6 +66,7 @@ def test_reversi_requests(c):
     ("/api/owntrumps/bestmove", b'{"game": "QS | KS", "trumps": "SH", "level": 99}', 400, "level"),
     ("/api/owntrumps/solve", b'{"game": "QS | KS", "time": NaN}', 400, "malformed JSON"),
     ("/api/reversi/solve", b'{"position": "nonsense"}', 400, ""),
+    ("/api/reversi/solve", b'{"position": "XO X", "one_best": "yes"}', 400, "one_best"),
     ("/api/owntrumps/bestmove", b'{"x": "' + b"y" * 5000 + b'"}', 413, "larger"),
     ("/api/tables", b'{"seats": "everyone"}', 400, "seats"),
     ("/api/tables", b'{"deck": "4x3", "players": 5}', 400, "players"),

@@ -66,7 +66,7 @@ def best_move(
         with ctrl.child(Limit(time=part_of(think, MIDGAME_SHARE) if solving else think)) as midgame:
             move, info = _iterative_deepening(board, midgame, max_depth)
         if solving and not ctrl.stopped and ctrl.remaining > 0.01:
-            solved = solve(board, control=ctrl)
+            solved = solve(board, control=ctrl, all_best=False)  # one best move is all a player needs
             if solved.complete and solved.best_move:
                 move = solved.best_move
                 info = AgentInfo(NAME, value=solved.value, estimate=float(solved.value.lower), score=solved.score,
