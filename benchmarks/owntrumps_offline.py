@@ -39,6 +39,27 @@ def seeds_of(text: str) -> list[int]:
     return [int(x) for x in text.split(",")]
 
 
+class Trend:
+    """Samples of a run's progress every ``every`` seconds (and its last
+    report): wall seconds, nodes, jobs, and each question's root proof and
+    disproof numbers, so that a deal left open shows where it was going."""
+
+    def __init__(self, every: float):
+        self.every = every
+        self.kept: list[dict] = []
+        self.last: dict | None = None
+
+    def __call__(self, report: dict) -> None:
+        self.last = {"wall_seconds": report["wall_seconds"], "nodes": report["nodes"], "jobs": report["jobs"],
+                     "questions": {q: [v["pn"], v["dn"]] for q, v in report["questions"].items()}}
+        if not self.kept or self.last["wall_seconds"] - self.kept[-1]["wall_seconds"] >= self.every:
+            self.kept.append(self.last)
+
+    @property
+    def samples(self) -> list[dict]:
+        return self.kept + ([self.last] if self.last is not None and self.last is not self.kept[-1] else [])
+
+
 def table(rows: list[dict]) -> str:
     lines = ["| cards | must_beat | seed | value | wall s | CPU s | core-hours | nodes | jobs | splits "
              "| certificate bytes | lemmas | verify s | positions checked |",
@@ -65,8 +86,10 @@ def table(rows: list[dict]) -> str:
 @click.option("--workers", default=2, show_default=True, help="Worker processes.")
 @click.option("--job-nodes", default=DEFAULT_JOB_NODES, show_default=True, help="A position's first job.")
 @click.option("--memory", default=2048, show_default=True, help="Each worker's tables, MB.")
+@click.option("--every", default=30.0, show_default=True,
+              help="Seconds between two samples of the root's numbers (the row's trend).")
 def main(out: Path, stores: Path, sizes: str, seeds: str, rule_set: str, cap: float, workers: int,
-         job_nodes: int, memory: int):
+         job_nodes: int, memory: int, every: float):
     """Solve seeded deals offline, check their certificates, print the table."""
     out.parent.mkdir(parents=True, exist_ok=True)
     stores.mkdir(parents=True, exist_ok=True)
@@ -86,10 +109,12 @@ def main(out: Path, stores: Path, sizes: str, seeds: str, rule_set: str, cap: fl
                 pos = Position.deal(SHAPES[cards], trumps="SH", seed=seed, rules=Rules(must_beat=must_beat))
                 name = f"{cards}-{'on' if must_beat else 'off'}-{seed}"
                 certificate = stores / f"{name}.cert.gz"
+                trend = Trend(every)
                 result = solve_offline(pos, stores / f"{name}.sqlite", certificate=certificate, workers=workers,
-                                       job_nodes=job_nodes, memory=memory, limit=Limit(time=cap))
+                                       job_nodes=job_nodes, memory=memory, limit=Limit(time=cap),
+                                       on_progress=trend)
                 row = {"cards": cards, "must_beat": must_beat, "seed": seed, "cap": cap, "workers": workers,
-                       "job_nodes": job_nodes, **result.to_json()}
+                       "job_nodes": job_nodes, **result.to_json(), "trend": trend.samples}
                 row.pop("store", None)
                 if result.value.known:
                     t0 = time.perf_counter()

@@ -66,6 +66,8 @@ def main() -> None:
     for name, position, published in chosen:
         board = Board(position)
         result = solve(board, mode=mode, all_best=args.all_best, threads=args.threads)
+        if not result.complete:
+            raise SystemExit(f"{name}: stopped ({result.stopped}) after {result.nodes} nodes")
         if mode == "exact" and published is not None:
             if result.score != published.score:
                 raise SystemExit(f"{name}: solved {result.score}, published {published.score}")
