@@ -348,7 +348,10 @@ def _solve_root_parallel(board: Board, search: _Search, all_best: bool) -> Solve
     control = search.control
     searches = [search] + [_Search(search.table_bits, control) for _ in range(search.threads - 1)]
     children = _root_children(board)
-    stopped = SolveResult(mode="exact", score=None, lower=-64, upper=64, stopped=CANCELLED)
+
+    def stopped() -> SolveResult:
+        return SolveResult(mode="exact", score=None, lower=-64, upper=64, stopped=control.reason or CANCELLED)
+
     lower, upper, value = -64, 64, 0
     best: int | None = None
     with ThreadPoolExecutor(len(searches), thread_name_prefix="kozyri-solve") as pool:
@@ -364,8 +367,7 @@ def _solve_root_parallel(board: Board, search: _Search, all_best: bool) -> Solve
             beta = value + 1 if value == lower else value
             test = probe(children, beta)
             if control.stopped:
-                stopped.stopped = control.reason
-                return stopped
+                return stopped()
             if test.high is not None:
                 lower, value, best = test.best, test.best, test.high
             else:
@@ -379,8 +381,7 @@ def _solve_root_parallel(board: Board, search: _Search, all_best: bool) -> Solve
             if all_best and others:
                 test = probe(others, score, every_move=True)
                 if control.stopped:
-                    stopped.stopped = control.reason
-                    return stopped
+                    return stopped()
                 best_moves += [square_name(square) for square, value in test.values.items() if value >= score]
     return _bounds("exact", score, score, _in_board_order(best_moves))
 
