@@ -15,7 +15,15 @@ from tests.server.helpers import room as room_of
 
 
 def _resign(person) -> dict:
-    return ack(person, {"type": "resign"})
+    """Resign; the state that shows the game over. A computer's move sent
+    before the resign may come first (the first new event is not always
+    the resign), so states are read until the table is finished (a few)."""
+    state = ack(person, {"type": "resign"})
+    for _ in range(20):
+        if state["status"] == "finished":
+            break
+        state = person.next_state()
+    return state
 
 
 def _told(person) -> str | None:
