@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -102,8 +103,6 @@ class _Search:
         self.keys, self.bounds = sk.new_tables(table_bits)
         self.buffer = sk.new_move_buffer()
         self.control = control
-        #: Threads the root's moves may be shared among (exact mode).
-        self.threads = 1
 
     @property
     def aborted(self) -> bool:
@@ -164,8 +163,8 @@ def solve(
         ctrl.status = f"{mode} solve of {board.empties} empties"
         # A big table costs page faults; small endgames do not need one.
         search = _Search(max(12, min(table_bits, board.empties + 2)), ctrl)
-        search.threads = threads if board.empties >= PARALLEL_EMPTIES else 1
-        result = _solve_root(board, search, alpha, beta, mode, all_best)
+        result = _solve_root(board, search, alpha, beta, mode, all_best,
+                             threads if board.empties >= PARALLEL_EMPTIES else 1)
         if search.aborted or result.stopped:  # the kernel saw the stop flag: what it returned means nothing
             result = SolveResult(mode=mode, score=None, lower=-64, upper=64, stopped=ctrl.reason)
         result.nodes = ctrl.nodes
@@ -183,21 +182,21 @@ def load_kernels() -> None:
 
 
 def _solve_root(board: Board, search: _Search, alpha: int, beta: int, mode: str,
-                all_best: bool = True) -> SolveResult:
+                all_best: bool = True, threads: int = 1) -> SolveResult:
     if board.is_game_over():
         score = board.final_score()
         return _bounds(mode, score, score, [])
     if board.must_pass():
         after = board.copy()
         after.push(PASS)
-        inner = _solve_root(after, search, -beta, -alpha, mode, all_best)
+        inner = _solve_root(after, search, -beta, -alpha, mode, all_best, threads)
         if inner.stopped:
             return inner
         return _bounds(mode, -inner.upper, -inner.lower, [PASS])
 
     mover, opponent = board.bitboards()
-    if mode == "exact" and search.threads > 1 and bin(int(board.legal_move_mask())).count("1") > 1:
-        return _solve_root_parallel(board, search, all_best)
+    if mode == "exact" and threads > 1 and bin(int(board.legal_move_mask())).count("1") > 1:
+        return _solve_root_parallel(board, search, all_best, threads)
     if mode == "exact":
         return _solve_root_exact(board, search, all_best)
     value = search.value(mover, opponent, alpha, beta)
@@ -253,7 +252,7 @@ def _solve_root_exact(board: Board, search: _Search, all_best: bool) -> SolveRes
     with ``all_best``.
     """
     mover, opponent = board.bitboards()
-    score = _mtd(search, mover, opponent)
+    score = _mtd(lambda beta: search.value(mover, opponent, beta - 1, beta), lambda: search.aborted)
     if search.aborted:
         return _bounds("exact", -64, 64, [])
     best_moves: list[str] = []
@@ -334,7 +333,7 @@ class _RootProbe:
                 self.best = max(self.best, value)
 
 
-def _solve_root_parallel(board: Board, search: _Search, all_best: bool) -> SolveResult:
+def _solve_root_parallel(board: Board, search: _Search, all_best: bool, threads: int) -> SolveResult:
     """Exact value and best moves with the root's moves shared among threads.
 
     The score comes from MTD(f) as in :func:`_solve_root_exact`, each
@@ -346,14 +345,13 @@ def _solve_root_parallel(board: Board, search: _Search, all_best: bool) -> Solve
     loses efficiency (``benchmarks/RESULTS.md``, Reversi).
     """
     control = search.control
-    searches = [search] + [_Search(search.table_bits, control) for _ in range(search.threads - 1)]
+    searches = [search] + [_Search(search.table_bits, control) for _ in range(threads - 1)]
     children = _root_children(board)
 
     def stopped() -> SolveResult:
         return SolveResult(mode="exact", score=None, lower=-64, upper=64, stopped=control.reason or CANCELLED)
 
-    lower, upper, value = -64, 64, 0
-    best: int | None = None
+    best: int | None = None  # the move that failed high last: a best move
     with ThreadPoolExecutor(len(searches), thread_name_prefix="kozyri-solve") as pool:
 
         def probe(moves, beta: int, every_move: bool = False) -> _RootProbe:
@@ -363,16 +361,16 @@ def _solve_root_parallel(board: Board, search: _Search, all_best: bool) -> Solve
             search.control = control
             return test
 
-        while lower < upper:
-            beta = value + 1 if value == lower else value
+        def root_value(beta: int) -> int:
+            nonlocal best
             test = probe(children, beta)
-            if control.stopped:
-                return stopped()
             if test.high is not None:
-                lower, value, best = test.best, test.best, test.high
-            else:
-                upper = value = test.best
-        score = lower
+                best = test.high
+            return test.best
+
+        score = _mtd(root_value, lambda: control.stopped)
+        if control.stopped:
+            return stopped()
         if best is None:  # no move reaches more than -64: every move is a best move
             best_moves = [square_name(square) for square, _, _ in children][:None if all_best else 1]
         else:
@@ -386,14 +384,17 @@ def _solve_root_parallel(board: Board, search: _Search, all_best: bool) -> Solve
     return _bounds("exact", score, score, _in_board_order(best_moves))
 
 
-def _mtd(search: _Search, mover, opponent, guess: int = 0) -> int:
-    """The exact value by MTD(f): null-window searches that close in on it."""
+def _mtd(value_at: Callable[[int], int], stopped: Callable[[], bool], guess: int = 0) -> int:
+    """The exact value by MTD(f): null-window tests that close in on it.
+    ``value_at(beta)`` is the root's fail-soft value for the window
+    (beta - 1, beta); ``stopped()`` says whether the search was stopped
+    (the value is then meaningless)."""
     lower, upper = -64, 64
     value = guess
     while lower < upper:
         beta = value + 1 if value == lower else value
-        value = search.value(mover, opponent, beta - 1, beta)
-        if search.aborted:
+        value = value_at(beta)
+        if stopped():
             return 0
         if value < beta:
             upper = value
