@@ -17,6 +17,7 @@ from kozyri_cli import main
 from kozyri_cli.common import (
     MEGABYTES,
     NODES,
+    SEAT_NUMBER,
     SECONDS,
     SEED,
     argument_text,
@@ -64,7 +65,7 @@ auto: mcts when every card is visible, pimc when hands are hidden."""
               help="Memory for the search tree.")
 @click.option("--example", is_flag=True, help="A built-in 36-card deal.")
 @click.option("--trumps", metavar="SUITS", help="Trump suits in seat order, e.g. SH (text form only).")
-@click.option("--leader", type=int, metavar="N", help="Seat that moves first (text form; default 0).")
+@click.option("--leader", type=SEAT_NUMBER, metavar="N", help="Seat that moves first (text form; default 0).")
 @click.option("--deck", metavar="SPEC", help="36, 52, 32, 24, 2x3 or Q,K,A/S,H (text form).")
 @click.option("--must-beat/--no-must-beat", default=None, help="Whoever can beat must beat (default on).")
 @click.option("--pass-sixes/--no-pass-sixes", default=None, help="Pass the sixes of the trump suits at the deal.")

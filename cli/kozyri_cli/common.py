@@ -27,7 +27,7 @@ from contextlib import contextmanager
 
 import click
 
-from kozyri.checks import MOST_SEED
+from kozyri.checks import MOST_SEED, whole_text
 from kozyri.core import (INTERRUPTED, MOST_MEMORY_MB, MOST_NODES, MOST_SECONDS, InvalidInput, KozyriError,
                          LimitReached)
 from kozyri.search.control import last_signal
@@ -248,7 +248,9 @@ SECONDS = Seconds()
 
 class WholeNumber(click.ParamType):
     """A whole number from ``least`` to ``most`` (a node budget, megabytes, a
-    depth): anything else is refused naming the bounds."""
+    depth, a seat): anything else is refused naming the bounds. The text is
+    read by :func:`kozyri.checks.whole_text`, the one reading of every door
+    (ASCII digits after at most one sign: ``+-1`` and ``--1`` are refused)."""
 
     name = "integer"
 
@@ -256,19 +258,67 @@ class WholeNumber(click.ParamType):
         self.least, self.most, self.unit = least, most, unit
 
     def convert(self, value, param, ctx):
-        if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        else:
-            text = str(value).strip()
-            if not (text.lstrip("+-").isascii() and text.lstrip("+-").isdigit()) or len(text) > 30:
-                self.fail(f"{value!r} is not a whole number{self._bounds()}", param, ctx)
-            number = int(text)
+        number = value if isinstance(value, int) and not isinstance(value, bool) else whole_text(str(value))
+        if number is None:
+            self.fail(f"{value!r} is not a whole number{self._bounds()}", param, ctx)
         if not self.least <= number <= self.most:
             self.fail(f"{number} is not{self._bounds()}", param, ctx)
         return number
 
     def _bounds(self) -> str:
         return f" from {self.least:,} to {self.most:,}{' ' + self.unit if self.unit else ''}"
+
+
+class FiniteNumber(click.FloatRange):
+    """A finite number from ``least`` to ``most`` (None: no bound; with
+    ``least_open`` above ``least``): a time, a rate or a budget. ``nan`` and
+    ``inf``, which click's :class:`click.FloatRange` lets through (``nan``
+    compares false with every bound), are refused, and every refusal names
+    the bounds. The range shows in ``--help`` as click shows a FloatRange's."""
+
+    name = "number"
+
+    def __init__(self, least: float | None = None, most: float | None = None, unit: str = "", *,
+                 least_open: bool = False):
+        super().__init__(least, most, min_open=least_open)
+        self.unit = unit
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            number = float(value)
+        else:
+            try:
+                number = float(str(value).strip())
+            except ValueError:
+                self.fail(f"{value!r} is not a number{self._rule(' ({})')}", param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number{self._rule(' ({})')}", param, ctx)
+        below = self.min is not None and (number <= self.min if self.min_open else number < self.min)
+        if below or self.max is not None and number > self.max:
+            self.fail(f"{_number_shown(number)} is not{self._rule(' {}')}", param, ctx)
+        return number
+
+    def _rule(self, form: str) -> str:
+        """The bounds in words (``from 0 to 10 seconds``, ``at least 1 second``) put in ``form``; "" without any."""
+        least, most = self.min, self.max
+        if least is not None and most is not None and not self.min_open:
+            words, last = f"from {_number_shown(least)} to {_number_shown(most)}", most
+        elif least is not None:
+            words, last = f"{'more than' if self.min_open else 'at least'} {_number_shown(least)}", least
+            if most is not None:
+                words, last = f"{words} and at most {_number_shown(most)}", most
+        elif most is not None:
+            words, last = f"at most {_number_shown(most)}", most
+        else:
+            return ""
+        if self.unit:
+            words += " " + (self.unit[:-1] if last == 1 and self.unit.endswith("s") else self.unit)
+        return form.format(words)
+
+
+def _number_shown(number: float) -> str:
+    """A bound or a value in a message: 31,536,000, 0.01, 1e+300."""
+    return f"{int(number):,}" if float(number).is_integer() and abs(number) < 1e16 else repr(float(number))
 
 
 #: A node budget (iterations of a search), within :data:`kozyri.core.MOST_NODES`.
@@ -278,6 +328,8 @@ MEGABYTES = WholeNumber(1, MOST_MEMORY_MB, "MB")
 #: A seed (deal, bestmove, play, arena, winrates): the one seed rule of every door, 0 to
 #: :data:`kozyri.checks.MOST_SEED` (2**63 - 1); a negative seed is refused everywhere.
 SEED = WholeNumber(0, MOST_SEED)
+#: A seat or a leader given before the players are known (0 to 3; the command then checks it against them).
+SEAT_NUMBER = WholeNumber(0, 3)
 
 
 def one_budget(ctx: click.Context, time_param: str = "seconds", nodes_param: str = "nodes") -> None:

@@ -20,8 +20,10 @@ from kozyri.search.control import SearchControl
 from kozyri_cli import main
 from kozyri_cli.common import (
     MEGABYTES,
+    SEAT_NUMBER,
     SECONDS,
     SEED,
+    FiniteNumber,
     argument_text,
     emit_json,
     exit_interrupted_if,
@@ -102,7 +104,7 @@ def slow_solve_note(pos) -> str | None:
 @main.command(epilog=SOLVE_EPILOG)
 @click.argument("position", required=False, metavar="[POSITION]")
 @click.option("--trumps", metavar="SUITS", help="Trump suits in seat order, e.g. SH (text form only).")
-@click.option("--leader", type=int, metavar="N", help="Seat that moves first (text form; default 0).")
+@click.option("--leader", type=SEAT_NUMBER, metavar="N", help="Seat that moves first (text form; default 0).")
 @click.option("--deck", metavar="SPEC", help="36, 52, 32, 24, 2x3 or Q,K,A/S,H (text form; default: "
               "the ranks and suits the deal uses).")
 @click.option("--example", is_flag=True, help="Solve a small built-in deal.")
@@ -140,7 +142,7 @@ def slow_solve_note(pos) -> str | None:
               help="With --offline: the nodes of a position's first job [default: 4,000,000]; a job that "
                    "ends open runs again with twice as many, up to 64 times this, and then its position is "
                    "split into its moves' jobs (at once when workers are idle).")
-@click.option("--core-hours", type=click.FloatRange(0, min_open=True), metavar="H",
+@click.option("--core-hours", type=FiniteNumber(0, unit="hours", least_open=True), metavar="H",
               help="With --offline: stop once the jobs have used this much CPU time.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object: value, best_moves, pv, nodes, seconds, value_seconds, "
@@ -229,7 +231,7 @@ def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_l
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True, metavar="N",
               help="2, 3 or 4 players.")
 @click.option("--trumps", metavar="SUITS", help="Trump suits in seat order [default: SH, SHD or SHDC].")
-@click.option("--leader", type=int, default=0, show_default=True, metavar="N", help="Seat that moves first.")
+@click.option("--leader", type=SEAT_NUMBER, default=0, show_default=True, metavar="N", help="Seat that moves first.")
 @click.option("--must-beat/--no-must-beat", default=True, show_default=True, help="Whoever can beat must beat.")
 @click.option("--pass-sixes/--no-pass-sixes", default=False, show_default=True,
               help="Pass the sixes of the trump suits to their owners.")

@@ -35,8 +35,8 @@ from kozyri.play.settings import DRAWN_SEEDS
 from kozyri.runs.files import check_writable
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
-from kozyri_cli.common import (NODES, SECONDS, SEED, ProgressLine, emit_json, fail, one_budget, read_input,
-                               standard_input, standard_input_is_terminal)
+from kozyri_cli.common import (NODES, SECONDS, SEED, FiniteNumber, ProgressLine, emit_json, fail, one_budget,
+                               read_input, standard_input, standard_input_is_terminal)
 from kozyri_cli.screen import (
     Narrator,
     end_lines,
@@ -579,7 +579,7 @@ def _replayed(session: Session, record: GameRecord) -> Session:
 @click.option("--load", "load_path", metavar="FILE", help="Continue a saved game record (its moves are replayed).")
 @click.option("--save", "save_path", metavar="FILE", help="Save the whole game record to FILE at the end.")
 @click.option("--color/--no-color", default=None, help="Colour (default: when the output is a terminal).")
-@click.option("--pace", type=click.FloatRange(0, 10), metavar="S",
+@click.option("--pace", type=FiniteNumber(0, 10, "seconds"), metavar="S",
               help=f"Seconds between consecutive computer moves, to follow them (default {DEFAULT_PACE} on a "
               "terminal, 0 when the output is not one).")
 @click.option("--json", "as_json", is_flag=True, help="At the end of each game, print its result as one line of "

@@ -6,6 +6,8 @@ the game when it runs, so that ``kozyri reversi --help`` loads neither.
 
 from __future__ import annotations
 
+import difflib
+import re
 import sys
 import time
 from typing import TYPE_CHECKING
@@ -46,8 +48,46 @@ def reversi():
     """
 
 
-#: A position may start with "--", which click would otherwise take for an option.
-POSITION_ARGUMENTS = {"ignore_unknown_options": True}
+#: The characters of a position's squares: a word of them alone, even one that starts with "-"
+#: ("--XXXXX--OOO..."), is (part of) a position, not an option.
+_SQUARES = frozenset("XOxo-.")
+#: A word click would take for an option: a dash or two, a letter, no space before the end or an "="
+#: (``-1``, ``--1`` and a quoted position with its side to move, ``"--XX...-- X"``, are not).
+_OPTION_LIKE = re.compile(r"--?[A-Za-z][^\s=]*(=.*)?", re.DOTALL)
+
+
+class DashLedArguments(click.Command):
+    """A command whose arguments may start with "-": a position's empty
+    squares (``--XXXXX--OOO... X``), a negative DEPTH (refused by its type,
+    not taken for an option). Click is told to leave the words it does not
+    know as options to the arguments; this puts back its refusal of a
+    misspelt option (``--tme 1``, ``--foo``: "No such option", with click's
+    suggestion, exit code 2) for a word that is neither a position's squares
+    nor a number. After ``--`` every word is an argument."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs["context_settings"] = {**(kwargs.get("context_settings") or {}), "ignore_unknown_options": True}
+        super().__init__(*args, **kwargs)
+
+    def parse_args(self, ctx, args):
+        if not ctx.resilient_parsing and "--" not in args:
+            for word in self._argument_words(ctx, args):
+                if _OPTION_LIKE.fullmatch(word) and not set(word) <= _SQUARES:
+                    name = word.split("=", 1)[0]
+                    known = [flag for param in self.get_params(ctx) if isinstance(param, click.Option)
+                             for flag in (*param.opts, *param.secondary_opts)]
+                    raise click.NoSuchOption(name, possibilities=difflib.get_close_matches(name, known), ctx=ctx)
+        return super().parse_args(ctx, args)
+
+    def _argument_words(self, ctx, args) -> list[str]:
+        """The words click's parser gives the arguments, and those left over (a dry run: nothing is converted)."""
+        given, left_over, _ = self.make_parser(ctx).parse_args(args=list(args))
+        words = list(left_over)
+        for param in self.get_params(ctx):
+            if isinstance(param, click.Argument):
+                value = given.get(param.name)
+                words += value if isinstance(value, (list, tuple)) else [value]
+        return [word for word in words if isinstance(word, str)]
 
 
 def _board_from(position_words: tuple[str, ...], moves: str | None) -> Board:
@@ -79,7 +119,7 @@ class PerftDepth(WholeNumber):
         return super().convert(value, param, ctx)
 
 
-@reversi.command(context_settings={"ignore_unknown_options": True})  # a negative DEPTH is a number, not an option
+@reversi.command(cls=DashLedArguments)  # a negative DEPTH is a number, not an option
 @click.argument("depth", type=PerftDepth())
 @click.option("--board", "position", metavar="POS", help="Start from this position instead of the initial one.")
 @click.option("--moves", metavar="LIST", help="Start after these moves from the initial position (e.g. f5d6).")
@@ -116,11 +156,11 @@ def perft(depth, position, moves, as_json):
         click.echo(f"perft {depth}: {nodes} nodes in {seconds:.3f} s ({rate / 1e6:.1f} M nodes/s)")
 
 
-@reversi.command(context_settings=POSITION_ARGUMENTS)
+@reversi.command(cls=DashLedArguments)
 @click.argument("position", nargs=-1)
 @click.option("--moves", metavar="LIST", help="Solve the position after these moves (from POSITION or the start).")
 @click.option("--wld", is_flag=True, help="Only win/draw/loss (a null window around 0; faster).")
-@click.option("--window", nargs=2, type=int, metavar="LOW HIGH",
+@click.option("--window", nargs=2, type=WholeNumber(-64, 64), metavar="LOW HIGH",
               help="Exact only inside LOW < score < HIGH, a bound outside (faster).")
 @click.option("--one-best", is_flag=True,
               help="Prove one best move, not every one (faster; what engines report).")
@@ -167,7 +207,7 @@ def solve(position, moves, wld, window, one_best, threads, time_limit, as_json):
     exit_interrupted_if(result)
 
 
-@reversi.command(context_settings=POSITION_ARGUMENTS)
+@reversi.command(cls=DashLedArguments)
 @click.argument("position", nargs=-1)
 @click.option("--moves", metavar="LIST", help="Think about the position after these moves.")
 @click.option("--time", "think_time", type=SECONDS, default=1.0, show_default=True, metavar="S",

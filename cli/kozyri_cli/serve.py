@@ -8,7 +8,7 @@ import signal
 import click
 
 from kozyri_cli import main
-from kozyri_cli.common import fail
+from kozyri_cli.common import FiniteNumber, fail
 
 SERVE_EPILOG = """
 \b
@@ -32,15 +32,15 @@ def _table_limit_options(command):
          "Finished and abandoned tables do not count."),
         ("--max-tables-per-address", "max_tables_per_address", click.IntRange(1), "N",
          "Live tables one client address may have created; its next one is refused (429) until one ends."),
-        ("--creates-per-minute", "creates_per_minute", click.FloatRange(min=0.01), "N",
+        ("--creates-per-minute", "creates_per_minute", FiniteNumber(0.01), "N",
          "Tables one client address may create a minute (as many at once), so that a flood from one "
          "address leaves room for everybody else."),
-        ("--joins-per-minute", "joins_per_minute", click.FloatRange(min=0.01), "N",
+        ("--joins-per-minute", "joins_per_minute", FiniteNumber(0.01), "N",
          "Seats one client address may join a minute (as many at once)."),
-        ("--idle-table-seconds", "idle_table_seconds", click.FloatRange(min=1), "SECONDS",
+        ("--idle-table-seconds", "idle_table_seconds", FiniteNumber(1, unit="seconds"), "SECONDS",
          "An unfinished table with no move and no seat taken for this long is abandoned: no longer "
          "played, listed or counted, its record kept (86400: a day). A running clock ends its game instead."),
-        ("--open-table-seconds", "open_table_seconds", click.FloatRange(min=1), "SECONDS",
+        ("--open-table-seconds", "open_table_seconds", FiniteNumber(1, unit="seconds"), "SECONDS",
          "A table whose seats nobody has taken is abandoned after this long (3600: an hour)."),
     ]
     for flag, name, kind, metavar, text in reversed(options):
@@ -48,14 +48,22 @@ def _table_limit_options(command):
                                metavar=metavar, help=text)(command)
     return click.option("--limit-loopback", "limit_loopback", is_flag=True, default=default.limit_loopback,
                         help="Limit loopback clients per address too. By default this machine's own clients "
-                             "(tests, benchmarks, a reverse proxy here, behind which every client shares one "
-                             "address: limit per client in the proxy) are not.")(command)
+                             "(tests, benchmarks) are not; behind a reverse proxy name it with "
+                             "--forwarded-allow-ips, and each real client is limited.")(command)
+
+
+def _named_database(ctx, param, value):
+    """``--db``: an empty (or blank) name is refused; it would open kozyri.db here without a word."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("the database is empty: give a SQLite file or a postgresql:// URL "
+                                 "(without --db: kozyri.db here)", ctx, param)
+    return value
 
 
 @main.command(epilog=SERVE_EPILOG)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback by default).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
-@click.option("--db", "db", default=None, metavar="FILE|URL",
+@click.option("--db", "db", default=None, metavar="FILE|URL", callback=_named_database,
               help="The SQLite file of the online tables (created if missing; default kozyri.db here), "
                    "or a PostgreSQL database shared by several servers: postgresql://user@host:port/name.")
 @click.option("--workers", type=click.IntRange(0, 256), default=1, show_default=True, metavar="N",
@@ -66,8 +74,12 @@ def _table_limit_options(command):
 @click.option("--log-format", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="The log's lines: uvicorn's text, or one JSON object a line (time, level, logger, message, "
                    "table, seat, event, status, duration_ms) on standard error; never a secret in either.")
+@click.option("--forwarded-allow-ips", metavar="ADDRESSES", default=None,
+              help="The reverse proxies to trust (comma-separated addresses or networks, such as 127.0.0.1 or "
+                   "10.0.0.0/8; * for any peer): from them, the client's address is read from X-Forwarded-For and "
+                   "every per-address limit applies to it. By default no proxy header is trusted.")
 @_table_limit_options
-def serve(host, port, db, workers, scheduler, log_format, **table_limits):
+def serve(host, port, db, workers, scheduler, log_format, forwarded_allow_ips, **table_limits):
     """The engine over HTTP and online tables over WebSockets.
 
     Starts the engine's worker processes (each loads the compiled kernels
@@ -81,21 +93,26 @@ def serve(host, port, db, workers, scheduler, log_format, **table_limits):
         import websockets  # noqa: F401
     except ImportError:
         fail("kozyri serve needs its extra: pip install 'kozyri[serve]'")
+    from kozyri.core import InvalidInput
     from kozyri_server.app import DEFAULT_DB, create_app
     from kozyri_server.limits import Limits
-    from kozyri_server.logs import TimedRequests, uvicorn_log_config
-    from kozyri_server.postgres_store import is_postgres_url
+    from kozyri_server.logs import TimedRequests
+    from kozyri_server.serving import StartupGuard, trusted_proxies, uvicorn_config
 
-    db = db or DEFAULT_DB
+    db = DEFAULT_DB if db is None else db
+    try:
+        limits = Limits(**table_limits)
+        proxies = trusted_proxies(forwarded_allow_ips)
+    except InvalidInput as exc:
+        fail(str(exc))
     _check_port_free(host, port)
-    _check_reachable(db if is_postgres_url(db) else None, scheduler)
-    limits = Limits(**table_limits)
+    _check_reachable(db, scheduler)
     app = create_app(db, workers=workers, limits=limits, scheduler=scheduler)
     if log_format == "json":
         app = TimedRequests(app)  # each access line's duration_ms
-    config = uvicorn.Config(app, host=host, port=port, ws="websockets-sansio", ws_max_size=limits.max_frame_bytes,
-                            lifespan="on", log_level="info", timeout_graceful_shutdown=5,
-                            log_config=uvicorn_log_config(log_format))
+    guard = StartupGuard(app)
+    config = uvicorn_config(guard, host=host, port=port, limits=limits, log_format=log_format,
+                            forwarded_allow_ips=proxies)
     server = uvicorn.Server(config)
     # uvicorn stops cleanly on SIGINT and SIGTERM, then raises the signal again with the handlers it
     # found: these make that second delivery a no-op, so a clean stop exits with code 0.
@@ -106,6 +123,9 @@ def serve(host, port, db, workers, scheduler, log_format, **table_limits):
     except SystemExit:  # uvicorn's own exit when it cannot start (the port taken since the check above)
         pass
     if not server.started:
+        if guard.error is not None:
+            cause = guard.error
+            fail(f"the server did not start: {cause if isinstance(cause, InvalidInput) else repr(cause)}")
         fail(f"the server did not start (is {host}:{port} free?)")
 
 
@@ -130,16 +150,17 @@ def _check_port_free(host: str, port: int) -> None:
             fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
 
 
-def _check_reachable(database: str | None, scheduler: str | None) -> None:
-    """A PostgreSQL database or a Dask scheduler that cannot be reached: one
-    line and exit code 2 now, not a traceback from the server's startup."""
+def _check_reachable(database: str, scheduler: str | None) -> None:
+    """A database that cannot be opened (a SQLite file that is a folder, a
+    device, not a database, not writable; a PostgreSQL server that cannot be
+    reached) or a Dask scheduler that cannot be reached: one line naming it
+    and exit code 2 now, not a traceback from the server's startup."""
     from kozyri.core import InvalidInput
 
     try:
-        if database is not None:
-            from kozyri_server.app import open_store
+        from kozyri_server.app import open_store
 
-            open_store(database).close()
+        open_store(database).close()
         if scheduler is not None:
             try:
                 from distributed import Client

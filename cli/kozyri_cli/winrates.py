@@ -26,7 +26,8 @@ from kozyri.studies.winrates import (
     run_study,
 )
 from kozyri_cli import main
-from kozyri_cli.common import NODES, SECONDS, SEED, CountProgress, emit_json, exit_interrupted_if, fail, one_budget
+from kozyri_cli.common import (NODES, SECONDS, SEED, CountProgress, FiniteNumber, emit_json, exit_interrupted_if, fail,
+                               one_budget)
 
 #: The options that decide a study's results (the settings line of its file).
 STUDY_OPTIONS = ("deck", "players", "must_beat", "pass_sixes", "deals", "all_deals", "seed", "hand", "seat",
@@ -57,7 +58,7 @@ recomputes every figure from it. Formulas and format: docs/winrates.md."""
               help="One trump assignment only, in turn order from the leader (SH: the leader's spades, the other's "
                    "hearts). Where every suit is dealt, each assignment stands for all up to renaming the suits: "
                    "the leader's figures at a twelfth of the cost, without the choice analysis and the policies.")
-@click.option("--solve-time", type=click.FloatRange(min=0, max=MOST_SECONDS), metavar="SECONDS",
+@click.option("--solve-time", type=FiniteNumber(0, MOST_SECONDS, "seconds"), metavar="SECONDS",
               help="Exact solving per cell before self-play (two players, decks over 12 cards; 0: none) "
                    f"[default: {DEFAULT_SOLVE_TIME:g} up to {DEFAULT_SOLVE_CARDS} cards, 0 above].")
 @click.option("--selfplay/--exact-only", default=True, show_default=True,

@@ -123,7 +123,7 @@ def _error(status: int, message, headers: dict | None = None) -> JSONResponse:
 async def read_body(request: Request, limits: Limits) -> dict:
     """The request's JSON object (an empty body is ``{}``), bounded in size."""
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limits.max_body_bytes:
+    if declared is not None and declared.isascii() and declared.isdigit() and int(declared) > limits.max_body_bytes:
         raise BodyTooLarge()
     chunks, size = [], 0
     try:

@@ -19,15 +19,13 @@ longer played, listed, restored as live at start, counted against the
 live limits, nor rated.
 
 The address limits count per client address as the connection shows it
-(``X-Forwarded-For`` and the like are not trusted): a flood from one
-address is refused (429) while other addresses still create and join.
-They are kept in memory: a restarted server counts afresh, and each of
-several servers sharing a database counts its own. Loopback clients (the
-machine itself: its tests and benchmarks, or a reverse proxy on the same
-host, behind which every client would share one address and one flooder
-would lock everybody out) are not limited per address unless
-:attr:`~kozyri_server.limits.Limits.limit_loopback` says so; a proxy limits
-per client itself.
+(``X-Forwarded-For`` is read only from the proxies ``kozyri serve
+--forwarded-allow-ips`` names: :mod:`kozyri_server.serving`): a flood
+from one address is refused (429) while other addresses still create and
+join. They are kept in memory: a restarted server counts afresh, and each
+of several servers sharing a database counts its own. Loopback clients
+(the machine itself: its tests and benchmarks) are not limited per
+address unless :attr:`~kozyri_server.limits.Limits.limit_loopback` says so.
 
 >>> now = [0.0]
 >>> rates = AddressRates(per_minute=2, clock=lambda: now[0])

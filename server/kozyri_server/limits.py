@@ -9,10 +9,14 @@ per-connection ones (:class:`MessageRate`, :class:`AddressCounter`).
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+
+import kozyri.checks as checks
+from kozyri.core import InvalidInput
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,20 @@ class Limits:
     max_review_moves: int = 2000
     #: Seconds a person's seat may be away (its last connection closed) before it shows as "gone".
     gone_seconds: float = 120.0
+
+    def __post_init__(self):
+        """Every bound checked once, here: a whole number is a whole number >= 1 (0 for
+        ``retry_after``), a rate or a time a positive finite number (``nan`` would never
+        expire a table, ``inf`` would break the rate meters), ``limit_loopback`` a bool."""
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if item.type == "bool":
+                checks.switch(value, item.name)
+            elif item.type == "int":
+                checks.whole_number(value, item.name, 0 if item.name == "retry_after" else 1)
+            elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                    or value <= 0:
+                raise InvalidInput(f"{item.name} must be a positive, finite number, not {checks.shown(value)}")
 
 
 class MessageRate:

@@ -19,7 +19,10 @@ request bodies, WebSocket messages and headers, never in a URL, and none
 of those is logged; and every line is passed through :func:`scrub` all
 the same (a query value whose name says token, secret, code, password or
 key; anything shaped like a token: 32 or more URL-safe characters; a
-password in a database address; a bearer credential).
+password in a database address; a bearer credential; and, by value,
+every secret short enough to pass for a word that this server handed out
+and that is still valid: the transfer codes, :data:`KNOWN_SECRETS`,
+however they are written, ``abcd-2345`` or ``AB CD 23 45``).
 
 >>> scrub("GET /api/tables?token=abc&seat=1")
 'GET /api/tables?token=[redacted]&seat=1'
@@ -56,11 +59,56 @@ _request_started: contextvars.ContextVar[float | None] = contextvars.ContextVar(
                                                                                 default=None)
 
 
+class KnownSecrets:
+    """Secrets the server handed out, each until it expires (the oldest
+    forgotten first past ``most``), as one pattern that finds them in any
+    text: case ignored, spaces, dashes and ``+`` or ``%20`` allowed between
+    their characters (a transfer code is read back that way)."""
+
+    def __init__(self, most: int = 10_000, clock=time.monotonic):
+        self.most, self._clock = most, clock
+        self._expires: dict[str, float] = {}
+        self._pattern: re.Pattern | None = None
+
+    def add(self, secret: str, seconds: float) -> None:
+        """Remember ``secret`` for ``seconds``."""
+        self._expires.pop(secret, None)
+        self._expires[secret] = self._clock() + seconds
+        while len(self._expires) > self.most:
+            del self._expires[next(iter(self._expires))]
+        self._pattern = None
+
+    def pattern(self) -> re.Pattern | None:
+        """The secrets still valid as one pattern (None: none)."""
+        now = self._clock()
+        expired = [secret for secret, until in self._expires.items() if until <= now]
+        for secret in expired:
+            del self._expires[secret]
+        if expired or (self._pattern is None and self._expires):
+            between = r"(?:[\s+-]|%20)*"
+            forms = (between.join(re.escape(char) for char in secret) for secret in self._expires)
+            self._pattern = re.compile(r"(?i)(?<![A-Za-z0-9])(?:" + "|".join(forms) + r")(?![A-Za-z0-9])") \
+                if self._expires else None
+        return self._pattern
+
+
+#: The secrets every log line is scrubbed of by value (:class:`KnownSecrets`; the transfer codes).
+KNOWN_SECRETS = KnownSecrets()
+
+
 def scrub(text: str) -> str:
-    """``text`` with every secret it might hold replaced by :data:`REDACTED`."""
+    """``text`` with every secret it might hold replaced by :data:`REDACTED`.
+
+    >>> KNOWN_SECRETS.add("ABCD2345", 60)
+    >>> scrub("GET /api/players/claim?c=abcd-2345 200")
+    'GET /api/players/claim?c=[redacted] 200'
+    """
     text = _SECRET_QUERY.sub(lambda m: m.group(1) + REDACTED, text)
     text = _URL_PASSWORD.sub(lambda m: m.group(1) + REDACTED + "@", text)
     text = _BEARER.sub(lambda m: m.group(1) + REDACTED, text)
+    known = KNOWN_SECRETS.pattern()
+    if known is not None:
+        text = known.sub(REDACTED, text)
     return _TOKEN_SHAPED.sub(REDACTED, text)
 
 

@@ -330,6 +330,12 @@ class Room:
         return self.session.kind.record_json(self.session.table)
 
     # --- requests ---------------------------------------------------------------------
+    def refuse_if_abandoned(self) -> None:
+        """An abandoned table refuses every request (a move, a seat taken or given up, a
+        rematch): its record is all that is left (docs/server.md, "Expiry")."""
+        if self.status == ABANDONED:
+            raise GameOver("the table was abandoned (idle too long): nothing more is played")
+
     def check(self, seat: int, action: str, ply, seq: int | None = None) -> None:
         """The door's own checks of ``seat``'s request (nothing changes): the
         table is being played, ``ply`` (required for a move) is the current
@@ -340,8 +346,7 @@ class Room:
             raise InvalidInput(f"unknown request {action!r} (known: {', '.join(ACTIONS)})")
         if self.is_over:
             raise GameOver(f"the game is over ({self.session.ending.text})")
-        if self.status == ABANDONED:
-            raise GameOver("the table was abandoned (idle too long): nothing more is played")
+        self.refuse_if_abandoned()
         if self.status != PLAYING:
             raise Refused(f"waiting for players: seat(s) {', '.join(map(str, self.free_seats()))} are free")
         if ply is not None or action == "move":

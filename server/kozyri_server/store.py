@@ -38,6 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kozyri.core import InvalidInput
 from kozyri_server import sql
 
 #: A table's statuses: waiting for people to take its seats, being played, over,
@@ -420,15 +421,26 @@ class SqliteStore(SqlStore):
         if synchronous not in self.SYNCHRONOUS:
             raise ValueError(f"synchronous is one of {', '.join(self.SYNCHRONOUS)}, not {synchronous!r}")
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        if not self.path:
+            raise InvalidInput("the SQLite database needs a file name (an empty one would be kozyri.db here)")
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.execute("PRAGMA busy_timeout=5000")
-        self._prepare()
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self._prepare()
+        except (sqlite3.Error, OSError) as exc:
+            # A folder, a device, a text file, a file this user may not write: one line naming both.
+            if getattr(self, "_db", None) is not None:
+                self._db.close()
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            if Path(self.path).is_dir():
+                reason = "it is a folder"
+            raise InvalidInput(f"cannot open the SQLite database {self.path}: {reason}") from None
 
     def _run(self, work, write: bool = True):
         with self._lock:

@@ -37,11 +37,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
 
-from kozyri.checks import shown, short_text, whole_number
+import kozyri.checks as checks
+from kozyri.checks import shown, whole_number
 from kozyri.core import GameOver, InvalidInput, KozyriError
 from kozyri.play.session import Event
 from kozyri.play.settings import DRAWN_SEEDS, MOST_NAME_CHARS, GameSettings
@@ -52,7 +54,7 @@ from kozyri_server.limits import Limits
 from kozyri_server.players import find_player
 from kozyri_server.pool import EnginePool, JobTimeout, PoolFull
 from kozyri_server.room import PERSON, Listener, Refused, Room, token_hash
-from kozyri_server.store import ABANDONED, FINISHED, LIVE, OPEN, PLAYING, MoveConflict, Store
+from kozyri_server.store import FINISHED, LIVE, OPEN, PLAYING, MoveConflict, Store
 from kozyri_server.timers import TableTimers
 
 log = logging.getLogger("kozyri.server")
@@ -65,6 +67,8 @@ COMPUTER_ATTEMPTS = 5
 SHARED_POLL_SECONDS = 0.25
 #: The longest table id.
 MOST_ID_CHARS = 64
+#: What a table id may be (the server makes them with ``secrets.token_urlsafe``): anything else is no table.
+TABLE_ID = re.compile(f"[A-Za-z0-9_-]{{1,{MOST_ID_CHARS}}}")
 
 
 class NotFound(KozyriError):
@@ -252,8 +256,8 @@ class Tables(TableTimers):
     # --- reading -----------------------------------------------------------------------
     async def get(self, table_id) -> Room:
         """The table ``table_id`` (a finished one is read back from the store when asked for)."""
-        if not isinstance(table_id, str) or not table_id or len(table_id) > MOST_ID_CHARS:
-            raise NotFound("no such table")
+        if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
+            raise NotFound("no such table")  # not an id this server makes: never looked up
         room = self.rooms.get(table_id)
         if room is None:
             stored = await self._store(self.store.load, table_id)
@@ -343,7 +347,7 @@ class Tables(TableTimers):
             raise InvalidInput(f"unknown key {shown(unknown[0])} (known: seat, name, player)")
         name = body.get("name")
         if name is not None:
-            short_text(name, '"name"', MOST_NAME_CHARS)
+            name = checks.name(name, '"name"', MOST_NAME_CHARS)
         player = None
         if body.get("player") is not None:  # the seat linked to a player (its secret: kozyri_server.players)
             player = await self._store(find_player, self.store, body["player"])
@@ -351,8 +355,7 @@ class Tables(TableTimers):
                 name = player.name
         if room.status == FINISHED:
             raise GameOver("the game is over")
-        if room.status == ABANDONED:
-            raise GameOver("the table was abandoned (idle too long)")
+        room.refuse_if_abandoned()
         seat = body.get("seat")
         token = secrets.token_urlsafe(32)
         if player is not None and player.id in room.seat_players and room.status in LIVE \
@@ -425,6 +428,7 @@ class Tables(TableTimers):
         seat = room.seat_of(token)
         if seat is None:
             raise Refused("a rematch is asked for by a seat of the table, with its token")
+        room.refuse_if_abandoned()
         if not room.is_over:
             raise Refused("the game is not over: a rematch comes after its end")
         async with room.lock:
@@ -471,6 +475,7 @@ class Tables(TableTimers):
         seat = room.seat_of(token)
         if seat is None:
             raise Refused("wrong token")
+        room.refuse_if_abandoned()
         async with room.lock:
             await self._store(self.store.release_seat, room.id, seat)
             room.hashes[seat] = room.names[seat] = room.seat_players[seat] = room.seat_ratings[seat] = None

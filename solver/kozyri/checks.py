@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 
 from kozyri.core import MOST_MEMORY_MB, MOST_NODES, MOST_SECONDS, InvalidInput
 
@@ -31,12 +32,31 @@ MOST_SEED = 2**63 - 1
 #: The words an on/off switch takes as text.
 SWITCH_WORDS = {"on": True, "off": False, "yes": True, "no": False, "true": True, "false": False, "1": True, "0": False}
 
-_WHOLE_TEXT = re.compile(r"\s*[+-]?[0-9]{1,30}\s*")
+#: A whole number as text: ASCII digits after at most one sign, ASCII spaces around (read by :func:`whole_text`).
+_WHOLE_TEXT = re.compile(r"\s*[+-]?[0-9]{1,30}\s*", re.ASCII)
+
+
+def whole_text(text) -> int | None:
+    """The whole number ``text`` writes, else None: ASCII digits (at most
+    30) after at most one sign, ASCII spaces around. The one reading of a whole
+    number given as text, for every door that reads text (the engine's
+    ``key=value`` options, the command line's options and arguments).
+
+    >>> whole_text(" +7 "), whole_text("-0"), whole_text("+-1"), whole_text("--1"), whole_text("1_000")
+    (7, 0, None, None, None)
+    """
+    return int(text.strip()) if isinstance(text, str) and _WHOLE_TEXT.fullmatch(text) else None
 
 
 def shown(value, most: int = 40) -> str:
-    """``value`` as a message shows it: its ``repr``, cut after ``most`` characters."""
-    text = repr(value)
+    """``value`` as a message shows it: its ``repr``, cut after ``most``
+    characters (a whole number too long to write, past Python's 4,300
+    digits, by its size)."""
+    try:
+        text = repr(value)
+    except ValueError:  # sys.get_int_max_str_digits()
+        return f"a number of about {int(value.bit_length() * 0.30103):,} digits" if isinstance(value, int) \
+            else "a value too long to show"
     return text if len(text) <= most else text[:most] + "..."
 
 
@@ -48,8 +68,8 @@ def whole_number(value, what: str, least: int | None = None, most: int | None = 
     """``value`` as a whole number from ``least`` to ``most`` (None: no
     bound). ``text``: a text of digits is read as its number too. ``what``
     names the value in the message (``"the leader"``)."""
-    if text and isinstance(value, str) and _WHOLE_TEXT.fullmatch(value):
-        value = int(value.strip())
+    if text and whole_text(value) is not None:
+        value = whole_text(value)
     if not _is_whole(value):
         if least is not None and most is not None:
             bounds = f" from {least} to {most}"
@@ -68,8 +88,8 @@ def whole_number(value, what: str, least: int | None = None, most: int | None = 
 def seed(value, what: str = "the seed", *, text: bool = False) -> int:
     """``value`` as a seed: the one rule of every door, a whole number from
     0 to :data:`MOST_SEED` (``2**63 - 1``)."""
-    if text and isinstance(value, str) and _WHOLE_TEXT.fullmatch(value):
-        value = int(value.strip())
+    if text and whole_text(value) is not None:
+        value = whole_text(value)
     if not _is_whole(value) or not 0 <= value <= MOST_SEED:
         raise InvalidInput(f"{what} must be a whole number from 0 to 2**63-1, not {shown(value)}")
     return value
@@ -153,7 +173,69 @@ def switch(value, what: str, *, text: bool = False) -> bool:
 
 
 def short_text(value, what: str, most: int = 40) -> str:
-    """``value`` as a text of at most ``most`` characters (a name)."""
+    """``value`` as a text of at most ``most`` characters: valid Unicode
+    (no lone surrogate) with no control character (an event's payload)."""
     if not isinstance(value, str) or len(value) > most:
         raise InvalidInput(f"{what} must be text of at most {most} characters")
+    for char in value:
+        if unicodedata.category(char) in ("Cc", "Cs"):
+            raise InvalidInput(f"{what} must be text without {_code_point(char)}")
     return value
+
+
+#: Joiners that shape a script (Indic conjuncts, Persian, emoji sequences): format
+#: characters a name may hold, but only between two characters that are not spaces.
+JOINERS = frozenset("\u200c\u200d")
+#: Unicode categories a name may not hold: controls (NUL, ESC, newline, DEL), format-only
+#: characters (zero-width space, byte-order mark, right-to-left override; joiners apart),
+#: surrogates, line and paragraph separators.
+_NOT_IN_NAMES = frozenset(("Cc", "Cf", "Cs", "Zl", "Zp"))
+
+
+def _code_point(char: str) -> str:
+    if unicodedata.category(char) == "Cc":
+        return f"a control character (U+{ord(char):04X})"
+    label = unicodedata.name(char, "")
+    return f"U+{ord(char):04X}" + (f" {label}" if label else "")
+
+
+def _noncharacter(char: str) -> bool:
+    point = ord(char)
+    return 0xFDD0 <= point <= 0xFDEF or point & 0xFFFE == 0xFFFE
+
+
+def name(value, what: str, most: int = 40) -> str:
+    """``value`` as a name a person reads (a player, a seat, a computer
+    seat): Unicode text put in NFC (one spelling for one name), spaces at
+    its ends removed, at most ``most`` characters, with at least one
+    visible character (a letter, a digit, a mark of punctuation or a
+    symbol) and none of the characters a terminal or a page would act on
+    or hide (:data:`_NOT_IN_NAMES`; ZWNJ and ZWJ only inside a word).
+
+    >>> name("  Ann\u0301 ", "the name")
+    'Anń'
+    >>> name("\u200b\u200b", "the name")
+    Traceback (most recent call last):
+    ...
+    kozyri.core.InvalidInput: the name must not hold U+200B ZERO WIDTH SPACE
+    """
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what} must be text of at most {most} characters, not {shown(value)}")
+    for char in value:
+        if unicodedata.category(char) == "Cs":
+            raise InvalidInput(f"{what} is not valid Unicode text (a lone surrogate)")
+    text = unicodedata.normalize("NFC", value).strip()
+    if len(text) > most:
+        raise InvalidInput(f"{what} must be text of at most {most} characters")
+    visible = False
+    for index, char in enumerate(text):
+        category = unicodedata.category(char)
+        if char in JOINERS:
+            if index == 0 or index == len(text) - 1 or text[index - 1].isspace() or text[index + 1].isspace():
+                raise InvalidInput(f"{what} must not hold {_code_point(char)} outside a word")
+        elif category in _NOT_IN_NAMES or _noncharacter(char):
+            raise InvalidInput(f"{what} must not hold {_code_point(char)}")
+        visible = visible or category[0] in "LNPS"
+    if not visible:
+        raise InvalidInput(f"{what} must not be blank (it needs a letter, a digit or a symbol)")
+    return text

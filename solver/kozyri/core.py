@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -58,6 +59,10 @@ MAX_JSON_DEPTH = 64
 #: The most digits of an integer read (seeds, node counts and move numbers have at most 20).
 MAX_JSON_DIGITS = 100
 _BYTE_ORDER_MARK = "\ufeff"
+#: A UTF-16 surrogate: as a character of its own (not half of a pair) it is not Unicode text.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: A JSON escape of one (``\ud800``): a pair becomes one character, a lone one stays a surrogate.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def _bounded_int(text: str) -> int:
@@ -76,6 +81,24 @@ def _finite_float(text: str) -> float:
     if not math.isfinite(value):
         raise InvalidInput(f"malformed JSON: the number {text[:40]} is too large")
     return value
+
+
+def _check_text(data) -> None:
+    """Refuse a string (a key or a value) holding a lone surrogate: JSON can
+    escape one (``"\\ud800"``) but it is not text, and no file, database or
+    socket could carry it on."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                quoted = repr(item) if len(item) <= 30 else repr(item[:30]) + "..."
+                raise InvalidInput(f"malformed JSON: {quoted} is not valid Unicode text (a lone surrogate)")
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def _check_depth(data) -> None:
@@ -131,6 +154,8 @@ def load_json(data, *, constants: bool = True):
         raise InvalidInput(f"malformed JSON: {exc}") from None
     if isinstance(parsed, (list, dict)) and data.count("[") + data.count("{") > MAX_JSON_DEPTH:
         _check_depth(parsed)
+    if _SURROGATE_ESCAPE.search(data) or _SURROGATE.search(data):
+        _check_text(parsed)
     return parsed
 
 

@@ -94,12 +94,11 @@ def run(port: int, db: str) -> None:
 
     from kozyri_server.app import create_app
     from kozyri_server.limits import Limits
+    from kozyri_server.serving import uvicorn_config
 
     limits = Limits(messages_per_second=1e6, message_burst=10**6, max_request_seconds=REQUEST_SECONDS)
     app = create_app(db, workers=1, limits=limits)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, ws="websockets-sansio",
-                            ws_max_size=limits.max_frame_bytes, lifespan="on", log_level="info",
-                            timeout_graceful_shutdown=5)
+    config = uvicorn_config(app, host="127.0.0.1", port=port, limits=limits)
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: None)
     uvicorn.Server(config).run()

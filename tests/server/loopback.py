@@ -21,6 +21,7 @@ from websockets.sync.client import connect  # noqa: E402
 
 from kozyri_server.app import create_app  # noqa: E402
 from kozyri_server.limits import Limits  # noqa: E402
+from kozyri_server.serving import uvicorn_config  # noqa: E402
 
 #: Seconds any one message may take to come (a shared machine: generous; it only bounds a hang).
 RECEIVE_SECONDS = 30
@@ -32,9 +33,9 @@ class LoopbackServer:
     """The app over ``db`` with ``limits`` (messages unbounded in rate unless
     asked), served by uvicorn on a free loopback port; a context manager."""
 
-    def __init__(self, db, **limits):
-        limits = {"messages_per_second": 10000.0, "message_burst": 10000, **limits}
-        self.app = create_app(db, workers=0, limits=Limits(**limits))
+    def __init__(self, db, forwarded_allow_ips: str | None = None, **limits):
+        limits = Limits(**{"messages_per_second": 10000.0, "message_burst": 10000, **limits})
+        self.app = create_app(db, workers=0, limits=limits)
         # bound here and handed to uvicorn: no other process can take the port in between
         self.socket_ = socket.socket()
         self.socket_.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -42,8 +43,8 @@ class LoopbackServer:
         self.port = self.socket_.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.url = f"ws://127.0.0.1:{self.port}/api/ws"
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, ws="websockets-sansio",
-                                lifespan="on", log_level="warning")
+        config = uvicorn_config(self.app, host="127.0.0.1", port=self.port, limits=limits,
+                                log_level="warning", forwarded_allow_ips=forwarded_allow_ips)
         self.server = uvicorn.Server(config)
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_until_complete,

@@ -136,6 +136,11 @@ def test_idle_tables_expire_as_abandoned_and_keep_their_record(tmp_path):
         assert c.get(f"/api/tables/{playing}").json()["status"] == "abandoned"
         assert c.get("/api/tables", params={"all": "1"}).json()["tables"] == []
         assert c.post(f"/api/tables/{waiting}/join", json={}).status_code == 409
+        # every request is refused with the same words: giving the seat up, a rematch
+        for path in ("leave", "rematch"):
+            refused = c.post(f"/api/tables/{playing}/{path}", json={"token": token})
+            assert refused.status_code == 409 and "abandoned" in refused.json()["error"], (path, refused.text)
+        assert room_of(c, playing).seat_of(token) == 0  # the seat was not given up
         for _ in range(4):  # max_tables counts live tables only
             new_table(c, **TWO)
     store = SqliteStore(db)

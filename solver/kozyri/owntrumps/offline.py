@@ -27,11 +27,13 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from kozyri.checks import shown
 from kozyri.core import DRAW, INTERRUPTED, LOSS, WIN, InvalidInput, Limit, SearchResult, Value
 from kozyri.owntrumps import certificate as C
 from kozyri.owntrumps.offline_jobs import (
@@ -151,6 +153,10 @@ def solve_offline(position: Position, store: str | Path, *, certificate: str | P
         raise InvalidInput("the offline solve is for two players")
     if position.is_over:
         raise InvalidInput("the game is already over")
+    if core_hours is not None and (isinstance(core_hours, bool) or not isinstance(core_hours, (int, float))
+                                   or not math.isfinite(core_hours) or core_hours <= 0):
+        # nan would never stop the run
+        raise InvalidInput(f"core_hours must be a positive, finite number of hours, not {shown(core_hours)}")
     with open_proof_store(store) as db, controlled(limit, control) as ctrl:
         if max_job_nodes is None:
             max_job_nodes = DEFAULT_GROWTH * job_nodes

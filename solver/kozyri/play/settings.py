@@ -134,7 +134,7 @@ def seat_of(entry, kind: GameKind, players: int, number: int, deal_seed: int | N
         raise InvalidInput(f"unknown key {checks.shown(unknown[0])} in seat {number} (known: {', '.join(SEAT_KEYS)})")
     name = entry.get("name")
     if name is not None:
-        checks.short_text(name, f"seat {number}'s name", MOST_NAME_CHARS)
+        name = checks.name(name, f"seat {number}'s name", MOST_NAME_CHARS)
     if "agent" in entry and entry["agent"] is None:  # a person, as Seat.to_json writes one
         extra = [key for key in entry if key not in ("agent", "name") and entry[key] is not None]
         if extra:

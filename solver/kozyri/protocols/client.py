@@ -40,6 +40,7 @@ import time
 import weakref
 from collections.abc import Iterator
 
+from kozyri.checks import seconds as checked_seconds
 from kozyri.core import AgentInfo, InvalidInput, Limit, PlayResult, ProtocolError, Value
 
 __all__ = ["DEFAULT_COMMAND", "FIRST_ANALYSIS_NODES", "QUIT_GRACE_SECONDS", "REPLY_TIMEOUT_SECONDS",
@@ -317,8 +318,11 @@ class Engine:
         """The engine in a subprocess speaking JSON Lines: ``command`` (default
         :data:`DEFAULT_COMMAND`; ``--level`` is added for ``level``).
         ``timeout``: seconds a reply may take beyond the request's time limit
-        (the start included); None waits as long as it takes. ``popen_args``
-        go to :class:`subprocess.Popen` (``env``, ``cwd``)."""
+        (the start included), positive and finite (at most a year: ``nan``,
+        ``inf``, 0 and negative numbers are refused with
+        :class:`~kozyri.core.InvalidInput`); None waits as long as it takes.
+        ``popen_args`` go to :class:`subprocess.Popen` (``env``, ``cwd``)."""
+        timeout = checked_seconds(timeout, "the timeout", none=True)
         words = list(DEFAULT_COMMAND if command is None else command)
         if level is not None:
             words += ["--level", str(level)]

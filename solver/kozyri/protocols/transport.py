@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kozyri.core import CANCELLED, INTERRUPTED, KozyriError, Limit, ProtocolError
+from kozyri.core import CANCELLED, INTERRUPTED, KozyriError, Limit, ProtocolError, load_json
 from kozyri.protocols.lines import TooLong, chunk_reader, decode_line, leading_id, one_line, read_lines
 from kozyri.search.control import SearchControl
 
@@ -410,7 +410,7 @@ def serve_jsonl(requests: JsonRequests, source, sink) -> None:
             with lock:
                 current[0] = None
         if reply is not None:
-            output.write(json.dumps(reply) + "\n")  # ASCII: any text a request echoes is written exactly
+            output.write(json.dumps(reply, allow_nan=False) + "\n")  # ASCII, standard JSON: echoed text exact
         if output.closed:
             raise output.error
         if control.interrupted:
@@ -422,7 +422,7 @@ def _has_node_budget(line) -> bool:
     if isinstance(line, TooLong):
         return False
     try:
-        data = json.loads(line)
+        data = load_json(line, constants=False)  # the requests' reader: NaN, Infinity and 1e999 are no budget
     except (ValueError, TypeError, RecursionError):
         return False
     return isinstance(data, dict) and data.get("nodes") is not None

@@ -18,22 +18,33 @@ hand's last card); ``S + S * b + c`` beats with ``b`` and follows with ``c``;
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Mapping
 from dataclasses import replace
+from itertools import islice
 
 import numpy as np
 
+import kozyri.checks as checks
 from kozyri.core import IllegalMove, InvalidInput
 from kozyri.owntrumps.actions import ActionCodec
 from kozyri.owntrumps.cards import SUITS
-from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.position import MAX_PLAYERS, Position
 from kozyri.owntrumps.render import view_lines
 from kozyri.owntrumps.rules import Rules
 from kozyri.play import GameSettings, Session
 from kozyri.play.table import DEFAULT_TURN_CAP
 from kozyri.rl.encoding import CHOOSING, OVER, PLAYING, ObservationEncoding, returns_of
 
-#: The largest seed a deal is drawn with (GameSettings' seed rule: 0 to 2**63-1).
-MOST_SEED = 2**63 - 1
+#: The largest seed (the one seed rule of every door, :func:`kozyri.checks.seed`: 0 to 2**63-1).
+MOST_SEED = checks.MOST_SEED
+
+
+def reset_seed(seed) -> int | None:
+    """A ``reset`` seed by the one seed rule (:func:`kozyri.checks.seed`): a
+    whole number from 0 to 2**63-1, or None (a fresh random seed the first
+    time, then the stream goes on); anything else raises InvalidInput."""
+    return None if seed is None else checks.seed(seed)
 
 
 def env_settings(deck="36", players: int = 2, *, must_beat: bool = True, pass_sixes: bool = False, trumps=None,
@@ -44,14 +55,14 @@ def env_settings(deck="36", players: int = 2, *, must_beat: bool = True, pass_si
     phase, or one suit per seat (``"HS"``); ``seats`` as
     :class:`~kozyri.play.GameSettings` takes them (default: every seat
     played from outside)."""
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise InvalidInput(f"the number of players is a whole number from 2 to 4, not {players!r}")
+    players = checks.whole_number(players, "the number of players", 2, MAX_PLAYERS)
     if trumps is None:
-        trumps = "".join(SUITS[:players]) if 2 <= players <= len(SUITS) else None
+        trumps = "".join(SUITS[:players])
     for name, value in (("must_beat", must_beat), ("pass_sixes", pass_sixes)):
-        if not isinstance(value, bool):
-            raise InvalidInput(f"{name} is True or False, not {value!r}")
-    return GameSettings.create(deck=str(deck) if isinstance(deck, int) else deck, players=players,
+        checks.switch(value, name)
+    if isinstance(deck, int) and not isinstance(deck, bool):
+        deck = str(deck)
+    return GameSettings.create(deck=deck, players=players,
                                rules=Rules(must_beat, pass_sixes), trumps=trumps, leader=leader, seed=0,
                                turn_cap=turn_cap, seats=[None] * players if seats is None else seats)
 
@@ -70,41 +81,94 @@ class EnvGame:
         self.codec = ActionCodec(settings.deck)
         #: The observation arrays' layout.
         self.encoding = ObservationEncoding(settings.deck, settings.players, settings.turn_cap)
-        self.session: Session | None = None
+        self._session: Session | None = None
         self._order = None
         # What is read of the session at its event number `_seen[1]` (kept until the next event).
         self._seen: tuple = (None, -1)
         self._legal = self._mask = self._to_act = None
 
     # --- starting ------------------------------------------------------------------
+    @property
+    def session(self) -> Session:
+        """The game's :class:`~kozyri.play.Session` (InvalidInput before the first :meth:`start`)."""
+        session = self._session
+        if session is None:
+            raise InvalidInput("no game yet: start one first (EnvGame.start; an environment's reset)")
+        return session
+
+    @session.setter
+    def session(self, session: Session) -> None:
+        self._session = session
+
+    @property
+    def started(self) -> bool:
+        """Whether a game has been started (:meth:`start`)."""
+        return self._session is not None
+
+    def reset_options(self, options) -> tuple:
+        """``(order, start)`` from an environment's ``reset`` ``options``,
+        checked: None or a dict (a Mapping) whose ``"order"`` (every card
+        number once) or ``"start"`` (a Position of this game), not both,
+        gives the deal; other keys are ignored (PettingZoo's ``api_test``
+        sends one). InvalidInput names the option that is wrong."""
+        if options is None:
+            return None, None
+        if not isinstance(options, Mapping):
+            raise InvalidInput('reset\'s options are None or a dict like {"order": [cards]} or {"start": Position}, '
+                               f"not {checks.shown(options)}")
+        order, start = options.get("order"), options.get("start")
+        return self._deal_given(self.settings, order, start)
+
+    def _deal_given(self, settings: GameSettings, order, start) -> tuple:
+        """``(order, start)`` checked: ``order`` as a list of card numbers, ``start`` a Position of the game."""
+        if start is not None:
+            if order is not None:
+                raise InvalidInput('a deal is given by the option "order" or by "start", not both')
+            if not isinstance(start, Position):
+                raise InvalidInput(f'the option "start" is a kozyri Position, not {type(start).__name__}')
+            if (start.deck, start.n_players, start.rules) != (settings.deck, settings.players, settings.rules):
+                raise InvalidInput('the option "start": a position of another deck, number of players or rules '
+                                   "than the environment's")
+        elif order is not None:
+            order = self._order_of(order, settings.deck)
+        return order, start
+
     def start(self, seed: int, order=None, start: Position | None = None, seats=None) -> None:
         """A new game dealt from ``seed`` (the settings' deal), or from
         ``order`` (every card number once, in dealing order: the OpenSpiel
         game's chance outcomes), after the trump choice if there is one, or
         from ``start`` (a position to play from, with its trumps); ``seats``
-        replaces the settings' seats."""
+        replaces the settings' seats. Everything is checked before anything
+        changes: a refused start leaves the game as it was."""
         settings = replace(self.settings, seed=seed, **({} if seats is None else {"seats": tuple(seats)}))
-        self._order = None
+        order, start = self._deal_given(settings, order, start)
         if start is not None:
-            if not isinstance(start, Position):
-                raise InvalidInput(f"a start is a Position, not {type(start).__name__}")
-            if (start.deck, start.n_players, start.rules) != (settings.deck, settings.players, settings.rules):
-                raise InvalidInput("the start is of another deck, number of players or rules than the environment's")
-            self.session = Session(replace(settings, trumps=start.trumps), start=start)
-            return
-        if order is not None:
-            try:
-                order = [int(card) for card in order]
-            except (TypeError, ValueError):
-                order = None
-            if order is None or sorted(order) != list(range(settings.deck.size)):
-                raise InvalidInput(f"a deal's order holds every card of the {settings.deck.spec()} deck once")
+            session = Session(replace(settings, trumps=start.trumps), start=start)
+        elif order is not None:
             if settings.chooses_trumps:
-                self._order = order  # dealt once the seats have chosen
+                session = Session(settings)  # the order is dealt once the seats have chosen
             else:
-                self.session = Session(settings, start=self._deal(settings, settings.trumps, order))
-                return
-        self.session = Session(settings)
+                session, order = Session(settings, start=self._deal(settings, settings.trumps, order)), None
+        else:
+            session = Session(settings)
+        self.session, self._order = session, order
+
+    @staticmethod
+    def _order_of(order, deck) -> list[int]:
+        """``order`` as a list of every card number of ``deck`` once (InvalidInput otherwise)."""
+        size = deck.size
+        numbers = None
+        if not isinstance(order, (str, bytes, bytearray, Mapping, set, frozenset)):
+            try:
+                cards = list(islice(iter(order), size + 1))
+                if not any(isinstance(card, (bool, np.bool_)) for card in cards):
+                    numbers = [operator.index(card) for card in cards]
+            except TypeError:
+                numbers = None
+        if numbers is None or sorted(numbers) != list(range(size)):
+            raise InvalidInput(f'the option "order": a deal\'s order holds every card of the {deck.spec()} deck '
+                               f"once (the whole numbers 0 to {size - 1} in dealing order), not {checks.shown(order)}")
+        return numbers
 
     @staticmethod
     def _deal(settings: GameSettings, trumps, order) -> Position:
@@ -176,12 +240,12 @@ class EnvGame:
             raise IllegalMove(f"the game is over ({self.ending.text}): no action is legal")
         try:
             number = int(action)
-        except (TypeError, ValueError):
-            raise IllegalMove(f"an action is a whole number, not {action!r}") from None
+        except (TypeError, ValueError, OverflowError):  # OverflowError: an infinite float
+            raise IllegalMove(f"an action is a whole number, not {checks.shown(action)}") from None
         move = self.legal().get(number) if number == action else None
         if move is None:
-            shown = number if number == action else repr(action)
-            raise IllegalMove(f"action {shown} is not legal here (legal: {', '.join(map(str, sorted(self.legal())))})")
+            what = checks.shown(number) if number == action else checks.shown(action)
+            raise IllegalMove(f"action {what} is not legal here (legal: {', '.join(map(str, sorted(self.legal())))})")
         session = self.session
         session.act(self._to_act, move, seconds=0.0)
         if self._order is not None and session.table is not None:

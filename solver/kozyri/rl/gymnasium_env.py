@@ -14,8 +14,15 @@ reward comes at the end, the learner's: -1 for a loss, +1/(players - 1)
 for a win, 0 for a draw; a game stopped at the turn cap is truncated.
 
 ``reset(seed=S)`` deals the same game and seeds the computer seats the
-same way for the same ``S``; its ``options`` are the PettingZoo
-environment's (``{"order": [...]}``, ``{"start": Position}``).
+same way for the same ``S`` (the one seed rule of kozyri,
+:func:`kozyri.checks.seed`: a whole number from 0 to 2**63-1; None: a
+fresh random seed, then the stream goes on); its ``options`` are the
+PettingZoo environment's (``{"order": [...]}``, ``{"start": Position}``;
+other keys are ignored). A bad setting, seed or option raises
+:class:`~kozyri.core.InvalidInput` (a ValueError) naming it; ``step``,
+``render`` (with a render mode) and ``action_masks`` before the first
+``reset`` raise Gymnasium's ``gymnasium.error.ResetNeeded``, as its
+``OrderEnforcing`` wrapper does.
 
 An **illegal action** (``illegal_action``): ``"lose"`` (the default) ends
 the game as a loss of the learner (reward -1, terminated, ``info["illegal"]``
@@ -39,12 +46,14 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 
 import kozyri.checks as checks
 from kozyri.core import IllegalMove, InvalidInput
+from kozyri.owntrumps.position import MAX_PLAYERS
 from kozyri.play.table import DEFAULT_TURN_CAP
 from kozyri.rl import GYMNASIUM_ID
-from kozyri.rl.game import MOST_SEED, EnvGame, env_settings
+from kozyri.rl.game import MOST_SEED, EnvGame, env_settings, reset_seed
 
 __all__ = ["ILLEGAL_ACTIONS", "OwnTrumpsEnv", "register"]
 
@@ -67,14 +76,14 @@ class OwnTrumpsEnv(gymnasium.Env):
     def __init__(self, deck="36", players: int = 2, *, seat: int = 0, levels=1, must_beat: bool = True,
                  pass_sixes: bool = False, trumps=None, leader: int = 0, turn_cap: int = DEFAULT_TURN_CAP,
                  illegal_action: str = "lose", render_mode: str | None = None):
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise InvalidInput(f"render_mode is one of {', '.join(self.metadata['render_modes'])} or None, "
-                               f"not {render_mode!r}")
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise InvalidInput(f"illegal_action is one of {', '.join(ILLEGAL_ACTIONS)}, not {illegal_action!r}")
+        modes = self.metadata["render_modes"]
+        if render_mode is not None and not (isinstance(render_mode, str) and render_mode in modes):
+            raise InvalidInput(f"render_mode is one of {', '.join(modes)} or None, not {checks.shown(render_mode)}")
+        if not (isinstance(illegal_action, str) and illegal_action in ILLEGAL_ACTIONS):
+            raise InvalidInput(f"illegal_action is one of {', '.join(ILLEGAL_ACTIONS)}, "
+                               f"not {checks.shown(illegal_action)}")
         self.render_mode, self.illegal_action = render_mode, illegal_action
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise InvalidInput(f"the number of players is a whole number from 2 to 4, not {players!r}")
+        players = checks.whole_number(players, "the number of players", 2, MAX_PLAYERS)
         self.seat = checks.seat(seat, players, "the learner's seat")
         self._others = [s for s in range(players) if s != self.seat]
         if isinstance(levels, (list, tuple)):
@@ -102,11 +111,12 @@ class OwnTrumpsEnv(gymnasium.Env):
 
     # --- the Gymnasium API -----------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        # Checked before anything changes: a refused reset leaves the environment as it was.
+        seed = reset_seed(seed)
+        order, start = self.game.reset_options(options)
         super().reset(seed=seed)
-        options = options or {}
         deal_seed, agents_seed = (int(self.np_random.integers(0, MOST_SEED)) for _ in range(2))
-        self.game.start(deal_seed, order=options.get("order"), start=options.get("start"),
-                        seats=self._seats_for(agents_seed))
+        self.game.start(deal_seed, order=order, start=start, seats=self._seats_for(agents_seed))
         self._forfeited = False
         self.game.session.computer_turns()
         if self.render_mode == "human":
@@ -115,6 +125,8 @@ class OwnTrumpsEnv(gymnasium.Env):
 
     def step(self, action):
         game = self.game
+        if not game.started:
+            raise ResetNeeded("Cannot call env.step() before calling env.reset()")
         if self._over:
             raise IllegalMove("the game is over: reset the environment")
         if game.to_act != self.seat:
@@ -168,11 +180,15 @@ class OwnTrumpsEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions now, as 0/1 values (the name sb3-contrib's MaskablePPO asks for)."""
+        if not self.game.started:
+            raise ResetNeeded("Cannot call env.action_masks() before calling env.reset()")
         return self._info()["action_mask"]
 
     def render(self):
         if self.render_mode is None:
             return None
+        if not self.game.started:
+            raise ResetNeeded("Cannot call `env.render()` before calling `env.reset()`")
         text = self.game.text(self.seat)
         if self.render_mode == "human":
             print(text)

@@ -16,11 +16,21 @@ when the game stopped at the turn cap (a draw, 0 each). The end's
 :class:`~kozyri.play.Ending` is in each agent's ``info["ending"]``. A seat
 that has gone out stays an agent until the end (it is never to act).
 
-``reset(seed=S)`` deals reproducibly (each reset without a seed continues
-the stream); ``options``: ``{"order": [cards in dealing order]}`` deals
-those cards (after the trump choice, if any), ``{"start": Position}``
-plays from a position; other keys are ignored. An illegal action raises
-:class:`~kozyri.core.IllegalMove` (a ValueError).
+``reset(seed=S)`` deals reproducibly (the one seed rule of kozyri,
+:func:`kozyri.checks.seed`: a whole number from 0 to 2**63-1; each reset
+without a seed continues the stream); ``options``: ``{"order": [cards in
+dealing order]}`` deals those cards (after the trump choice, if any),
+``{"start": Position}`` plays from a position; other keys are ignored. An
+illegal action raises :class:`~kozyri.core.IllegalMove` (a ValueError); a
+bad setting, seed or option :class:`~kozyri.core.InvalidInput` (a
+ValueError) naming it; an agent that is not one :class:`UnknownAgent` (an
+InvalidInput and a KeyError). Out of order, the bare environment does what
+PettingZoo's ``OrderEnforcingWrapper`` does (the wrapped one the same):
+``observe``, ``step``, ``render`` and ``agent_iter`` before ``reset``
+raise its ``AssertionError("reset() needs to be called before ...")``,
+``agent_selection``, ``agents``, ``rewards``... its ``AttributeError``; a
+``step`` once every agent is done warns and does nothing; ``last()`` then
+raises :class:`~kozyri.core.GameOver`.
 
 >>> env = env(deck="4x3")
 >>> env.reset(seed=1)
@@ -34,12 +44,28 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from kozyri.core import InvalidInput
+from kozyri.checks import shown
+from kozyri.core import GameOver, InvalidInput
 from kozyri.play.table import DEFAULT_TURN_CAP
-from kozyri.rl.game import MOST_SEED, EnvGame, env_settings
+from kozyri.rl.game import MOST_SEED, EnvGame, env_settings, reset_seed
 
-__all__ = ["OwnTrumpsAEC", "env", "raw_env"]
+__all__ = ["OwnTrumpsAEC", "UnknownAgent", "env", "raw_env"]
+
+#: What PettingZoo's OrderEnforcingWrapper refuses to read before ``reset`` (an AttributeError), and the bare
+#: environment as well.
+_SET_BY_RESET = frozenset({"rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents",
+                           "agents", "_cumulative_rewards"})
+_ALL_DONE = "every agent is done (the game is over): reset() the environment to play again"
+
+
+class UnknownAgent(InvalidInput, KeyError):
+    """An agent name that is not one of the environment's ``possible_agents``
+    (a KeyError too, as a dict of agents would raise)."""
+
+    __str__ = InvalidInput.__str__
 
 
 class OwnTrumpsAEC(AECEnv):
@@ -56,13 +82,13 @@ class OwnTrumpsAEC(AECEnv):
     def __init__(self, deck="36", players: int = 2, *, must_beat: bool = True, pass_sixes: bool = False,
                  trumps=None, leader: int = 0, turn_cap: int = DEFAULT_TURN_CAP, render_mode: str | None = None):
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise InvalidInput(f"render_mode is one of {', '.join(self.metadata['render_modes'])} or None, "
-                               f"not {render_mode!r}")
+        modes = self.metadata["render_modes"]
+        if render_mode is not None and not (isinstance(render_mode, str) and render_mode in modes):
+            raise InvalidInput(f"render_mode is one of {', '.join(modes)} or None, not {shown(render_mode)}")
         self.render_mode = render_mode
         self.game = EnvGame(env_settings(deck, players, must_beat=must_beat, pass_sixes=pass_sixes, trumps=trumps,
                                          leader=leader, turn_cap=turn_cap))
-        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self.possible_agents = [f"player_{seat}" for seat in range(self.game.n_players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         encoding, actions = self.game.encoding, self.game.codec.num_actions
         self.observation_spaces = {
@@ -73,18 +99,32 @@ class OwnTrumpsAEC(AECEnv):
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
         self._np_random = None
 
+    def __getattr__(self, name: str):
+        """Only for what is not set: the state ``reset`` sets is refused before it, as PettingZoo's wrapper does."""
+        if name in _SET_BY_RESET:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _seat(self, agent) -> int:
+        """The seat of ``agent`` (:class:`UnknownAgent` for a name that is not an agent's)."""
+        try:
+            return self._seats[agent]
+        except (KeyError, TypeError):  # TypeError: an unhashable "name"
+            raise UnknownAgent(f"no agent {shown(agent)}: the agents are {', '.join(self.possible_agents)}") from None
+
     def observation_space(self, agent):
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
 
     def action_space(self, agent):
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self._seat(agent)]]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        # Checked before anything changes: a refused reset leaves the environment as it was.
+        seed = reset_seed(seed)
+        order, start = self.game.reset_options(options)
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-        options = options or {}
-        self.game.start(int(self._np_random.integers(0, MOST_SEED)), order=options.get("order"),
-                        start=options.get("start"))
+        self.game.start(int(self._np_random.integers(0, MOST_SEED)), order=order, start=start)
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -97,9 +137,26 @@ class OwnTrumpsAEC(AECEnv):
             self._finish()
 
     def observe(self, agent):
-        return self.game.observe(self._seats[agent])
+        if not self.game.started:
+            EnvLogger.error_observe_before_reset()
+        return self.game.observe(self._seat(agent))
+
+    def last(self, observe: bool = True):
+        if self.game.started and not self.agents:
+            raise GameOver(_ALL_DONE)
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63):
+        if not self.game.started:
+            EnvLogger.error_agent_iter_before_reset()
+        return super().agent_iter(max_iter)
 
     def step(self, action) -> None:
+        if not self.game.started:
+            EnvLogger.error_step_before_reset()
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -124,6 +181,8 @@ class OwnTrumpsAEC(AECEnv):
             self.infos[agent] = {"ending": ending.to_json()}
 
     def render(self):
+        if not self.game.started:
+            EnvLogger.error_render_before_reset()
         if self.render_mode is None:
             return None
         seat = self.game.to_act
@@ -142,9 +201,21 @@ def raw_env(**settings) -> OwnTrumpsAEC:
     return OwnTrumpsAEC(**settings)
 
 
+class _OrderEnforcing(OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper, whose ``last()`` once every agent
+    is done raises :class:`~kozyri.core.GameOver` (as the bare environment's)
+    rather than a KeyError of PettingZoo's ``AECEnv.last``."""
+
+    def last(self, observe: bool = True):
+        if self._has_reset and not self.agents:
+            raise GameOver(_ALL_DONE)
+        return super().last(observe)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
 def env(**settings):
     """The environment as PettingZoo's classic games come: with the wrapper
     that orders the calls (an action of the wrong agent, a step after the end)."""
-    from pettingzoo.utils import wrappers
-
-    return wrappers.OrderEnforcingWrapper(OwnTrumpsAEC(**settings))
+    return _OrderEnforcing(OwnTrumpsAEC(**settings))

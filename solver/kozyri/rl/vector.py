@@ -264,19 +264,29 @@ class VectorOwnTrumps:
         return int(played)
 
     def _checked_actions(self, actions) -> np.ndarray:
-        array = np.asarray(actions)
+        try:
+            array = np.asarray(actions)
+        except (TypeError, ValueError, OverflowError):  # a ragged list, say
+            raise InvalidInput(f"step takes one action per game: an array of shape ({self.n_games},), "
+                               f"not a {type(actions).__name__} that numpy cannot read as an array") from None
         if array.shape != (self.n_games,):
             raise InvalidInput(f"step takes one action per game: an array of shape ({self.n_games},), "
                                f"not {array.shape}")
-        if array.dtype.kind not in "iu":
-            if array.dtype.kind == "b" or not np.all(np.isfinite(array)) or not np.all(array == np.round(array)):
-                raise InvalidInput(f"actions must be whole numbers, not {array.dtype} values")
-        array = array.astype(np.int64, copy=False)
-        out = np.flatnonzero(((array < 0) | (array >= self.num_actions)) & (self._result == PLAYING))
+        kind = array.dtype.kind
+        # Whole numbers only: integers, or floats of whole values (not bools, objects, texts, complex numbers).
+        if kind not in "iuf" or kind == "f" and (not np.all(np.isfinite(array))
+                                                 or not np.all(array == np.round(array))):
+            raise InvalidInput(f"actions must be whole numbers, not {array.dtype} values")
+        playing = self._result == PLAYING
+        # Checked in the values given, before any cast (a uint64 or a float past int64 would wrap).
+        out = np.flatnonzero(((array < 0) | (array >= self.num_actions)) & playing)
         if out.size:
             i = int(out[0])
-            raise InvalidInput(f"game {i}: action {int(array[i])} is out of range 0..{self.num_actions - 1}")
-        return np.ascontiguousarray(array)
+            raise InvalidInput(f"game {i}: action {checks.shown(array[i].item())} is out of range "
+                               f"0..{self.num_actions - 1}")
+        if kind != "i":  # a finished game's action is ignored, whatever it is: 0 casts without a warning
+            array = np.where(playing, array, 0)
+        return np.ascontiguousarray(array.astype(np.int64, copy=False))
 
     def _legal_text(self, i: int, most: int = 12) -> str:
         legal = [a for a in np.flatnonzero(self.legal_mask()[i])]
