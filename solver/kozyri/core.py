@@ -9,7 +9,8 @@
   knows about it, the one answer of every agent and engine of every game;
 * :class:`KozyriError` and its subclasses: every error meant for a user;
 * :func:`load_json`: the one reader of JSON text, bounded in size, nesting
-  depth and digits, whose errors are :class:`InvalidInput`.
+  depth and digits, whose errors are :class:`InvalidInput`;
+* :func:`whole_step`: a step a Ctrl-C or SIGTERM may not cut in two.
 
 Plain Python with no imports beyond the standard library: importing it (or
 cards, rules and positions, which build on it) does not load Numba.
@@ -20,6 +21,8 @@ from __future__ import annotations
 import json
 import math
 import re
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -166,6 +169,45 @@ MEMORY_BOUND = "memory bound"
 INTERRUPTED = "interrupted"  # Ctrl-C
 CANCELLED = "cancelled"  # a caller's cancel()
 STOP_REASONS = (TIME_LIMIT, NODE_LIMIT, MEMORY_BOUND, INTERRUPTED, CANCELLED)
+
+
+class _WholeSteps:
+    """The :func:`whole_step` blocks open in the main thread, and whether a
+    stop signal's ``KeyboardInterrupt`` waits for their end."""
+
+    open = 0
+    raise_at_end = False
+
+
+@contextmanager
+def whole_step():
+    """Within the block (one step that must happen whole: a run's record
+    written to its file *and* counted in the figures a stop prints), the
+    ``KeyboardInterrupt`` of a Ctrl-C or SIGTERM is raised at the block's
+    end instead of in its middle. Main thread only (signals reach no other);
+    the signal handlers of :mod:`kozyri.search.control` ask
+    :func:`interrupt_waits` before they raise."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _WholeSteps.open += 1
+    try:
+        yield
+    finally:
+        _WholeSteps.open -= 1
+    if not _WholeSteps.open and _WholeSteps.raise_at_end:
+        _WholeSteps.raise_at_end = False
+        raise KeyboardInterrupt
+
+
+def interrupt_waits() -> bool:
+    """Called by a signal handler about to raise ``KeyboardInterrupt``: True
+    (and the raise is left to the end of the step) when a :func:`whole_step`
+    is open."""
+    if _WholeSteps.open:
+        _WholeSteps.raise_at_end = True
+        return True
+    return False
 
 
 # --- values -------------------------------------------------------------------

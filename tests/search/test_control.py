@@ -207,3 +207,35 @@ def test_a_signal_during_an_import_is_handled_once_the_import_is_over(tmp_path):
                           timeout=HANG)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["whole", "signal", str(int(signal.SIGTERM))], done.stdout + done.stderr
+
+
+#: A step that receives a signal half-way: the run's KeyboardInterrupt must come after the step,
+#: never between writing a record and counting it.
+SIGNALLED_STEP = """
+import os, signal
+from kozyri.core import whole_step
+from kozyri.search.control import interrupts_end_run, last_signal
+
+done = []
+try:
+    with interrupts_end_run():
+        with whole_step():
+            done.append("written")
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(10**5):  # the signal is taken between two bytecodes: give it time to land here
+                pass
+            done.append("counted")
+        done.append("after the step")
+except KeyboardInterrupt:
+    print(*done, "|", "signal", last_signal())
+"""
+
+
+def test_a_signal_during_a_whole_step_ends_the_run_after_the_step():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", SIGNALLED_STEP], capture_output=True, text=True, timeout=HANG)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["written", "counted", "|", "signal", str(int(signal.SIGTERM))], \
+        done.stdout + done.stderr

@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kozyri.core import INTERRUPTED, InvalidInput, KozyriError
+from kozyri.core import INTERRUPTED, InvalidInput, KozyriError, whole_step
 from kozyri.runs.files import ResultsFile
 from kozyri.runs.pools import check_workers, run_tasks
 
@@ -115,11 +115,12 @@ class RunFormat:
         todo = (key for key in planned if key not in done)
 
         def finished(record) -> None:
-            if results is not None:
-                results.append(record.to_json() if hasattr(record, "to_json") else record)
-            records.append(record)
-            if on_record is not None:
-                on_record(record, records)
+            with whole_step():  # a record written is a record counted: a stop waits for both
+                if results is not None:
+                    results.append(record.to_json() if hasattr(record, "to_json") else record)
+                records.append(record)
+                if on_record is not None:
+                    on_record(record, records)
 
         stopped = None
         try:

@@ -46,7 +46,7 @@ import weakref
 from contextlib import contextmanager
 from typing import Callable
 
-from kozyri.core import CANCELLED, INTERRUPTED, NODE_LIMIT, TIME_LIMIT, Limit
+from kozyri.core import CANCELLED, INTERRUPTED, NODE_LIMIT, TIME_LIMIT, Limit, interrupt_waits
 
 #: Slots of the control array shared with the kernels.
 CTL_STOP, CTL_NODES, CTL_NODE_LIMIT = 0, 1, 2
@@ -317,7 +317,7 @@ class _Watcher:
             return
         self.presses += 1
         self.interrupt(signum)
-        if self.presses > 1 or self.ending_runs:
+        if (self.presses > 1 or self.ending_runs) and not interrupt_waits():
             raise KeyboardInterrupt
 
     @contextmanager
