@@ -37,6 +37,9 @@ def _table_limit_options(command):
          "address leaves room for everybody else."),
         ("--joins-per-minute", "joins_per_minute", FiniteNumber(0.01), "N",
          "Seats one client address may join a minute (as many at once)."),
+        ("--max-connections-per-address", "max_connections_per_address", click.IntRange(1), "N",
+         "WebSocket connections (seats and spectators) open at once from one client address, loopback "
+         "included (a bound on the server's sockets); one more gets an error and close code 4429."),
         ("--idle-table-seconds", "idle_table_seconds", FiniteNumber(1, unit="seconds"), "SECONDS",
          "An unfinished table with no move and no seat taken for this long is abandoned: no longer "
          "played, listed or counted, its record kept (86400: a day). A running clock ends its game instead."),
@@ -47,8 +50,9 @@ def _table_limit_options(command):
         command = click.option(flag, name, type=kind, default=getattr(default, name), show_default=True,
                                metavar=metavar, help=text)(command)
     return click.option("--limit-loopback", "limit_loopback", is_flag=True, default=default.limit_loopback,
-                        help="Limit loopback clients per address too. By default this machine's own clients "
-                             "(tests, benchmarks) are not; behind a reverse proxy name it with "
+                        help="Limit loopback clients' tables created, live tables and joins per address "
+                             "too. By default this machine's own clients (tests, benchmarks) are not; "
+                             "WebSocket connections, new players and wrong transfer codes count always. Behind a reverse proxy name it with "
                              "--forwarded-allow-ips, and each real client is limited.")(command)
 
 

@@ -24,8 +24,10 @@ The address limits count per client address as the connection shows it
 from one address is refused (429) while other addresses still create and
 join. They are kept in memory: a restarted server counts afresh, and each
 of several servers sharing a database counts its own. Loopback clients
-(the machine itself: its tests and benchmarks) are not limited per
-address unless :attr:`~kozyri_server.limits.Limits.limit_loopback` says so.
+(the machine itself: its tests and benchmarks) are not limited here
+unless :attr:`~kozyri_server.limits.Limits.limit_loopback` says so; the
+bounds on sockets, new players and wrong transfer codes (elsewhere) count
+loopback too.
 
 >>> now = [0.0]
 >>> rates = AddressRates(per_minute=2, clock=lambda: now[0])

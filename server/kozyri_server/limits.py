@@ -37,7 +37,8 @@ class Limits:
     #: Tables one client address may create a minute on average (as many at once), and seats it may join.
     creates_per_minute: float = 10.0
     joins_per_minute: float = 30.0
-    #: Whether loopback clients (this machine, a reverse proxy on it) are limited per address too.
+    #: Whether loopback clients (this machine, a reverse proxy on it) are limited in the tables they create
+    #: and join per address too (WebSocket connections, new players and wrong codes count them always).
     limit_loopback: bool = False
     #: Seconds an unfinished table may stay idle (no move, no seat taken) before it is abandoned.
     idle_table_seconds: float = 24 * 3600.0

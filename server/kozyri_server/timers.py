@@ -152,13 +152,18 @@ class TableTimers:
 
     # --- the table lifecycle (kozyri_server.lifecycle) -------------------------------------
     async def _sweeper(self) -> None:
-        """Every :attr:`Limits.sweep_seconds`: :meth:`sweep`."""
+        """:meth:`sweep` at start, then every :attr:`Limits.sweep_seconds`.
+
+        The first pass is at start: idle time is wall time since a table's
+        last event, the server's own downtime included, so the tables that
+        expired while it was stopped are abandoned at once (and a server
+        restarted more often than ``sweep_seconds`` still abandons tables)."""
         while True:
-            await asyncio.sleep(self.limits.sweep_seconds)
             try:
                 await self.sweep()
             except Exception:  # a database hiccup: look again next time
                 log.exception("sweeping the idle tables")
+            await asyncio.sleep(self.limits.sweep_seconds)
 
     async def sweep(self, now: float | None = None) -> list[str]:
         """Every live table idle past its expiry at ``now`` (unix seconds;

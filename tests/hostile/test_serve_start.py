@@ -78,6 +78,7 @@ def test_a_database_that_cannot_be_opened_is_named_in_one_line(tmp_path, case):
     ["--joins-per-minute", "nan"],
     ["--idle-table-seconds", "nan"],
     ["--open-table-seconds", "inf"],
+    ["--max-connections-per-address", "0"],
     ["--forwarded-allow-ips", "proxy.example"],
 ])
 def test_an_option_out_of_its_range_is_one_line(tmp_path, args):

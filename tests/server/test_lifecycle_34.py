@@ -154,6 +154,22 @@ def test_idle_tables_expire_as_abandoned_and_keep_their_record(tmp_path):
         assert all(room.status == "open" for room in tables_of(c).rooms.values())
 
 
+def test_a_restart_abandons_at_once_the_tables_that_expired_while_the_server_was_stopped(tmp_path):
+    """Idle time is wall time: the server's first sweep is at its start, so that tables expire even
+    when it restarts more often than once a sweep (the sweeper used to sleep first)."""
+    db = tmp_path / "restarted.db"
+    with client(db) as c:
+        expired = new_table(c, **TWO)
+    time.sleep(0.6)  # the table is idle for longer than the expiry the next start has
+    with client(db, open_table_seconds=0.5, sweep_seconds=DAY) as c:
+        waited = time.monotonic()
+        while c.get(f"/api/tables/{expired}").json()["status"] != "abandoned":
+            assert time.monotonic() - waited < 60, "the first sweep never came"
+            time.sleep(0.05)
+        fresh = new_table(c, **TWO)  # a table made after the first sweep waits for the next
+        assert room_of(c, fresh).status == "open"
+
+
 def test_a_running_clock_keeps_its_table_from_the_idle_expiry(tmp_path):
     with client(tmp_path / "clocked.db") as c:
         table_id = new_table(c, **TWO, time_control={"kind": "game", "seconds": 10 * DAY, "increment": 0})
