@@ -29,6 +29,7 @@ _GAMES = {"kozyri.owntrumps", "kozyri.reversi"}
 _BASE = {"kozyri.core", "kozyri.checks", "kozyri.search"}
 ALLOWED = {
     "kozyri.core": set(),
+    "kozyri.caches": set(),  # where the compiled kernels are cached: set before any kernel is imported
     "kozyri.checks": {"kozyri.core"},  # the validators every door shares, beside the vocabulary
     "kozyri.search": {"kozyri.core"},
     "kozyri.runs": {"kozyri.core", "kozyri.checks"},
@@ -40,10 +41,10 @@ ALLOWED = {
     "kozyri.protocols": _BASE | _GAMES | {"kozyri.agents", "kozyri.play"},
     "kozyri.openspiel": _BASE | _GAMES | {"kozyri.agents", "kozyri.play"},
     "kozyri.rl": _BASE | _GAMES | {"kozyri.agents", "kozyri.play"},  # a door beside openspiel
-    "kozyri": {"kozyri.core"},  # the package's own __init__
+    "kozyri": {"kozyri.core", "kozyri.caches"},  # the package's own __init__
     "kozyri_server": _BASE | _GAMES | {"kozyri", "kozyri.runs", "kozyri.agents", "kozyri.play", "kozyri.studies",
                                        "kozyri.protocols"},
-    "kozyri_cli": _BASE | _GAMES | {"kozyri", "kozyri.runs", "kozyri.agents", "kozyri.play", "kozyri.studies",
+    "kozyri_cli": _BASE | _GAMES | {"kozyri", "kozyri.caches", "kozyri.runs", "kozyri.agents", "kozyri.play", "kozyri.studies",
                                     "kozyri.protocols", "kozyri_server"},
 }
 

@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "analyze": ("kozyri_cli.analyze", "A review of a finished or running game, move by move."),
     "arena": ("kozyri_cli.arena", "Play agents against each other over duplicate deals."),
     "bestmove": ("kozyri_cli.bestmove", "The move a playing agent chooses for the player to move."),
+    "cache": ("kozyri_cli.cache", "Where the compiled kernels are cached, and clearing them."),
     "deal": ("kozyri_cli.owntrumps", "Deal a random Own Trumps position."),
     "engine": ("kozyri_cli.engine", "The Own Trumps engine behind a line protocol, for GUIs and servers."),
     "play": ("kozyri_cli.play", "Play Own Trumps against the computer in the terminal."),

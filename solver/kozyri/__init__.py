@@ -7,6 +7,7 @@ here) and :mod:`kozyri.search` (search machinery that belongs to no game).
 The map of the packages is ``docs/architecture.md``.
 """
 
+from kozyri.caches import use_user_cache
 from kozyri.core import (
     DRAW,
     LOSS,
@@ -23,6 +24,8 @@ from kozyri.core import (
     SearchResult,
     Value,
 )
+
+use_user_cache()  # the compiled kernels go to the user's cache folder, never into the package (kozyri.caches)
 
 
 def __getattr__(name: str):

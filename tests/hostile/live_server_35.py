@@ -25,7 +25,7 @@ from pathlib import Path
 #: Seconds one engine request may take at most on this server (a larger budget is cut to it).
 REQUEST_SECONDS = 1.0
 #: Seconds the server may take to start (a shared machine: generous; only bounds a hang).
-START_SECONDS = 120
+START_SECONDS = 300  # a hang guard: a fresh clone's first start compiles the kernels
 #: Seconds any one reply may take (bounds a hang only).
 REPLY_SECONDS = 60
 #: What a server's log must never hold: a traceback, or an error it did not expect.

@@ -26,7 +26,7 @@ from kozyri_server.serving import uvicorn_config  # noqa: E402
 #: Seconds any one message may take to come (a shared machine: generous; it only bounds a hang).
 RECEIVE_SECONDS = 30
 #: Seconds the server may take to start.
-START_SECONDS = 60
+START_SECONDS = 300  # a hang guard: a fresh clone's first start compiles the kernels
 
 
 class LoopbackServer:
