@@ -16,6 +16,10 @@ the files an earlier example of the same page made (``kozyri deal ... > game.txt
 ``kozyri analyze game.txt``): every file an example needs must be made by an example before it.
 The one thing the directory holds at the start is ``benchmarks``, a link to the repository's
 benchmarks/ (the results files that docs/results.md reads, as from a clone's root).
+The pages show the server on port 8765 (:data:`SHOWN_PORT`); each page's commands run with a
+free port of this machine in its place, and a ``kozyri serve`` started in the background must
+answer on that port (its own process, checked) before the next command runs: another server on
+8765 can neither answer the examples nor fail them.
 Each command runs in its own ``bash -c`` (variables and ``cd`` do not carry over), with standard
 input closed, Python unbuffered (standard output and error interleave as on a terminal),
 ``kozyri`` from this interpreter's environment, ``KOZYRI_TABLES`` pointing into the
@@ -67,6 +71,10 @@ except ImportError:  # --update needs no pytest
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 COMMAND_TIMEOUT = 600
+#: The port the pages show for ``kozyri serve``; replaced by a free port when the commands run.
+SHOWN_PORT = 8765
+#: Seconds a page's server may take to answer (a hang guard: a fresh clone compiles the kernels first).
+SERVER_START_SECONDS = 300
 
 #: (pattern, replacement): what may differ between the shown and the real output. Each rule is one
 #: kind of number that varies between runs; they apply, in order, to both texts.
@@ -234,6 +242,7 @@ def run_page(path: Path, *, update: bool = False) -> Outcome:
     if not blocks:
         return outcome
     name = path.relative_to(ROOT)
+    port = free_port()
     background: list[subprocess.Popen] = []
     globs: dict = {}
     with tempfile.TemporaryDirectory(prefix="kozyri-docs-") as tmp:
@@ -249,16 +258,22 @@ def run_page(path: Path, *, update: bool = False) -> Outcome:
                 for command in block.commands:
                     outcome.ran += 1
                     where = f"{name}:{command.line}: $ {command.text.splitlines()[0]}"
+                    text = on_port(command.text, port)
                     if command.background:
-                        background.append(subprocess.Popen(
-                            ["bash", "-c", command.text.rstrip().rstrip("&")], cwd=directory, env=env,
+                        process = subprocess.Popen(
+                            ["bash", "-c", text.rstrip().rstrip("&")], cwd=directory, env=env,
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True))
+                            start_new_session=True)
+                        background.append(process)
                         if command.output:
                             outcome.failures.append(f"{where}\n  a background command shows no output")
+                        if "kozyri serve" in text and not server_answers(process, port):
+                            outcome.failures.append(f"{where}\n  the page's own server did not answer on "
+                                                    f"port {port} (exit status {process.poll()})")
+                            break
                         continue
                     try:
-                        run = subprocess.run(["bash", "-c", command.text], cwd=directory, env=env,
+                        run = subprocess.run(["bash", "-c", text], cwd=directory, env=env,
                                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                              stderr=subprocess.STDOUT, timeout=COMMAND_TIMEOUT)
                     except subprocess.TimeoutExpired:
@@ -289,6 +304,37 @@ def run_page(path: Path, *, update: bool = False) -> Outcome:
                     os.killpg(process.pid, signal.SIGKILL)
                     process.wait()
     return outcome
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 free at this moment."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def on_port(text: str, port: int) -> str:
+    """A command as it runs: the shown server port (:data:`SHOWN_PORT`) replaced by ``port``."""
+    return re.sub(rf"(?<![\d]){SHOWN_PORT}(?![\d])", str(port), text)
+
+
+def server_answers(process: subprocess.Popen, port: int) -> bool:
+    """Whether the page's ``kozyri serve`` (``process``, still running) answers on ``port``."""
+    import time
+    import urllib.request
+
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while process.poll() is None and time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=5) as reply:
+                if reply.status == 200:
+                    return process.poll() is None
+        except OSError:
+            pass
+        time.sleep(0.2)
+    return False
 
 
 def run_doctest(block: Block, name: Path, directory: Path, globs: dict) -> list[str]:
@@ -361,6 +407,12 @@ def test_normalisation_is_narrow():
     assert normalise("=3 9S+AC ply=1") != normalise("=3 9S+AD ply=1")
     assert normalise("deals 70 in 3 s") != normalise("deals 71 in 3 s")
     assert normalise("estimate=0.3669 nodes=400") != normalise("estimate=0.4 nodes=400")
+
+
+def test_the_shown_server_port_is_replaced_by_a_free_one():
+    assert on_port("kozyri serve --port 8765 --db s.db 2> s.log &", 4321) == "kozyri serve --port 4321 --db s.db 2> s.log &"
+    assert on_port("curl -s localhost:8765/api/health", 4321) == "curl -s localhost:4321/api/health"
+    assert on_port('{"seed": 987654321987}', 4321) == '{"seed": 987654321987}'  # not inside another number
 
 
 def test_the_readme_test_command_is_what_ci_runs():
