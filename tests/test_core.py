@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -143,3 +144,34 @@ def test_usage_errors_are_bad_input():
         assert result.exit_code == 2 and result.stderr.startswith("error: the "), result.stderr
     result = _command_line(lambda arg: Value.parse(arg))("go", "maybe")
     assert result.exit_code == 2 and result.stderr.startswith("error: unknown value 'maybe'")
+
+
+# --- the pip command of an optional extra ---------------------------------------------------------
+class _Installed:
+    """A stand-in for an installed distribution with (or without) PEP 610's direct_url.json."""
+
+    def __init__(self, direct_url):
+        self.direct_url = direct_url
+
+    def read_text(self, name):
+        return None if self.direct_url is None else json.dumps(self.direct_url)
+
+
+@pytest.mark.parametrize("found, command", [
+    ([], "pip install 'kozyri[plot]'"),  # not installed by pip: the index's name
+    ([_Installed(None)], "pip install 'kozyri[plot]'"),  # from an index: no direct_url.json
+    ([_Installed(None), _Installed({"url": "file:///home/ann/my%20kozyri", "dir_info": {}})],
+     "pip install '/home/ann/my kozyri[plot]'"),  # from a clone (a build's egg-info first)
+    ([_Installed({"url": "file:///src/kozyri", "dir_info": {"editable": True}})], "pip install -e '/src/kozyri[plot]'"),
+    ([_Installed({"url": "https://example.org/kozyri-0.1.0.tar.gz", "archive_info": {}})],
+     "pip install 'kozyri[plot]'"),
+])
+def test_an_extras_pip_command_works_where_kozyri_came_from(monkeypatch, found, command):
+    import importlib.metadata
+
+    from kozyri.core import MissingExtra, install_command
+
+    monkeypatch.setattr(importlib.metadata, "distributions", lambda name=None: iter(found))
+    assert install_command("plot") == command
+    error = MissingExtra("plots need matplotlib", "plot")
+    assert isinstance(error, InvalidInput) and str(error) == f"plots need matplotlib: {command}"

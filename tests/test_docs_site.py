@@ -50,6 +50,15 @@ def test_every_module_is_in_the_api_reference():
 @pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("mkdocstrings") is None,
                     reason="needs the docs extra: pip install -e '.[docs]'")
+def test_the_home_page_links_every_page():
+    """A reader finds every page from the home page (the RL, engine API, server and Reversi pages
+    were missing once)."""
+    home = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    linked = set(re.findall(r"\]\(([\w/-]+\.md)(?:#[\w-]+)?\)", home))
+    pages = {path.relative_to(ROOT / "docs").as_posix() for path in (ROOT / "docs").glob("*.md")} - {"index.md"}
+    assert pages <= linked, sorted(pages - linked)
+
+
 def test_the_site_builds_strictly(tmp_path):
     build = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
                            cwd=ROOT, capture_output=True, text=True, timeout=600)

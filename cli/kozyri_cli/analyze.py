@@ -65,7 +65,7 @@ Examples (game.txt: a record of a game played, in either form):
               help="Print one JSON object: every move (played, best, exact and estimated loss, mark, options), "
                    "the summary, the turning points.")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.png",
-              help="Draw the expected result along the game (pip install 'kozyri[plot]').")
+              help="Draw the expected result along the game (the extra plot: docs/install.md).")
 def analyze(record_arg, seat, seconds, nodes, agent, seed, as_json, plot):
     """A review of a finished or running game, move by move.
 

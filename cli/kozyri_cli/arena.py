@@ -91,7 +91,7 @@ def arena(ctx, agents, players, deals, deck, seconds, nodes, memory, seed, turn_
     level3#2, each with its own seeds). With two players the agents see every card
     (RULES.md); with three or four each sees only what its seat knows.
     Agents: random, greedy, mcts, pimc, ismcts (see docs/agents.md),
-    OpenSpiel's openspiel-mcts and openspiel-ismcts (with kozyri[openspiel]:
+    OpenSpiel's openspiel-mcts and openspiel-ismcts (with the extra openspiel:
     docs/openspiel.md), or a strength level, level1 to level8, each at its own agent and budget
     (--time and --nodes are then for the other agents).
 

@@ -85,7 +85,7 @@ def main():
       kozyri arena mcts greedy           agents against each other, duplicate deals
       kozyri winrates --deck 4x3 --all-deals   trump-choice win rates over many deals
       kozyri tables build --deck 4x3     every 12-card position solved once, kept on disk
-      kozyri serve                       the engine over HTTP, online tables (kozyri[serve])
+      kozyri serve                       the engine over HTTP, online tables (extra serve)
     \b
     Reversi:
       kozyri reversi --help

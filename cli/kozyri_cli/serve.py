@@ -7,6 +7,7 @@ import signal
 
 import click
 
+from kozyri.core import MissingExtra
 from kozyri_cli import main
 from kozyri_cli.common import FiniteNumber, fail
 
@@ -96,7 +97,7 @@ def serve(host, port, db, workers, scheduler, log_format, forwarded_allow_ips, *
         import uvicorn
         import websockets  # noqa: F401
     except ImportError:
-        fail("kozyri serve needs its extra: pip install 'kozyri[serve]'")
+        raise MissingExtra("kozyri serve needs its extra", "serve") from None
     from kozyri.core import InvalidInput
     from kozyri_server.app import DEFAULT_DB, create_app
     from kozyri_server.limits import Limits
@@ -169,7 +170,7 @@ def _check_reachable(database: str, scheduler: str | None) -> None:
             try:
                 from distributed import Client
             except ImportError:
-                raise InvalidInput("kozyri serve --scheduler needs Dask: pip install 'kozyri[cluster]'") from None
+                raise MissingExtra("kozyri serve --scheduler needs Dask", "cluster") from None
             from kozyri.runs.pools import DASK_CONNECT_SECONDS
 
             try:

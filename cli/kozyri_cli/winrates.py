@@ -81,11 +81,11 @@ recomputes every figure from it. Formulas and format: docs/winrates.md."""
                    "settings (--deals may extend it).")
 @click.option("--workers", type=click.IntRange(min=1), metavar="N", help="Processes at once [default: all cores].")
 @click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
-              help="local processes, or a Dask cluster (pip install 'kozyri[cluster]').")
+              help="local processes, or a Dask cluster (the extra cluster: docs/install.md).")
 @click.option("--scheduler", metavar="ADDRESS",
               help="The Dask scheduler (tcp://host:8786) [default: a local Dask cluster of --workers].")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.png",
-              help="Draw the trump-pair grid and the policies (pip install 'kozyri[plot]').")
+              help="Draw the trump-pair grid and the policies (the extra plot: docs/install.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.pass_context
 def winrates(ctx, deck, players, deals, all_deals, seed, hand, seat, trumps, solve_time, selfplay, agent, seconds, nodes,
@@ -176,7 +176,7 @@ def winrates(ctx, deck, players, deals, all_deals, seed, hand, seat, trumps, sol
 @winrates.command("report")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.png",
-              help="Draw the trump-pair grid and the policies (pip install 'kozyri[plot]').")
+              help="Draw the trump-pair grid and the policies (the extra plot: docs/install.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 def report(file, plot, as_json):
     """Recompute a study's figures from its results file alone."""

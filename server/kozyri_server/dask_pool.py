@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from kozyri.core import InvalidInput
+from kozyri.core import InvalidInput, MissingExtra
 from kozyri.runs.pools import DASK_CONNECT_SECONDS
 from kozyri_server.jobs import run_job, warm_worker
 from kozyri_server.pool import JobTimeout, PoolFull, WorkerLost
@@ -71,7 +71,7 @@ class DaskPool:
         try:
             from distributed import Client
         except ImportError:
-            raise InvalidInput("kozyri serve --scheduler needs Dask: pip install 'kozyri[cluster]'") from None
+            raise MissingExtra("kozyri serve --scheduler needs Dask", "cluster") from None
         try:
             self._client = await Client(self.address, asynchronous=True, timeout=DASK_CONNECT_SECONDS)
         except (OSError, ValueError, TypeError, asyncio.TimeoutError) as exc:

@@ -20,14 +20,14 @@ the connection's ``search_path`` (the default ``public``, or
 ``?options=-csearch_path%3DNAME`` in the address); they are created (and a
 database of the first stores, one row per move in ``moves``, migrated) if
 needed, under an advisory lock, so several servers may start at once.
-Needs ``psycopg`` 3 (``pip install 'kozyri[postgres]'``).
+Needs ``psycopg`` 3 (the extra ``postgres``).
 """
 
 from __future__ import annotations
 
 import threading
 
-from kozyri.core import InvalidInput
+from kozyri.core import InvalidInput, MissingExtra
 from kozyri_server.sql import pyformat
 from kozyri_server.store import SqlStore
 
@@ -55,7 +55,7 @@ class PostgresStore(SqlStore):
         try:
             import psycopg
         except ImportError:
-            raise InvalidInput("a PostgreSQL store needs psycopg: pip install 'kozyri[postgres]'") from None
+            raise MissingExtra("a PostgreSQL store needs psycopg", "postgres") from None
         self._psycopg = psycopg
         self._conflicts = (psycopg.errors.UniqueViolation,)
         self.url = url

@@ -7,7 +7,8 @@
   effort, why it stopped early);
 * :class:`PlayResult` and :class:`AgentInfo`: a player's move and what it
   knows about it, the one answer of every agent and engine of every game;
-* :class:`KozyriError` and its subclasses: every error meant for a user;
+* :class:`KozyriError` and its subclasses: every error meant for a user
+  (:class:`MissingExtra` names the pip command of an optional extra);
 * :func:`load_json`: the one reader of JSON text, bounded in size, nesting
   depth and digits, whose errors are :class:`InvalidInput`;
 * :func:`whole_step`: a step a Ctrl-C or SIGTERM may not cut in two.
@@ -52,6 +53,46 @@ class LimitReached(KozyriError):
 
 class ProtocolError(KozyriError):
     """A malformed or out-of-place message on an engine protocol."""
+
+
+class MissingExtra(InvalidInput):
+    """A part that needs an optional extra which is not installed; the
+    message ends with the pip command that adds it (:func:`install_command`)."""
+
+    def __init__(self, what: str, extra: str):
+        self.extra = extra
+        super().__init__(f"{what}: {install_command(extra)}")
+
+
+def install_command(extra: str) -> str:
+    """The pip command that adds the optional ``extra`` to *this* kozyri, in
+    the form that works where it came from: its clone's folder (``-e`` for an
+    editable install) when pip installed it from one, as PEP 610's
+    ``direct_url.json`` records; else the package's name on an index.
+
+    Why: kozyri is installed from a clone today, where ``pip install
+    'kozyri[plot]'`` would look for kozyri on an index and fail."""
+    import shlex
+
+    source = None
+    try:
+        from importlib.metadata import distributions
+
+        for found in distributions(name="kozyri"):  # a build's leftover kozyri.egg-info records no source
+            text = found.read_text("direct_url.json")
+            if text:
+                source = json.loads(text)
+                break
+    except (ValueError, OSError):
+        pass
+    url = source.get("url", "") if isinstance(source, dict) else ""
+    if url.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        folder = unquote(urlparse(url).path)
+        editable = (source.get("dir_info") or {}).get("editable") is True
+        return "pip install " + ("-e " if editable else "") + shlex.quote(f"{folder}[{extra}]")
+    return "pip install " + shlex.quote(f"kozyri[{extra}]")
 
 
 # --- reading JSON -----------------------------------------------------------------

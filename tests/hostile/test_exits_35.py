@@ -248,7 +248,7 @@ def test_serve_on_a_port_in_use_is_one_line():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("where, said", [
-    (["--db", "postgresql://nobody@127.0.0.1:1/none"], ("cannot open the PostgreSQL database", "kozyri[postgres]")),
+    (["--db", "postgresql://nobody@127.0.0.1:1/none"], ("cannot open the PostgreSQL database", "[postgres]")),
     (["--scheduler", "tcp://127.0.0.1:1"], ("cannot reach the Dask scheduler at tcp://127.0.0.1:1",)),
 ])
 def test_serve_with_a_store_or_cluster_it_cannot_reach_is_one_line(tmp_path, where, said):

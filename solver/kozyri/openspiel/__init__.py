@@ -3,13 +3,13 @@ registers the game ``python_own_trumps`` (:mod:`kozyri.openspiel.game`);
 OpenSpiel's MCTS and ISMCTS bots play in kozyri's arena as the agents
 ``openspiel-mcts`` and ``openspiel-ismcts`` (:mod:`kozyri.openspiel.bots`).
 
-Needs the ``open-spiel`` wheel (``pip install kozyri[openspiel]``). Without
+Needs the ``open-spiel`` wheel (the extra ``openspiel``). Without
 it the package still imports (so that the agents' registry can name the
 bots), registers nothing, and its names raise
 :class:`~kozyri.core.InvalidInput` saying how to install OpenSpiel.
 """
 
-from kozyri.core import InvalidInput
+from kozyri.core import MissingExtra
 
 try:
     import pyspiel  # noqa: F401 - the optional dependency
@@ -24,5 +24,5 @@ __all__ = ["AVAILABLE", "GAME_NAME", "ActionCodec", "OwnTrumpsGame", "OwnTrumpsS
 
 def __getattr__(name: str):
     if name in __all__:
-        raise InvalidInput(f"kozyri.openspiel.{name} needs OpenSpiel (pip install kozyri[openspiel])")
+        raise MissingExtra(f"kozyri.openspiel.{name} needs OpenSpiel", "openspiel")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

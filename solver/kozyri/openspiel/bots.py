@@ -33,7 +33,7 @@ import importlib
 
 from kozyri.agents.base import with_limit_defaults
 from kozyri.agents.owntrumps.base import OwnTrumpsAgent, perfect_information
-from kozyri.core import NODE_LIMIT, AgentInfo, InvalidInput, Limit, PlayResult
+from kozyri.core import NODE_LIMIT, AgentInfo, InvalidInput, Limit, MissingExtra, PlayResult
 from kozyri.owntrumps.observation import Observation
 from kozyri.search.control import CTL_NODE_LIMIT, CTL_NODES, controlled
 
@@ -41,8 +41,6 @@ from kozyri.search.control import CTL_NODE_LIMIT, CTL_NODES, controlled
 DEFAULT_LIMIT = Limit(time=1.0)
 #: A rollout or a searched line longer than this many moves from the root is a draw.
 MAX_PLIES = 1000
-#: How to get OpenSpiel when it is missing.
-INSTALL = "pip install kozyri[openspiel]"
 
 
 def open_spiel_modules():
@@ -52,7 +50,7 @@ def open_spiel_modules():
         mcts = importlib.import_module("open_spiel.python.algorithms.mcts")
         ismcts = importlib.import_module("open_spiel.python.algorithms.ismcts")
     except ImportError:
-        raise InvalidInput(f"the OpenSpiel agents need OpenSpiel ({INSTALL})") from None
+        raise MissingExtra("the OpenSpiel agents need OpenSpiel", "openspiel") from None
     game = importlib.import_module("kozyri.openspiel.game")
     return pyspiel, game, mcts, ismcts
 

@@ -59,7 +59,7 @@ from multiprocessing.reduction import ForkingPickler
 from typing import Any, NamedTuple
 
 import kozyri.checks as checks
-from kozyri.core import InvalidInput, KozyriError
+from kozyri.core import InvalidInput, KozyriError, MissingExtra
 
 #: Where tasks run: this process and local worker processes, or a Dask cluster.
 BACKENDS = ("local", "dask")
@@ -563,7 +563,7 @@ class DaskTaskPool(TaskPool):
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError:
-            raise InvalidInput("the dask backend needs Dask: pip install 'kozyri[cluster]'") from None
+            raise MissingExtra("the dask backend needs Dask", "cluster") from None
         self._function = function
         self._futures: dict = {}
         self._finished: queue.Queue = queue.Queue()

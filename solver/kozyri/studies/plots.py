@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from kozyri.core import InvalidInput
+from kozyri.core import InvalidInput, MissingExtra
 from kozyri.owntrumps.cards import SUITS
 from kozyri.studies.review import EXACT, FORCED, THRESHOLDS, Review
 from kozyri.studies.summary import Summary
@@ -28,7 +28,7 @@ def _pyplot():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise InvalidInput("plots need matplotlib: pip install 'kozyri[plot]'") from None
+        raise MissingExtra("plots need matplotlib", "plot") from None
     return plt
 
 
@@ -146,7 +146,7 @@ def check_available() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise InvalidInput("plots need matplotlib: pip install 'kozyri[plot]'") from None
+        raise MissingExtra("plots need matplotlib", "plot") from None
 
 
 #: Each mark's colour in a review's picture, and the seats' (none of the marks').
