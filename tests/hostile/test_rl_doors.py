@@ -33,6 +33,7 @@ from kozyri.core import GameOver, IllegalMove, InvalidInput  # noqa: E402
 from kozyri.owntrumps.position import Position  # noqa: E402
 from kozyri.rl.game import EnvGame, env_settings  # noqa: E402
 from kozyri.rl.gymnasium_env import OwnTrumpsEnv  # noqa: E402
+from pettingzoo.utils.env_logger import EnvLogger  # noqa: E402
 from kozyri.rl.pettingzoo_env import UnknownAgent, env, raw_env  # noqa: E402
 from kozyri.rl.vector import VectorOwnTrumps  # noqa: E402
 
@@ -302,14 +303,52 @@ HOSTILE_ACTIONS = [-1, 10**30, 10**5000, 1.5, float("inf"), float("-inf"), float
 
 
 @pytest.mark.parametrize("action", HOSTILE_ACTIONS, ids=lambda a: f"{type(a).__name__}:{named(a)}")
-@pytest.mark.parametrize("door", PETTINGZOO)
-def test_a_pettingzoo_action_of_any_type_that_is_not_legal_raises_illegal_move(door, action):
-    environment = made(door)
+def test_a_bare_pettingzoo_action_of_any_type_that_is_not_legal_raises_illegal_move(action):
+    environment = made("pettingzoo")
     environment.reset(seed=3)
-    before = seen(door, environment)
+    before = seen("pettingzoo", environment)
     with pytest.raises(IllegalMove, match="^(action .* is not legal here|an action is a whole number)"):
         environment.step(action)
-    assert np.array_equal(seen(door, environment), before)
+    assert np.array_equal(seen("pettingzoo", environment), before)
+
+
+@pytest.mark.parametrize("action", HOSTILE_ACTIONS, ids=lambda a: f"{type(a).__name__}:{named(a)}")
+def test_a_wrapped_pettingzoo_action_is_judged_as_in_pettingzoos_classic_games(action):
+    """Outside the action space: PettingZoo's AssertionError, nothing changes; inside it but not
+    legal: the game ends, -1 for the agent that chose it, 0 for the others (TerminateIllegalWrapper)."""
+    environment = made("pettingzoo-wrapped")
+    environment.reset(seed=3)
+    before = seen("pettingzoo-wrapped", environment)
+    if not environment.action_space("player_0").contains(action) or isinstance(action, (bool, np.bool_)):
+        with pytest.raises(AssertionError, match="action is not in action space"):
+            environment.step(action)
+        assert np.array_equal(seen("pettingzoo-wrapped", environment), before)
+        return
+    EnvLogger.flush()
+    environment.step(action)
+    assert any("Illegal move made" in str(message) for message in EnvLogger.mqueue)  # PettingZoo's warning
+    assert environment.terminations == {"player_0": True, "player_1": True}
+    assert environment.rewards == {"player_0": -1.0, "player_1": 0.0}
+
+
+def test_an_illegal_action_ends_a_wrapped_three_seat_game_and_every_agent_leaves():
+    """The conduct of PettingZoo's classic card games (their TerminateIllegalWrapper): the illegal
+    action's agent gets -1, the others 0, every agent is done, and they leave through dead steps."""
+    environment = made("pettingzoo-wrapped", players=3)
+    environment.reset(seed=3)
+    environment.step(int(np.flatnonzero(environment.observe("player_0")["action_mask"])[0]))
+    actor = environment.agent_selection  # the second seat errs
+    EnvLogger.flush()
+    environment.step(int(np.flatnonzero(environment.observe(actor)["action_mask"] == 0)[0]))
+    assert any("Illegal move made" in str(message) for message in EnvLogger.mqueue)  # PettingZoo's warning
+    assert environment.rewards == {agent: -1.0 if agent == actor else 0.0 for agent in environment.possible_agents}
+    left = []
+    for agent in environment.agent_iter():
+        _, reward, terminated, truncated, _ = environment.last()
+        assert terminated and truncated and reward == (-1.0 if agent == actor else 0.0)
+        left.append(agent)
+        environment.step(None)
+    assert sorted(left) == environment.possible_agents and environment.agents == []
 
 
 @pytest.mark.parametrize("action", HOSTILE_ACTIONS, ids=lambda a: f"{type(a).__name__}:{named(a)}")
@@ -423,16 +462,26 @@ ANY_ACTION = st.one_of(st.integers(), st.integers(0, 160), st.floats(), st.text(
 
 @GENERATED
 @given(door=st.sampled_from(PETTINGZOO), action=ANY_ACTION)
-def test_any_pettingzoo_action_plays_or_raises_illegal_move(door, action):
+def test_any_pettingzoo_action_plays_or_is_refused_by_its_doors_rule(door, action):
+    """Bare: played or IllegalMove. Wrapped: played, PettingZoo's AssertionError outside the action
+    space, or the game ended with -1 for an action inside it that is not legal."""
     environment = the(door)
     environment.reset(seed=5)
     legal = is_legal(action, environment.observe("player_0")["action_mask"])
+    in_space = environment.action_space("player_0").contains(action) and not isinstance(action, (bool, np.bool_))
     try:
         environment.step(action)
     except IllegalMove:
-        assert not legal and environment.game.session.ply == 0
+        assert door == "pettingzoo" and not legal and environment.game.session.ply == 0
+    except AssertionError:
+        assert door == "pettingzoo-wrapped" and not in_space and environment.unwrapped.game.session.ply == 0
     else:
-        assert legal and environment.game.session.ply == 1
+        session = environment.unwrapped.game.session
+        if legal:
+            assert session.ply == 1
+        else:
+            assert door == "pettingzoo-wrapped" and session.ply == 0
+            assert environment.rewards["player_0"] == -1.0 and all(environment.terminations.values())
 
 
 def is_legal(action, mask: np.ndarray) -> bool:

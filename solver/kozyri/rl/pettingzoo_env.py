@@ -21,7 +21,10 @@ that has gone out stays an agent until the end (it is never to act).
 without a seed continues the stream); ``options``: ``{"order": [cards in
 dealing order]}`` deals those cards (after the trump choice, if any),
 ``{"start": Position}`` plays from a position; other keys are ignored. An
-illegal action raises :class:`~kozyri.core.IllegalMove` (a ValueError); a
+illegal action, wrapped (:func:`env`), ends the game with -1 for the agent
+that chose it and 0 for the others, as PettingZoo's classic card games do;
+bare (:func:`raw_env`), it raises :class:`~kozyri.core.IllegalMove` (a
+ValueError) and changes nothing; a
 bad setting, seed or option :class:`~kozyri.core.InvalidInput` (a
 ValueError) naming it; an agent that is not one :class:`UnknownAgent` (an
 InvalidInput and a KeyError). Out of order, the bare environment does what
@@ -45,7 +48,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, OrderEnforcingWrapper, TerminateIllegalWrapper
 
 from kozyri.checks import shown
 from kozyri.core import GameOver, InvalidInput
@@ -215,7 +218,28 @@ class _OrderEnforcing(OrderEnforcingWrapper):
         return str(self.env)
 
 
+class _InBounds(AssertOutOfBoundsWrapper):
+    """PettingZoo's AssertOutOfBoundsWrapper, which also refuses a bool: ``Discrete`` counts
+    ``True`` as 1, and ``TerminateIllegalWrapper`` would index the mask with it (numpy's error)."""
+
+    def step(self, action) -> None:
+        assert not isinstance(action, (bool, np.bool_)), "action is not in action space"
+        super().step(action)
+
+
+#: The reward of the agent whose action was not legal, under :func:`env` (the others get 0), as in
+#: PettingZoo's classic card games.
+ILLEGAL_REWARD = -1
+
+
 def env(**settings):
-    """The environment as PettingZoo's classic games come: with the wrapper
-    that orders the calls (an action of the wrong agent, a step after the end)."""
-    return _OrderEnforcing(OwnTrumpsAEC(**settings))
+    """The environment as PettingZoo's classic card games (``leduc_holdem``,
+    ``texas_holdem``) come, with their three wrappers:
+    ``TerminateIllegalWrapper(illegal_reward=-1)`` (an action its mask
+    forbids ends the game: that agent -1, the others 0, every agent
+    terminated and truncated, PettingZoo's warning), ``AssertOutOfBoundsWrapper``
+    (an action outside the action space is an ``AssertionError``) and the
+    wrapper that orders the calls. :func:`raw_env` raises
+    :class:`~kozyri.core.IllegalMove` instead and changes nothing."""
+    wrapped = TerminateIllegalWrapper(OwnTrumpsAEC(**settings), illegal_reward=ILLEGAL_REWARD)
+    return _OrderEnforcing(_InBounds(wrapped))
