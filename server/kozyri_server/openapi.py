@@ -92,11 +92,12 @@ PATHS = {
                       "503": {"description": '`"status": "degraded"`: the store cannot be read (`store` says why) '
                                              "or no engine worker is alive"}}}},
     "/api/owntrumps/bestmove": _engine_route(
-        "the best move for the seat to move (from its view only)",
+        "the best move for the seat to move (from its view only); before the deal, given a seat's view of the "
+        "trump choice, the suit that seat takes",
         {"game": _GAME, "seat": {"type": "integer"}, "open": {"type": "boolean"}, **_STRENGTH},
         {"game": _RECORD_EXAMPLE, "level": 4}, "owntrumps"),
     "/api/owntrumps/legal_moves": _engine_route(
-        "the legal moves of the seat to move", {"game": _GAME}, {"game": _RECORD_EXAMPLE}, "owntrumps"),
+        "the legal moves of the seat to move (the free suits in the trump choice)", {"game": _GAME}, {"game": _RECORD_EXAMPLE}, "owntrumps"),
     "/api/owntrumps/solve": _engine_route(
         "exact solve (every hand known) within a time limit",
         {"game": _GAME, "time": {"type": "number"}, "nodes": {"type": "integer"}, "value_only": {"type": "boolean"}},

@@ -266,7 +266,7 @@ def test_a_game_must_be_a_game():
         with pytest.raises(KozyriError, match="not object"):
             engine.play(object())
         session = Session(GameSettings.create(deck="4x3", players=2, seed=1, seats=[None, None]))
-        with pytest.raises(KozyriError, match="trumps are being chosen"):
-            engine.play(session)
+        with pytest.raises(KozyriError, match="trumps are being chosen: no card is dealt yet"):
+            engine.analyse(session)  # play chooses the trump (tests/protocols/test_trump_choice.py)
         with pytest.raises(KozyriError, match="the limit is a kozyri.Limit"):
             engine.play(SMALL_DEAL, 0.1, trumps="SH")

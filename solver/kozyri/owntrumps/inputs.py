@@ -123,6 +123,9 @@ def classify_json(data) -> Input:
     writing it back to text."""
     form = "position"
     if isinstance(data, dict):
+        if data.get("phase") == "trump choice":  # a TrumpChoice's JSON (kozyri.play): nothing dealt to read
+            raise InvalidInput("the trumps are being chosen: no card is dealt yet (a trump choice is answered "
+                               "by the engine's bestmove, the suit to choose)")
         form = _json_form(data)
     return Input(form, "", data)
 

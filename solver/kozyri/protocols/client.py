@@ -79,16 +79,21 @@ class EngineTimeoutError(EngineError, TimeoutError):
 def game_json(game):
     """The ``game`` of a request from what a caller holds: a
     :class:`kozyri.play.Session` or :class:`kozyri.play.Table` (the view of
-    the seat to move), an :class:`~kozyri.owntrumps.Observation`, a
+    the seat to move; before the deal, of the seat to choose its trump), a
+    :class:`~kozyri.play.TrumpChoice`, an :class:`~kozyri.owntrumps.Observation`, a
     :class:`~kozyri.owntrumps.GameRecord` or a
     :class:`~kozyri.owntrumps.Position` (their JSON), a JSON object (a dict),
     or text (a record's or a deal's text form, as ``kozyri bestmove`` reads it)."""
     if isinstance(game, (dict, str)):
         return game
     if hasattr(game, "to_act") and hasattr(game, "table"):  # a Session: its table, once dealt
-        if game.table is None:
-            raise InvalidInput("the trumps are being chosen: there is no deal to play yet")
+        if game.table is None:  # the trump choice: the view of the seat to choose
+            return game.choice.to_json(game.to_act)
         game = game.table
+    if hasattr(game, "to_choose") and hasattr(game, "genchoice"):  # a TrumpChoice
+        if game.to_choose is None:
+            raise InvalidInput("every player has chosen a trump: deal the cards (choice.table())")
+        return game.to_json(game.to_choose)
     if hasattr(game, "view") and hasattr(game, "to_move"):  # a Table
         if game.to_move is None:
             raise InvalidInput("the game is over: there is no move to choose")
@@ -377,8 +382,24 @@ class Engine:
 
     def play(self, game, limit: Limit | None = None, **options) -> PlayResult:
         """The engine's move for the player to move: ``(move, info)``, the
-        move as text and what the agent knows (:class:`~kozyri.core.AgentInfo`)."""
+        move as text and what the agent knows (:class:`~kozyri.core.AgentInfo`).
+        Before the deal, the trump suit of the seat to choose (:meth:`choose_trumps`)."""
         fields = self._fields("bestmove", game, limit, options)
+        info = info_from_reply(self._request(fields, fields.get("time")))
+        return PlayResult(info["move"], agent_info(info))
+
+    def choose_trumps(self, game, limit: Limit | None = None, **options) -> PlayResult:
+        """The trump suit the seat to choose takes, before the deal: ``(suit,
+        info)``. ``game``: a :class:`~kozyri.play.Session` or a
+        :class:`~kozyri.play.TrumpChoice` in its trump choice, or a seat's view
+        of one (its JSON). :meth:`play` does the same when given a game in its
+        trump choice; this one refuses a game already dealt. Before the deal
+        no card tells the deck's suits apart, so every level draws among the
+        free suits of the deck (with the agents' seed: the same request, the
+        same suit); ``limit`` is accepted for the shape and spends nothing."""
+        fields = self._fields("bestmove", game, limit, options)
+        if not (isinstance(fields["game"], dict) and fields["game"].get("phase") == "trump choice"):
+            raise InvalidInput("the trumps are chosen already: play() chooses the moves of the deal")
         info = info_from_reply(self._request(fields, fields.get("time")))
         return PlayResult(info["move"], agent_info(info))
 

@@ -38,11 +38,13 @@ from dataclasses import dataclass
 import kozyri.checks as checks
 from kozyri.agents import agent_names
 from kozyri.agents.levels import LEVELS, find_level
-from kozyri.core import InvalidInput, KozyriError, Limit, PlayResult, load_json
+from kozyri.core import AgentInfo, InvalidInput, KozyriError, Limit, PlayResult, load_json
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.inputs import Input, classify, classify_json, read_position_at, read_state_at
 from kozyri.owntrumps.observation import Observation
+from kozyri.owntrumps.rules import Rules
 from kozyri.owntrumps.solver import solve
+from kozyri.play.owntrumps import TRUMP_CHOICE, TrumpChoice, computer_trump
 from kozyri.play.table import Table
 from kozyri.protocols.analysis import Strength, analysis_agent, principal_line
 from kozyri.protocols.lines import TooLong, decode_line, one_line
@@ -128,8 +130,36 @@ def _text(example: str):
     return read
 
 
-def _game(value, key: str) -> Input:
-    """The request's game, classified (its JSON was parsed with the request): an :class:`Input`."""
+@dataclass(frozen=True)
+class ChoiceGame:
+    """A game in its trump choice, before the deal: a seat's view of a
+    :class:`~kozyri.play.owntrumps.TrumpChoice` (its JSON, ``"phase": "trump
+    choice"``; a :class:`~kozyri.play.Session`'s view then too). ``choice``
+    is rebuilt from the view to check it (the deck, the players, the suits
+    chosen so far, all distinct) and is never dealt: the view has no seed."""
+
+    choice: TrumpChoice
+
+
+def _choice_game(value: dict) -> ChoiceGame:
+    for key in ("deck", "n_players"):
+        if key not in value:
+            raise InvalidInput(f'a trump choice needs its "{key}"')
+    chosen = value.get("chosen", [])
+    if not isinstance(chosen, list):
+        raise InvalidInput('"chosen" must be the suits chosen so far, in choosing order, like ["S", "H"]')
+    choice = TrumpChoice(value["deck"], value["n_players"], rules=Rules.from_json(value.get("rules")),
+                         leader=value.get("leader", 0), seed=0, chosen=chosen)
+    if choice.to_choose is None:
+        raise InvalidInput(f"every player has chosen a trump ({''.join(choice.chosen)}): the cards can be dealt")
+    return ChoiceGame(choice)
+
+
+def _game(value, key: str) -> Input | ChoiceGame:
+    """The request's game, classified (its JSON was parsed with the request): an :class:`Input`,
+    or a :class:`ChoiceGame` before the deal."""
+    if isinstance(value, dict) and value.get("phase") == TRUMP_CHOICE:
+        return _choice_game(value)
     if isinstance(value, dict):
         return classify_json(value)
     if isinstance(value, str):
@@ -274,10 +304,15 @@ class JsonRequests:
                 "levels": [lv.to_json() for lv in LEVELS["owntrumps"]]}
 
     def _legal_moves(self, request: Request, control) -> dict:
+        if isinstance(request.game, ChoiceGame):
+            choice = _choosing(request)
+            return {"phase": TRUMP_CHOICE, "ply": 0, "seat": choice.to_choose, "moves": list(choice.free)}
         view, ply = _view(request)
         return {"ply": ply, "seat": view.to_move, "moves": [m.text(view.deck) for m in view.legal_moves()]}
 
     def _bestmove(self, request: Request, control) -> dict:
+        if isinstance(request.game, ChoiceGame):
+            return self._choose_trump(request)
         view, ply = _view(request)
         strength = self._strength(request)
         result = strength.make_agent(view, self.tables).choose(view, strength.budget(), control=control)
@@ -292,7 +327,7 @@ class JsonRequests:
                 "pv": None if line is None else [m.text(view.deck) for m in line]}
 
     def _solve(self, request: Request, control) -> dict:
-        given, options, seat = request.game, _deal_options(request), request.get("seat")
+        given, options, seat = _dealt(request), _deal_options(request), request.get("seat")
         if given.form == "observation":
             view, ply = read_state_at(given, seat=seat, **options)
             if view.count() != 1:
@@ -308,6 +343,18 @@ class JsonRequests:
                        tables=self.tables)
         return {"ply": ply, "seat": position.to_move, **result.to_json(), "stopped": result.stopped}
 
+    def _choose_trump(self, request: Request) -> dict:
+        """The suit the seat to choose takes: as kozyri's computer seats do
+        (:func:`~kozyri.play.owntrumps.computer_trump`: before the deal no card
+        tells the deck's suits apart, so every level draws among the free suits
+        of the deck), with the agents' seed (the request's, else the engine's):
+        the same request, the same suit."""
+        choice = _choosing(request)
+        suit = computer_trump(choice.free, choice.deck, self._strength(request).seed, choice.to_choose,
+                              choice.chosen)
+        chose = PlayResult(suit, AgentInfo(agent="trump choice"))
+        return {"phase": TRUMP_CHOICE, "ply": 0, "seat": choice.to_choose, **chose.to_json(suit)}
+
     def _strength(self, request: Request) -> Strength:
         return self.strength.updated({key: request.fields[key] for key in _PLAY_KEYS if key in request.fields})
 
@@ -317,7 +364,25 @@ def _deal_options(request: Request) -> dict:
     return {key: request.get(key) for key in ("trumps", "deck", "leader", "must_beat", "pass_sixes")}
 
 
+def _choosing(request: Request) -> TrumpChoice:
+    """The trump choice of a request whose game is one; its ``seat``, if given, must be the one to choose."""
+    choice = request.game.choice
+    seat = request.get("seat")
+    if seat is not None and seat != choice.to_choose:
+        raise InvalidInput(f"player {seat} is not to choose (player {choice.to_choose} is)")
+    return choice
+
+
+def _dealt(request: Request) -> Input:
+    """The request's game, which must be dealt (an analysis or a solve needs cards)."""
+    if isinstance(request.game, ChoiceGame):
+        raise InvalidInput(f'the trumps are being chosen: no card is dealt yet ({request.type} needs a deal; '
+                           '"bestmove" answers the suit to choose)')
+    return request.game
+
+
 def _view(request: Request) -> tuple[Observation, int]:
     """The view of the player to move (as ``kozyri bestmove`` reads it) and its ply, from the request's game."""
+    _dealt(request)
     return read_state_at(request.game, seat=request.get("seat"), open_hands=request.get("open", False),
                          **_deal_options(request))
