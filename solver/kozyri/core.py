@@ -209,7 +209,8 @@ NODE_LIMIT = "node limit"
 MEMORY_BOUND = "memory bound"
 INTERRUPTED = "interrupted"  # Ctrl-C
 CANCELLED = "cancelled"  # a caller's cancel()
-STOP_REASONS = (TIME_LIMIT, NODE_LIMIT, MEMORY_BOUND, INTERRUPTED, CANCELLED)
+DEPTH_LIMIT = "depth limit"  # an engine's analysis made the searches it was given (EngineLimit.depth)
+STOP_REASONS = (TIME_LIMIT, NODE_LIMIT, MEMORY_BOUND, INTERRUPTED, CANCELLED, DEPTH_LIMIT)
 
 
 class _WholeSteps:

@@ -39,12 +39,14 @@ import threading
 import time
 import weakref
 from collections.abc import Iterator
+from dataclasses import dataclass
 
+import kozyri.checks as checks
 from kozyri.checks import seconds as checked_seconds
-from kozyri.core import AgentInfo, InvalidInput, Limit, PlayResult, ProtocolError, Value
+from kozyri.core import DEPTH_LIMIT, AgentInfo, InvalidInput, Limit, PlayResult, ProtocolError, Value
 
 __all__ = ["DEFAULT_COMMAND", "FIRST_ANALYSIS_NODES", "QUIT_GRACE_SECONDS", "REPLY_TIMEOUT_SECONDS",
-           "AnalysisResult", "Engine", "EngineError", "EngineTerminatedError", "EngineTimeoutError",
+           "AnalysisResult", "Engine", "EngineError", "EngineLimit", "EngineTerminatedError", "EngineTimeoutError",
            "agent_info", "game_json", "info_from_reply"]
 
 #: The command :meth:`Engine.popen` runs by default: this interpreter's ``kozyri engine --jsonl``.
@@ -56,6 +58,8 @@ QUIT_GRACE_SECONDS = 5.0
 #: Nodes of the first search of :meth:`Engine.analysis` (each next one has twice as many;
 #: the same as :data:`kozyri.protocols.analysis.FIRST_ANALYSIS_NODES`).
 FIRST_ANALYSIS_NODES = 64
+#: The deepest :attr:`EngineLimit.depth`: its one search's nodes stay within kozyri's node bound.
+MOST_DEPTH = 34
 #: A request's keys that say how to read its game, and how to play (besides ``time`` and ``nodes``).
 _GAME_OPTIONS = ("seat", "open", "trumps", "deck", "leader", "must_beat", "pass_sixes")
 _PLAY_OPTIONS = ("level", "agent", "memory", "seed")
@@ -73,6 +77,50 @@ class EngineTerminatedError(EngineError):
 
 class EngineTimeoutError(EngineError, TimeoutError):
     """A reply did not come in time (the subprocess is killed: it cannot be trusted to answer in order)."""
+
+
+# --- what a search may spend ----------------------------------------------------------------
+@dataclass(frozen=True)
+class EngineLimit(Limit):
+    """A :class:`kozyri.Limit` (``time``, ``nodes``, ``memory``) with what
+    only an engine reads, as python-chess's ``chess.engine.Limit`` holds it:
+
+    * ``depth``: the searches of a deepening analysis (:meth:`Engine.analysis`
+      makes at most ``depth``; their ``depth`` field counts them); a single
+      search (:meth:`Engine.play`, :meth:`Engine.analyse`) spends what the
+      ``depth``-th one would, ``64 * 2**(depth - 1)`` nodes (the tighter of
+      that and ``nodes``): a depth is a doubling of the search, the same on
+      every machine;
+    * ``clocks`` and ``increments``: each seat's time left and the seconds
+      added after each of its moves (one entry per seat, None: that seat has
+      no clock); the engine gives the seat to move a share of its clock (its
+      time over the moves it may still make, at least 8, plus most of its
+      increment) within ``time``.
+
+    >>> EngineLimit(depth=3).nodes_of_depth()
+    256
+    """
+
+    depth: int | None = None
+    clocks: tuple | None = None
+    increments: tuple | None = None
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.depth is not None:
+            checks.whole_number(self.depth, "the depth", 1, MOST_DEPTH)
+        for name in ("clocks", "increments"):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or not 1 <= len(value) <= 4:
+                raise InvalidInput(f"the {name} are seconds, one per seat (None: none), not {value!r}")
+            object.__setattr__(self, name, tuple(None if seconds is None else checks.seconds_spent(
+                seconds, f"a seat's {name[:-1]}") for seconds in value))
+
+    def nodes_of_depth(self) -> int | None:
+        """The nodes of one search at :attr:`depth` (None without a depth)."""
+        return None if self.depth is None else FIRST_ANALYSIS_NODES * 2 ** (self.depth - 1)
 
 
 # --- what is sent and what comes back -----------------------------------------------------
@@ -362,7 +410,12 @@ class Engine:
         fields = {"type": kind, "game": game_json(game), **self._options}
         fields.update({key: value for key, value in options.items() if value is not None})
         if limit is not None:
-            fields.update({"time": limit.time, "nodes": limit.nodes})
+            nodes = limit.nodes
+            if isinstance(limit, EngineLimit):
+                nodes = Limit(nodes=limit.nodes).merged(Limit(nodes=limit.nodes_of_depth())).nodes
+                fields.update({key: list(getattr(limit, key)) for key in ("clocks", "increments")
+                               if getattr(limit, key) is not None})
+            fields.update({"time": limit.time, "nodes": nodes})
             if limit.memory is not None:
                 fields["memory"] = int(limit.memory)
         return fields
@@ -415,6 +468,8 @@ class Engine:
         """A deepening analysis (:class:`AnalysisResult`): iterate over it for
         its info dicts, one as each search ends; ``limit`` bounds the whole
         (None: until it settles or is stopped)."""
+        if limit is not None and not isinstance(limit, Limit):
+            raise InvalidInput(f"the limit is a kozyri.Limit, not {type(limit).__name__}")
         fields = self._fields("analyze", game, None, options)
         return AnalysisResult(self, fields, limit or Limit())
 
@@ -483,6 +538,9 @@ class AnalysisResult:
             if reason is not None:
                 break
             request = {**self._fields, "nodes": nodes, "time": seconds}
+            for key in ("clocks", "increments"):
+                if getattr(limit, key, None) is not None:
+                    request[key] = list(getattr(limit, key))
             if limit.memory is not None:
                 request["memory"] = int(limit.memory)
             self._searching = True
@@ -505,6 +563,9 @@ class AnalysisResult:
                 break
             if limit.nodes is not None and total >= limit.nodes:
                 reason = "node limit"
+                break
+            if getattr(limit, "depth", None) is not None and depth >= limit.depth:
+                reason = DEPTH_LIMIT
                 break
             if found["nodes"] <= grown:
                 break  # the search no longer grows (every line is played out)

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import kozyri.checks as checks
 from kozyri.agents import agent_names
 from kozyri.agents.levels import LEVELS, find_level
-from kozyri.core import AgentInfo, InvalidInput, KozyriError, Limit, PlayResult, load_json
+from kozyri.core import MOST_SECONDS, AgentInfo, InvalidInput, KozyriError, Limit, PlayResult, load_json
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.inputs import Input, classify, classify_json, read_position_at, read_state_at
 from kozyri.owntrumps.observation import Observation
@@ -47,6 +47,7 @@ from kozyri.owntrumps.solver import solve
 from kozyri.play.owntrumps import TRUMP_CHOICE, TrumpChoice, computer_trump
 from kozyri.play.table import Table
 from kozyri.protocols.analysis import Strength, analysis_agent, principal_line
+from kozyri.protocols.clock import CLOCK_SAFETY, MIN_THINK_SECONDS, Clock
 from kozyri.protocols.lines import TooLong, decode_line, one_line
 from kozyri.search.control import SearchControl
 
@@ -58,12 +59,15 @@ DEFAULT_SOLVE_SECONDS = 10.0
 
 _GAME_KEYS = ("game", "seat", "open", "trumps", "deck", "leader", "must_beat", "pass_sixes")
 _PLAY_KEYS = ("level", "agent", "time", "nodes", "memory", "seed")
+#: Each seat's clock (seconds left) and increment (seconds added after each of its moves): the move's
+#: time then comes from the clock of the seat to move (:meth:`JsonRequests._budget`).
+_CLOCK_KEYS = ("clocks", "increments")
 #: Each request type and the keys it takes besides ``id`` and ``type``.
 REQUESTS = {
     "engine": (),
     "legal_moves": _GAME_KEYS,
-    "bestmove": _GAME_KEYS + _PLAY_KEYS,
-    "analyze": _GAME_KEYS + _PLAY_KEYS,
+    "bestmove": _GAME_KEYS + _PLAY_KEYS + _CLOCK_KEYS,
+    "analyze": _GAME_KEYS + _PLAY_KEYS + _CLOCK_KEYS,
     "solve": tuple(k for k in _GAME_KEYS if k != "open") + ("time", "nodes", "memory", "value_only"),
 }
 
@@ -168,6 +172,15 @@ def _game(value, key: str) -> Input | ChoiceGame:
                        "(a JSON object, or the text form)")
 
 
+def _per_seat(value, key: str) -> tuple[float | None, ...]:
+    """A list of seconds, one per seat (null: that seat has none), each finite and not negative."""
+    if not isinstance(value, list) or not 1 <= len(value) <= 4:
+        raise InvalidInput(f'"{key}" is a list of seconds, one per seat (null: none), like [60, 45.5], '
+                           f"not {checks.shown(value)}")
+    return tuple(None if seconds is None else min(checks.seconds_spent(seconds, f'"{key}"'), MOST_SECONDS)
+                 for seconds in value)
+
+
 def _level(value, key: str):
     find_level(value)  # a level's number or name, refused with the words of every door
     return value
@@ -198,6 +211,8 @@ FIELDS = {
     "nodes": lambda value, key: checks.nodes(value, "the nodes", none=True),
     "memory": lambda value, key: checks.memory(value),
     "seed": lambda value, key: checks.seed(value),
+    "clocks": _per_seat,
+    "increments": _per_seat,
     "value_only": _boolean,
 }
 
@@ -315,13 +330,15 @@ class JsonRequests:
             return self._choose_trump(request)
         view, ply = _view(request)
         strength = self._strength(request)
-        result = strength.make_agent(view, self.tables).choose(view, strength.budget(), control=control)
+        result = strength.make_agent(view, self.tables).choose(view, _budget(request, strength, view),
+                                                               control=control)
         return {"ply": ply, "seat": view.to_move, **move_fields(result, view)}
 
     def _analyze(self, request: Request, control) -> dict:
         view, ply = _view(request)
         strength = self._strength(request)
-        result = analysis_agent(strength, view, self.tables).choose(view, strength.budget(), control=control)
+        result = analysis_agent(strength, view, self.tables).choose(view, _budget(request, strength, view),
+                                                                    control=control)
         line = principal_line(view, result, control, tables=self.tables)
         return {"ply": ply, "seat": view.to_move, **move_fields(result, view),
                 "pv": None if line is None else [m.text(view.deck) for m in line]}
@@ -362,6 +379,24 @@ class JsonRequests:
 def _deal_options(request: Request) -> dict:
     """The options of a deal in text form (None where not given; the readers refuse them for other forms)."""
     return {key: request.get(key) for key in ("trumps", "deck", "leader", "must_beat", "pass_sixes")}
+
+
+def _budget(request: Request, strength: Strength, view: Observation) -> Limit:
+    """What the move may spend: the strength's budget, within the clock of the
+    seat to move when the request gives one (its time left over the moves it
+    may still make, at least :data:`~kozyri.protocols.clock.MIN_MOVES_LEFT`,
+    plus most of its increment: :meth:`Clock.allotment
+    <kozyri.protocols.clock.Clock.allotment>`, as the text protocol's
+    ``time_left``)."""
+    budget = strength.budget()
+    clocks, seat = request.get("clocks"), view.to_move
+    if clocks is None or seat >= len(clocks) or clocks[seat] is None:
+        return budget
+    increments = request.get("increments") or ()
+    increment = increments[seat] if seat < len(increments) and increments[seat] is not None else 0.0
+    left = clocks[seat]
+    share = Clock(left).allotment(view.counts[seat], None) + CLOCK_SAFETY * increment
+    return budget.merged(Limit(time=max(MIN_THINK_SECONDS, min(share, CLOCK_SAFETY * (left + increment)))))
 
 
 def _choosing(request: Request) -> TrumpChoice:
