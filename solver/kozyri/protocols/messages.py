@@ -60,7 +60,7 @@ DEFAULT_SOLVE_SECONDS = 10.0
 _GAME_KEYS = ("game", "seat", "open", "trumps", "deck", "leader", "must_beat", "pass_sixes")
 _PLAY_KEYS = ("level", "agent", "time", "nodes", "memory", "seed")
 #: Each seat's clock (seconds left) and increment (seconds added after each of its moves): the move's
-#: time then comes from the clock of the seat to move (:meth:`JsonRequests._budget`).
+#: time then comes from the clock of the seat to move (:func:`_budget`; a seat beyond the list: no clock).
 _CLOCK_KEYS = ("clocks", "increments")
 #: Each request type and the keys it takes besides ``id`` and ``type``.
 REQUESTS = {
