@@ -443,6 +443,20 @@ class SearchResult:
 
 
 # --- a player's choice -----------------------------------------------------------
+@dataclass(frozen=True)
+class Candidate:
+    """One move a search weighed, for a multi-line analysis (python-chess's
+    ``multipv``): the ``move`` (the game's own), the ``share`` of the search
+    it got (its visits over all, or its share of the sampled deals' votes),
+    ``estimate`` its expected score for the player to move from -1 to +1
+    (None: not searched), ``value`` the proven value of playing it, or None."""
+
+    move: Any
+    share: float
+    estimate: float | None = None
+    value: Value | None = None
+
+
 @dataclass
 class AgentInfo:
     """What a player (an agent, an engine) knows about the move it chose.
@@ -477,6 +491,9 @@ class AgentInfo:
     stopped: str | None = None
     #: The only legal move, played without searching.
     forced: bool = False
+    #: The moves the search weighed, best first (the chosen move first): :class:`Candidate`\ s. Empty for
+    #: an agent that does not search; not part of :meth:`to_json` (the game writes the moves).
+    candidates: tuple = ()
 
     def to_json(self) -> dict:
         out = {"agent": self.agent,

@@ -63,6 +63,8 @@ MOST_DEPTH = 34
 #: A request's keys that say how to read its game, and how to play (besides ``time`` and ``nodes``).
 _GAME_OPTIONS = ("seat", "open", "trumps", "deck", "leader", "must_beat", "pass_sixes")
 _PLAY_OPTIONS = ("level", "agent", "memory", "seed")
+#: Options of one kind of request only.
+_ANALYSE_OPTIONS = ("multipv",)
 #: Keys of a reply that are about the exchange, not the answer.
 _ENVELOPE = ("id", "ok", "type")
 
@@ -402,9 +404,10 @@ class Engine:
         return reply
 
     def _fields(self, kind: str, game, limit: Limit | None, options: dict) -> dict:
-        unknown = [key for key in options if key not in _GAME_OPTIONS + _PLAY_OPTIONS]
+        known = _GAME_OPTIONS + _PLAY_OPTIONS + (_ANALYSE_OPTIONS if kind == "analyze" else ())
+        unknown = [key for key in options if key not in known]
         if unknown:
-            raise InvalidInput(f"unknown option {unknown[0]!r} (known: {', '.join(_GAME_OPTIONS + _PLAY_OPTIONS)})")
+            raise InvalidInput(f"unknown option {unknown[0]!r} (known: {', '.join(known)})")
         if limit is not None and not isinstance(limit, Limit):
             raise InvalidInput(f"the limit is a kozyri.Limit, not {type(limit).__name__}")
         fields = {"type": kind, "game": game_json(game), **self._options}
@@ -456,13 +459,28 @@ class Engine:
         info = info_from_reply(self._request(fields, fields.get("time")))
         return PlayResult(info["move"], agent_info(info))
 
-    def analyse(self, game, limit: Limit | None = None, **options) -> dict:
+    def analyse(self, game, limit: Limit | None = None, *, multipv: int | None = None, **options):
         """One search of the position by the analysis agent (the engine's
         agent, or a searching one when the level's does not search): its info
         dict (:func:`info_from_reply`), with ``pv``, the main line, when the
-        value is proven and every card is known."""
+        value is proven and every card is known.
+
+        ``multipv=N``: a list of up to N info dicts instead, as python-chess
+        answers, one per move the search weighed, best first (the engine's
+        move first): each the search's info with that line's ``multipv``
+        (1, 2, ...), ``move``, ``estimate``, ``value`` and ``share`` of the
+        search (``pv`` in the first only)."""
+        if multipv is not None:
+            options["multipv"] = multipv
         fields = self._fields("analyze", game, limit, options)
-        return info_from_reply(self._request(fields, fields.get("time")))
+        info = info_from_reply(self._request(fields, fields.get("time")))
+        if multipv is None:
+            return info
+        lines = info.pop("lines")
+        return [{**info, "multipv": k, "move": line["move"], "estimate": line["estimate"], "share": line["share"],
+                 "proven": line["proven"], "value": None if line["proven"] is None else Value.parse(line["proven"]),
+                 "pv": info["pv"] if k == 1 else None}
+                for k, line in enumerate(lines, 1)]
 
     def analysis(self, game, limit: Limit | None = None, **options) -> AnalysisResult:
         """A deepening analysis (:class:`AnalysisResult`): iterate over it for

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import kozyri.checks as checks
 from kozyri.agents import agent_names
 from kozyri.agents.levels import LEVELS, find_level
-from kozyri.core import MOST_SECONDS, AgentInfo, InvalidInput, KozyriError, Limit, PlayResult, load_json
+from kozyri.core import MOST_SECONDS, AgentInfo, Candidate, InvalidInput, KozyriError, Limit, PlayResult, load_json
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.inputs import Input, classify, classify_json, read_position_at, read_state_at
 from kozyri.owntrumps.observation import Observation
@@ -56,6 +56,8 @@ NAME = "kozyri"
 PROTOCOL_VERSION = "1"
 #: Seconds an exact solve may take unless the request says otherwise.
 DEFAULT_SOLVE_SECONDS = 10.0
+#: The most lines an ``analyze`` request may ask for (``multipv``): more than any position has moves.
+MOST_LINES = 1000
 
 _GAME_KEYS = ("game", "seat", "open", "trumps", "deck", "leader", "must_beat", "pass_sixes")
 _PLAY_KEYS = ("level", "agent", "time", "nodes", "memory", "seed")
@@ -67,7 +69,7 @@ REQUESTS = {
     "engine": (),
     "legal_moves": _GAME_KEYS,
     "bestmove": _GAME_KEYS + _PLAY_KEYS + _CLOCK_KEYS,
-    "analyze": _GAME_KEYS + _PLAY_KEYS + _CLOCK_KEYS,
+    "analyze": _GAME_KEYS + _PLAY_KEYS + _CLOCK_KEYS + ("multipv",),
     "solve": tuple(k for k in _GAME_KEYS if k != "open") + ("time", "nodes", "memory", "value_only"),
 }
 
@@ -214,6 +216,7 @@ FIELDS = {
     "clocks": _per_seat,
     "increments": _per_seat,
     "value_only": _boolean,
+    "multipv": lambda value, key: checks.whole_number(value, '"multipv"', 1, MOST_LINES),
 }
 
 
@@ -340,8 +343,11 @@ class JsonRequests:
         result = analysis_agent(strength, view, self.tables).choose(view, _budget(request, strength, view),
                                                                     control=control)
         line = principal_line(view, result, control, tables=self.tables)
-        return {"ply": ply, "seat": view.to_move, **move_fields(result, view),
-                "pv": None if line is None else [m.text(view.deck) for m in line]}
+        reply = {"ply": ply, "seat": view.to_move, **move_fields(result, view),
+                 "pv": None if line is None else [m.text(view.deck) for m in line]}
+        if request.get("multipv") is not None:
+            reply["lines"] = _lines(result, view, request.get("multipv"))
+        return reply
 
     def _solve(self, request: Request, control) -> dict:
         given, options, seat = _dealt(request), _deal_options(request), request.get("seat")
@@ -379,6 +385,17 @@ class JsonRequests:
 def _deal_options(request: Request) -> dict:
     """The options of a deal in text form (None where not given; the readers refuse them for other forms)."""
     return {key: request.get(key) for key in ("trumps", "deck", "leader", "must_beat", "pass_sixes")}
+
+
+def _lines(result: PlayResult, view: Observation, most: int) -> list[dict]:
+    """The best ``most`` moves the search weighed, best first (the chosen move
+    first): each its ``move``, ``share`` of the search, ``estimate`` and
+    ``proven`` value. An agent that weighs no alternative gives its move alone."""
+    candidates = result.info.candidates or (Candidate(result.move, 1.0, result.info.estimate, result.info.value),)
+    return [{"move": c.move.text(view.deck), "share": round(c.share, 4),
+             "estimate": None if c.estimate is None else round(c.estimate, 4),
+             "proven": c.value.name if c.value is not None and c.value.known else None}
+            for c in candidates[:most]]
 
 
 def _budget(request: Request, strength: Strength, view: Observation) -> Limit:

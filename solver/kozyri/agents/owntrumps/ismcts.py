@@ -27,6 +27,7 @@ from kozyri.agents.owntrumps.trees import (
     ismcts_search,
     load_kernels,
     pick,
+    ranked_candidates,
 )
 from kozyri.checks import whole_number
 from kozyri.core import AgentInfo, InvalidInput, PlayResult
@@ -74,5 +75,6 @@ class IsmctsAgent(OwnTrumpsAgent):
                 stats = [MoveStats(moves[scores.index(max(scores))])]
             best = pick(stats)
             info = AgentInfo(self.name, estimate=best.mean, nodes=ctrl.nodes, playouts=playouts,
-                             worlds=len(worlds), seconds=ctrl.elapsed, stopped=ctrl.reason)
+                             worlds=len(worlds), seconds=ctrl.elapsed, stopped=ctrl.reason,
+                             candidates=ranked_candidates(stats, best.move))
         return PlayResult(best.move, info)

@@ -39,6 +39,7 @@ from kozyri.agents.owntrumps.trees import (
     epsilon_code,
     load_kernels,
     pick,
+    ranked_candidates,
     uct_search,
 )
 from kozyri.core import DRAW, WIN, AgentInfo, InvalidInput, Limit, PlayResult, Value
@@ -101,9 +102,10 @@ class MctsAgent(OwnTrumpsAgent):
         if sampled:
             position = view.sample(self.rng(view))[0]
         with controlled(limit, control) as ctrl:
-            result, _ = self.search(position, ctrl, self.numba_seed(view), proofs_count=not sampled,
-                                    only=only_moves(view, moves))
+            result, stats = self.search(position, ctrl, self.numba_seed(view), proofs_count=not sampled,
+                                        only=only_moves(view, moves))
         result.info.worlds = int(sampled)
+        result.info.candidates = ranked_candidates(stats, result.move)
         return result
 
     def search(self, position: Position, ctrl: SearchControl, seed: int, proofs_count: bool = True,

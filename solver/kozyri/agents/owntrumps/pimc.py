@@ -26,7 +26,7 @@ from kozyri.agents.owntrumps.mcts import MctsAgent
 from kozyri.agents.owntrumps.simple import greedy_scores
 from kozyri.agents.owntrumps.trees import DEFAULT_LIMIT, load_kernels
 from kozyri.checks import whole_number
-from kozyri.core import AgentInfo, Limit, PlayResult
+from kozyri.core import AgentInfo, Candidate, Limit, PlayResult
 from kozyri.search.control import controlled, part_of
 
 #: Deals searched per move when the budget allows.
@@ -79,6 +79,10 @@ class PimcAgent(MctsAgent):
                 scores = greedy_scores(view, moves)
                 best = moves[scores.index(max(scores))]
             estimate = expected[best] / weight[best] if weight[best] else None
+            votes = sum(weight.values()) or 1.0
+            ordered = sorted(moves, key=lambda m: (m == best, weight[m], value[m]), reverse=True)
+            candidates = tuple(Candidate(m, weight[m] / votes, expected[m] / weight[m] if weight[m] else None)
+                               for m in ordered)
             info = AgentInfo(self.name, estimate=estimate, nodes=ctrl.nodes, playouts=playouts, worlds=searched,
-                             seconds=ctrl.elapsed, stopped=ctrl.reason)
+                             seconds=ctrl.elapsed, stopped=ctrl.reason, candidates=candidates)
         return PlayResult(best, info)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kozyri.core import InvalidInput, Limit
+from kozyri.core import Candidate, InvalidInput, Limit, Value
 from kozyri.owntrumps import mcts_kernels as K
 from kozyri.owntrumps.kernels import build_tables, state_arrays
 from kozyri.owntrumps.position import Position
@@ -160,6 +160,19 @@ def pick(stats: list[MoveStats]) -> MoveStats:
         return wins[0]
     alive = [s for s in stats if s.solved != -1] or stats
     return max(alive, key=lambda s: (s.visits, s.discounted_mean if s.discounted_mean is not None else -2.0))
+
+
+def ranked_candidates(stats: list[MoveStats], chosen) -> tuple[Candidate, ...]:
+    """The root's moves as :class:`~kozyri.core.Candidate`\\ s, ``chosen`` first, then as
+    :func:`pick` ranks them (proven wins, the most visited, proven losses last)."""
+    visits = sum(s.visits for s in stats) or 1
+
+    def rank(s: MoveStats):
+        return (s.solved == 1, s.solved != -1, s.visits, s.discounted_mean if s.discounted_mean is not None else -2.0)
+
+    ordered = sorted(stats, key=lambda s: (s.move == chosen, *rank(s)), reverse=True)
+    return tuple(Candidate(s.move, s.visits / visits, s.mean, None if s.solved is None else Value.exact(s.solved))
+                 for s in ordered)
 
 
 def iteration_budget(control: SearchControl, most: int | None) -> int:
