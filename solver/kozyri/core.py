@@ -6,7 +6,8 @@
 * :class:`SearchResult`: the base of every game's solve result (value,
   effort, why it stopped early);
 * :class:`PlayResult` and :class:`AgentInfo`: a player's move and what it
-  knows about it, the one answer of every agent and engine of every game;
+  knows about it, the one answer of every agent and engine of every game
+  (:class:`Candidate`: each move a search weighed);
 * :class:`KozyriError` and its subclasses: every error meant for a user
   (:class:`MissingExtra` names the pip command of an optional extra);
 * :func:`load_json`: the one reader of JSON text, bounded in size, nesting
