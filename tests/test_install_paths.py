@@ -27,9 +27,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Generous: each step is a build or a first compilation of the Reversi kernels on a busy machine.
+#: Generous: each step is a build or a first compilation on a busy machine.
 STEP_SECONDS = 600
 OURS = ("kozyri", "kozyri_cli", "kozyri_server", "__editable__", "_kozyri")
+#: One small cached kernel of kozyri, compiled and called (a second or two): it writes Numba's cache.
+COMPILE_ONE_KERNEL = ("from kozyri.search.control import SearchControl; "
+                      "from kozyri.search.control_kernels import stop_requested; "
+                      "print(stop_requested(SearchControl().ctl))")
 
 
 def _scratch_env(tmp_path: Path) -> tuple[Path, dict]:
@@ -78,8 +82,10 @@ def test_install_uninstall_editable_and_reinstall_all_run(tmp_path):
     work.mkdir()
 
     def kozyri_runs(step: str) -> None:
-        done = _run(env, python, "-m", "kozyri_cli", "reversi", "perft", "2", cwd=work)  # compiles kernels
-        assert done.returncode == 0 and "perft 2: 12 nodes" in done.stdout, (step, done.stdout + done.stderr)
+        done = _run(env, python, "-m", "kozyri_cli", "deal", "--deck", "4x3", "--seed", "1", cwd=work)
+        assert done.returncode == 0 and "Seed 1" in done.stdout, (step, done.stdout + done.stderr)
+        compiled = _run(env, python, "-c", COMPILE_ONE_KERNEL, cwd=work)
+        assert compiled.returncode == 0 and compiled.stdout.strip() == "False", (step, compiled.stderr)
 
     def pip(*args: str) -> None:
         done = _run(env, python, "-m", "pip", "--disable-pip-version-check", *args, cwd=work)

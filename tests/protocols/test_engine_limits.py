@@ -13,7 +13,7 @@ from kozyri.owntrumps.inputs import read_state_at
 from kozyri.protocols.analysis import Strength
 from kozyri.protocols.client import Engine, EngineLimit
 from kozyri.protocols.clock import CLOCK_SAFETY, MIN_MOVES_LEFT
-from kozyri.protocols.messages import JsonRequests, _budget, read_request
+from kozyri.protocols.messages import JsonRequests, move_budget, read_request
 
 DEAL = Position.deal(36, "SH", seed=6)
 
@@ -53,11 +53,11 @@ def test_the_seat_to_move_gets_a_share_of_its_clock():
     view, _ = read_state_at(request.game)
     cards = view.counts[view.to_move]
     expected = (40.0 / max(MIN_MOVES_LEFT, cards) + 2.0) * CLOCK_SAFETY
-    assert _budget(request, strength, view).time == pytest.approx(min(expected, strength.budget().time or expected))
+    assert move_budget(request, strength, view).time == pytest.approx(min(expected, strength.budget().time or expected))
     no_clock = read_request({"type": "bestmove", "game": DEAL.to_json(), "clocks": [None, 40.0]})
-    assert _budget(no_clock, strength, view) == strength.budget()  # the other seat's clock says nothing
+    assert move_budget(no_clock, strength, view) == strength.budget()  # the other seat's clock says nothing
     almost_out = read_request({"type": "bestmove", "game": DEAL.to_json(), "clocks": [0.001, 1]})
-    assert _budget(almost_out, strength, view).time == pytest.approx(0.01)  # the least a move is given
+    assert move_budget(almost_out, strength, view).time == pytest.approx(0.01)  # the least a move is given
 
 
 def test_a_clock_reaches_the_engine_through_every_door():

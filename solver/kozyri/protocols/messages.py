@@ -62,7 +62,7 @@ MOST_LINES = 1000
 _GAME_KEYS = ("game", "seat", "open", "trumps", "deck", "leader", "must_beat", "pass_sixes")
 _PLAY_KEYS = ("level", "agent", "time", "nodes", "memory", "seed")
 #: Each seat's clock (seconds left) and increment (seconds added after each of its moves): the move's
-#: time then comes from the clock of the seat to move (:func:`_budget`; a seat beyond the list: no clock).
+#: time then comes from the clock of the seat to move (:func:`move_budget`; a seat beyond the list: no clock).
 _CLOCK_KEYS = ("clocks", "increments")
 #: Each request type and the keys it takes besides ``id`` and ``type``.
 REQUESTS = {
@@ -333,14 +333,14 @@ class JsonRequests:
             return self._choose_trump(request)
         view, ply = _view(request)
         strength = self._strength(request)
-        result = strength.make_agent(view, self.tables).choose(view, _budget(request, strength, view),
+        result = strength.make_agent(view, self.tables).choose(view, move_budget(request, strength, view),
                                                                control=control)
         return {"ply": ply, "seat": view.to_move, **move_fields(result, view)}
 
     def _analyze(self, request: Request, control) -> dict:
         view, ply = _view(request)
         strength = self._strength(request)
-        result = analysis_agent(strength, view, self.tables).choose(view, _budget(request, strength, view),
+        result = analysis_agent(strength, view, self.tables).choose(view, move_budget(request, strength, view),
                                                                     control=control)
         line = principal_line(view, result, control, tables=self.tables)
         reply = {"ply": ply, "seat": view.to_move, **move_fields(result, view),
@@ -398,7 +398,7 @@ def _lines(result: PlayResult, view: Observation, most: int) -> list[dict]:
             for c in candidates[:most]]
 
 
-def _budget(request: Request, strength: Strength, view: Observation) -> Limit:
+def move_budget(request: Request, strength: Strength, view: Observation) -> Limit:
     """What the move may spend: the strength's budget, within the clock of the
     seat to move when the request gives one (its time left over the moves it
     may still make, at least :data:`~kozyri.protocols.clock.MIN_MOVES_LEFT`,
