@@ -41,3 +41,18 @@ def test_kozyri_cache_shows_and_clears_the_folder_numba_cache_dir_names(tmp_path
     assert json.loads(cleared.stdout)["cleared"] is True and not folder.exists()
     again = subprocess.run([*KOZYRI, "cache", "--json"], capture_output=True, text=True, env=env, timeout=120)
     assert json.loads(again.stdout)["files"] == 0
+
+
+
+def test_a_cache_that_cannot_be_cleared_says_so(tmp_path, monkeypatch):
+    import pytest
+
+    import kozyri.caches as caches
+    from kozyri.core import InvalidInput
+
+    folder = tmp_path / "kernels"
+    folder.mkdir()
+    (folder / "f.nbi").write_bytes(b"x")
+    monkeypatch.setattr(caches.shutil, "rmtree", lambda path, ignore_errors=False: None)  # as a file one may not remove
+    with pytest.raises(InvalidInput, match=f"cannot remove all of {folder}"):
+        caches.clear_cache(folder)

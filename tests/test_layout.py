@@ -29,7 +29,7 @@ _GAMES = {"kozyri.owntrumps", "kozyri.reversi"}
 _BASE = {"kozyri.core", "kozyri.checks", "kozyri.search"}
 ALLOWED = {
     "kozyri.core": set(),
-    "kozyri.caches": set(),  # where the compiled kernels are cached: set before any kernel is imported
+    "kozyri.caches": {"kozyri.core"},  # where the compiled kernels are cached: set before any kernel is imported
     "kozyri.checks": {"kozyri.core"},  # the validators every door shares, beside the vocabulary
     "kozyri.search": {"kozyri.core"},
     "kozyri.runs": {"kozyri.core", "kozyri.checks"},

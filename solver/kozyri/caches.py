@@ -21,6 +21,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from kozyri.core import InvalidInput
+
 #: The variable Numba reads for its cache folder.
 NUMBA_CACHE_VARIABLE = "NUMBA_CACHE_DIR"
 
@@ -61,7 +63,10 @@ def cache_size(folder: Path) -> tuple[int, int]:
 
 
 def clear_cache(folder: Path) -> tuple[int, int]:
-    """Remove ``folder`` and what it holds; ``(files, bytes)`` removed."""
+    """Remove ``folder`` and what it holds; ``(files, bytes)`` removed
+    (:class:`~kozyri.core.InvalidInput` naming it when some of it stays)."""
     found = cache_size(folder)
     shutil.rmtree(folder, ignore_errors=True)
+    if folder.exists():
+        raise InvalidInput(f"cannot remove all of {folder} (no permission?): remove it by hand")
     return found
