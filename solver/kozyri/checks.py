@@ -145,6 +145,16 @@ def seconds_spent(value, what: str = "the seconds") -> float:
     return float(value)
 
 
+def seconds_per_seat(value, what: str) -> tuple[float | None, ...]:
+    """``value`` as seconds per seat (each seat's clock, or increment): a
+    list of one to four numbers >= 0, None for a seat that has none; a number
+    past a year counts as a year (no budget is longer)."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)) or not 1 <= len(value) <= 4:
+        raise InvalidInput(f"{what} are seconds, one per seat (None: none), like [60, 45.5], not {shown(value)}")
+    return tuple(None if seconds is None else min(seconds_spent(seconds, f"each of {what}"), MOST_SECONDS)
+                 for seconds in value)
+
+
 def nodes(value, what: str = "the nodes", *, text: bool = False, none: bool = False) -> int | None:
     """``value`` as a node budget: a whole number from 1 to
     :data:`kozyri.core.MOST_NODES`; ``none`` as for :func:`seconds`."""

@@ -99,6 +99,7 @@ from kozyri.owntrumps.observation import Observation
 from kozyri.play.session import Session
 from kozyri.play.settings import GameSettings
 from tests.hostile.live_server_35 import BAD_LOG_WORDS
+from tests.server.helpers import strings_in
 
 #: Seconds the server may take to start: it only bounds a hang. The first start of a fresh clone
 #: compiles the engine's kernels (over 90 s on a busy two-core machine), so generous.
@@ -275,16 +276,7 @@ class Report:
 def card_words(value) -> set[str]:
     """Every word of a JSON value that is a card as the server writes it
     (case-sensitive, so that English words such as "as" are not cards)."""
-    found: set[str] = set()
-    if isinstance(value, dict):
-        for item in value.values():
-            found |= card_words(item)
-    elif isinstance(value, list):
-        for item in value:
-            found |= card_words(item)
-    elif isinstance(value, str):
-        found.update(word for word in re.findall(r"[A-Za-z0-9]+", value) if CARD.fullmatch(word))
-    return found
+    return {word for text in strings_in(value) for word in re.findall(r"[A-Za-z0-9]+", text) if CARD.fullmatch(word)}
 
 
 def scanned(frame: dict) -> dict:

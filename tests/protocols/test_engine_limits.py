@@ -25,8 +25,8 @@ DEAL = Position.deal(36, "SH", seed=6)
     ({"depth": 2.5}, "the depth"),
     ({"clocks": "60"}, "the clocks are seconds, one per seat"),
     ({"clocks": (60,) * 5}, "one per seat"),
-    ({"clocks": (60, -1)}, "a seat's clock must be a number of seconds >= 0"),
-    ({"increments": (float("nan"), 1)}, "a seat's increment"),
+    ({"clocks": (60, -1)}, "each of the clocks must be a number of seconds >= 0"),
+    ({"increments": (float("nan"), 1)}, "each of the increments"),
     ({"time": float("inf")}, "time limit"),
 ])
 def test_an_engine_limit_is_checked_when_made(settings, words):

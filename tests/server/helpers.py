@@ -180,19 +180,22 @@ def play_to_end(people: dict[int, Seat], first: Seat | None = None) -> dict:
                 watcher.next_state()
 
 
-def cards_in(value) -> set[str]:
-    """Every word of a JSON value that could name a card (moves split at '+')."""
-    found: set[str] = set()
+def strings_in(value):
+    """Every string of a JSON value, however deep (the keys' values, the lists' items)."""
     if isinstance(value, dict):
         for item in value.values():
-            found |= cards_in(item)
+            yield from strings_in(item)
     elif isinstance(value, list):
         for item in value:
-            found |= cards_in(item)
+            yield from strings_in(item)
     elif isinstance(value, str):
-        for word in value.replace("+", " ").replace(",", " ").replace("'", " ").split():
-            found.add(word.upper())
-    return found
+        yield value
+
+
+def cards_in(value) -> set[str]:
+    """Every word of a JSON value that could name a card (moves split at '+')."""
+    return {word.upper() for text in strings_in(value)
+            for word in text.replace("+", " ").replace(",", " ").replace("'", " ").split()}
 
 
 def dumps(value) -> str:

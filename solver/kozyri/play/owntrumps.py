@@ -336,11 +336,23 @@ class TrumpChoice:
     @classmethod
     def from_json(cls, data) -> TrumpChoice:
         """A choice from its whole JSON form (``to_json()`` without a seat)."""
+        if isinstance(data, dict) and "seed" not in data:
+            raise InvalidInput('a trump choice needs the deal\'s "seed" (a seat\'s view alone cannot be dealt from)')
+        return cls._read(data, lambda: data["seed"])
+
+    @classmethod
+    def from_view(cls, data) -> TrumpChoice:
+        """A choice from a seat's view of it (``to_json(seat)``): the deck,
+        the players, the leader and the suits chosen so far, checked, so that
+        the seat to choose can choose (an engine's answer). A view holds no
+        seed: the choice made from it is never dealt (its seed is 0)."""
+        return cls._read(data, lambda: 0)
+
+    @classmethod
+    def _read(cls, data, seed) -> TrumpChoice:
         fields = envelope_fields(data, cls.game)
         if data.get("phase") != TRUMP_CHOICE:
             raise InvalidInput(f'a trump choice\'s JSON has "phase": "{TRUMP_CHOICE}"')
-        if "seed" not in data:
-            raise InvalidInput('a trump choice needs the deal\'s "seed" (a seat\'s view alone cannot be dealt from)')
         for key in ("deck", "n_players"):
             if key not in data:
                 raise InvalidInput(f'a trump choice needs its "{key}"')
@@ -348,4 +360,4 @@ class TrumpChoice:
         if not isinstance(chosen, list):
             raise InvalidInput('"chosen" must be the suits chosen so far, in choosing order, like ["S", "H"]')
         return cls(data["deck"], data["n_players"], rules=Rules.from_json(data.get("rules")),
-                   leader=data.get("leader", 0), seed=data["seed"], chosen=chosen, **fields)
+                   leader=data.get("leader", 0), seed=seed(), chosen=chosen, **fields)

@@ -112,13 +112,8 @@ class EngineLimit(Limit):
         if self.depth is not None:
             checks.whole_number(self.depth, "the depth", 1, MOST_DEPTH)
         for name in ("clocks", "increments"):
-            value = getattr(self, name)
-            if value is None:
-                continue
-            if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or not 1 <= len(value) <= 4:
-                raise InvalidInput(f"the {name} are seconds, one per seat (None: none), not {value!r}")
-            object.__setattr__(self, name, tuple(None if seconds is None else checks.seconds_spent(
-                seconds, f"a seat's {name[:-1]}") for seconds in value))
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, checks.seconds_per_seat(getattr(self, name), f"the {name}"))
 
     def nodes_of_depth(self) -> int | None:
         """The nodes of one search at :attr:`depth` (None without a depth)."""
@@ -415,7 +410,7 @@ class Engine:
         if limit is not None:
             nodes = limit.nodes
             if isinstance(limit, EngineLimit):
-                nodes = Limit(nodes=limit.nodes).merged(Limit(nodes=limit.nodes_of_depth())).nodes
+                nodes = min((n for n in (limit.nodes, limit.nodes_of_depth()) if n is not None), default=None)
                 fields.update({key: list(getattr(limit, key)) for key in ("clocks", "increments")
                                if getattr(limit, key) is not None})
             fields.update({"time": limit.time, "nodes": nodes})
@@ -486,9 +481,7 @@ class Engine:
         """A deepening analysis (:class:`AnalysisResult`): iterate over it for
         its info dicts, one as each search ends; ``limit`` bounds the whole
         (None: until it settles or is stopped)."""
-        if limit is not None and not isinstance(limit, Limit):
-            raise InvalidInput(f"the limit is a kozyri.Limit, not {type(limit).__name__}")
-        fields = self._fields("analyze", game, None, options)
+        fields = self._fields("analyze", game, limit, options)  # the clocks; each search sets its own nodes and time
         return AnalysisResult(self, fields, limit or Limit())
 
     def legal_moves(self, game, **options) -> list[str]:
@@ -556,11 +549,6 @@ class AnalysisResult:
             if reason is not None:
                 break
             request = {**self._fields, "nodes": nodes, "time": seconds}
-            for key in ("clocks", "increments"):
-                if getattr(limit, key, None) is not None:
-                    request[key] = list(getattr(limit, key))
-            if limit.memory is not None:
-                request["memory"] = int(limit.memory)
             self._searching = True
             try:
                 found = info_from_reply(self._engine._request(request, seconds))

@@ -38,11 +38,10 @@ from dataclasses import dataclass
 import kozyri.checks as checks
 from kozyri.agents import agent_names
 from kozyri.agents.levels import LEVELS, find_level
-from kozyri.core import MOST_SECONDS, AgentInfo, Candidate, InvalidInput, KozyriError, Limit, PlayResult, load_json
+from kozyri.core import AgentInfo, Candidate, InvalidInput, KozyriError, Limit, PlayResult, load_json
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.inputs import Input, classify, classify_json, read_position_at, read_state_at
 from kozyri.owntrumps.observation import Observation
-from kozyri.owntrumps.rules import Rules
 from kozyri.owntrumps.solver import solve
 from kozyri.play.owntrumps import TRUMP_CHOICE, TrumpChoice, computer_trump
 from kozyri.play.table import Table
@@ -148,14 +147,7 @@ class ChoiceGame:
 
 
 def _choice_game(value: dict) -> ChoiceGame:
-    for key in ("deck", "n_players"):
-        if key not in value:
-            raise InvalidInput(f'a trump choice needs its "{key}"')
-    chosen = value.get("chosen", [])
-    if not isinstance(chosen, list):
-        raise InvalidInput('"chosen" must be the suits chosen so far, in choosing order, like ["S", "H"]')
-    choice = TrumpChoice(value["deck"], value["n_players"], rules=Rules.from_json(value.get("rules")),
-                         leader=value.get("leader", 0), seed=0, chosen=chosen)
+    choice = TrumpChoice.from_view(value)
     if choice.to_choose is None:
         raise InvalidInput(f"every player has chosen a trump ({''.join(choice.chosen)}): the cards can be dealt")
     return ChoiceGame(choice)
@@ -172,15 +164,6 @@ def _game(value, key: str) -> Input | ChoiceGame:
         return classify(value)
     raise InvalidInput('a request needs its "game": a game record, an observation or a position '
                        "(a JSON object, or the text form)")
-
-
-def _per_seat(value, key: str) -> tuple[float | None, ...]:
-    """A list of seconds, one per seat (null: that seat has none), each finite and not negative."""
-    if not isinstance(value, list) or not 1 <= len(value) <= 4:
-        raise InvalidInput(f'"{key}" is a list of seconds, one per seat (null: none), like [60, 45.5], '
-                           f"not {checks.shown(value)}")
-    return tuple(None if seconds is None else min(checks.seconds_spent(seconds, f'"{key}"'), MOST_SECONDS)
-                 for seconds in value)
 
 
 def _level(value, key: str):
@@ -213,8 +196,8 @@ FIELDS = {
     "nodes": lambda value, key: checks.nodes(value, "the nodes", none=True),
     "memory": lambda value, key: checks.memory(value),
     "seed": lambda value, key: checks.seed(value),
-    "clocks": _per_seat,
-    "increments": _per_seat,
+    "clocks": lambda value, key: checks.seconds_per_seat(value, f'"{key}"'),
+    "increments": lambda value, key: checks.seconds_per_seat(value, f'"{key}"'),
     "value_only": _boolean,
     "multipv": lambda value, key: checks.whole_number(value, '"multipv"', 1, MOST_LINES),
 }
