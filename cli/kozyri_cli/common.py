@@ -222,6 +222,30 @@ def emit_json(obj) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False))
 
 
+class Seconds(click.ParamType):
+    """A positive, finite number of seconds (``nan`` and ``inf`` are refused)."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            seconds = float(value)
+        else:
+            try:
+                seconds = float(str(value).strip())
+            except ValueError:
+                self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or seconds <= 0:
+            self.fail(f"{value!r} is not a positive, finite number of seconds", param, ctx)
+        if seconds > MOST_SECONDS:
+            self.fail(f"{value!r} is more than a year ({MOST_SECONDS:,} seconds, the most any budget may be)",
+                      param, ctx)
+        return seconds
+
+
+SECONDS = Seconds()
+
+
 class WholeNumber(click.ParamType):
     """A whole number from ``least`` to ``most`` (a node budget, megabytes, a
     depth, a seat): anything else is refused naming the bounds. The text is
@@ -295,10 +319,6 @@ class FiniteNumber(click.FloatRange):
 def _number_shown(number: float) -> str:
     """A bound or a value in a message: 31,536,000, 0.01, 1e+300."""
     return f"{int(number):,}" if float(number).is_integer() and abs(number) < 1e16 else repr(float(number))
-
-
-#: Seconds of a budget: positive, finite, at most a year (``nan`` and ``inf`` refused).
-SECONDS = FiniteNumber(0, MOST_SECONDS, "seconds", least_open=True)
 
 
 #: A node budget (iterations of a search), within :data:`kozyri.core.MOST_NODES`.
