@@ -2,7 +2,8 @@
 docs/rl.md): microseconds per ``env.step`` with random legal actions, with
 and without building the observation (the array and the action mask) the
 agent to act reads first, beside an OpenSpiel state's ``apply_action`` where
-OpenSpiel is installed. Resets are not counted.
+OpenSpiel is installed, and beside the session's own work per move
+(``Session.act`` with a legal move, or its text). Resets are not counted.
 
     python benchmarks/rl_steps.py                        # 24 and 36 cards, 2 and 4 players
     python benchmarks/rl_steps.py --steps 20000 --deck 36 --players 3
@@ -17,6 +18,8 @@ import time
 import click
 import numpy as np
 
+from kozyri.play.session import Session
+from kozyri.play.settings import GameSettings
 from kozyri.rl.pettingzoo_env import raw_env
 
 
@@ -34,8 +37,29 @@ def step_cost(deck: str, players: int, steps: int, observe: bool, seed: int) -> 
                 observation = env.observe(env.agent_selection)
                 action = rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
             else:
-                action = rng.choice(list(env.game.legal()))
+                action = rng.choice(np.flatnonzero(env.game.mask()).tolist())
             env.step(action)
+            spent += time.perf_counter() - began
+            done += 1
+    return spent / steps * 1e6
+
+
+def act_cost(deck: str, players: int, steps: int, as_text: bool, seed: int) -> float:
+    """Microseconds per :meth:`Session.act <kozyri.play.Session.act>` over
+    ``steps`` moves of random games: each move one of the table's legal
+    moves (``as_text``: its text, as a door sends it)."""
+    rng, spent, done, game = random.Random(seed), 0.0, 0, 0
+    trumps = "SHDC"[:players]
+    while done < steps:
+        session = Session(GameSettings.create(deck=deck, players=players, seed=seed + game, trumps=trumps))
+        table, game = session.table, game + 1
+        while session.to_act is not None and done < steps:
+            move = rng.choice(table.legal_moves())
+            if as_text:
+                move = table.move_text(move)
+            seat = session.to_act
+            began = time.perf_counter()
+            session.act(seat, move, seconds=0.0)
             spent += time.perf_counter() - began
             done += 1
     return spent / steps * 1e6
@@ -71,15 +95,21 @@ def openspiel_cost(deck: str, players: int, steps: int, seed: int) -> float | No
 @click.option("--seed", default=1, show_default=True)
 def main(decks, player_counts, steps, seed):
     """Print a table of microseconds per step."""
-    print(f"{'deck':>5} {'players':>7} {'step only':>10} {'step+observe':>13} {'observe':>8} {'openspiel':>10}")
+    print(f"{'deck':>5} {'players':>7} {'act Move':>9} {'act text':>9} {'step only':>10} {'step+observe':>13} "
+          f"{'observe':>8} {'openspiel':>10}")
     for deck in decks:
         for players in player_counts:
+            step_cost(deck, players, min(steps, 300), True, seed)  # warm: kernels loaded, caches filled
+            moved = act_cost(deck, players, steps, False, seed)
+            texted = act_cost(deck, players, steps, True, seed)
             bare = step_cost(deck, players, steps, False, seed)
             full = step_cost(deck, players, steps, True, seed)
             spiel = openspiel_cost(deck, players, steps, seed)
             spiel_text = "-" if spiel is None else f"{spiel:.0f}"
-            print(f"{deck:>5} {players:>7} {bare:>10.0f} {full:>13.0f} {full - bare:>8.0f} {spiel_text:>10}")
-    print("µs per step, random legal actions, resets not counted; 'observe' is the difference")
+            print(f"{deck:>5} {players:>7} {moved:>9.1f} {texted:>9.1f} {bare:>10.0f} {full:>13.0f} {full - bare:>8.0f} "
+                  f"{spiel_text:>10}")
+    print("µs per step, random legal actions, resets not counted; 'act': Session.act with a legal Move or its "
+          "text; 'step': the PettingZoo environment's (the action from the mask); 'observe' is the difference")
 
 
 if __name__ == "__main__":

@@ -99,7 +99,7 @@ from kozyri.owntrumps.observation import Observation
 from kozyri.play.session import Session
 from kozyri.play.settings import GameSettings
 from tests.hostile.live_server_35 import BAD_LOG_WORDS
-from tests.server.helpers import strings_in
+from tests.server.helpers import strings_in, without_ids
 
 #: Seconds the server may take to start: it only bounds a hang. The first start of a fresh clone
 #: compiles the engine's kernels (over 90 s on a busy two-core machine), so generous.
@@ -277,20 +277,6 @@ def card_words(value) -> set[str]:
     """Every word of a JSON value that is a card as the server writes it
     (case-sensitive, so that English words such as "as" are not cards)."""
     return {word for text in strings_in(value) for word in re.findall(r"[A-Za-z0-9]+", text) if CARD.fullmatch(word)}
-
-
-def scanned(frame: dict) -> dict:
-    """``frame`` without what is not about cards and could look like one: the
-    table's id (random letters), the seats (names, player ids) and what a
-    hand is known NOT to hold."""
-    out = {key: value for key, value in frame.items() if key not in ("table", "rematch", "seats")}
-    state = out.get("state")
-    if isinstance(state, dict):
-        state = {key: value for key, value in state.items() if key != "seats"}
-        if isinstance(state.get("view"), dict):
-            state["view"] = {key: value for key, value in state["view"].items() if key != "known_not"}
-        out["state"] = state
-    return out
 
 
 def without_seats(state: dict) -> dict:
@@ -603,7 +589,7 @@ class Client:
         self._no_hidden_card(message, hidden, "")
 
     def _no_hidden_card(self, frame: dict, hidden: set[str], when: str) -> None:
-        words = card_words(scanned(frame))
+        words = card_words(without_ids(frame))
         if frame.get("type") == "error":
             words -= self.sent_words  # an error may repeat what this client sent
         leaked = words & hidden

@@ -45,7 +45,7 @@ from websockets.sync.client import connect  # noqa: E402
 
 from kozyri.owntrumps.record import GameRecord  # noqa: E402
 from tests.hostile.live_server_35 import REPLY_SECONDS, HostileServer  # noqa: E402
-from tests.server.helpers import key, mover  # noqa: E402
+from tests.server.helpers import key, mover, without_ids  # noqa: E402
 
 LONG = os.environ.get("KOZYRI_HOSTILE_LONG") == "1"
 
@@ -268,10 +268,9 @@ def _check_no_leak(record: GameRecord, client: Client, seat) -> int:
         if ply not in hidden_at:
             hidden_at[ply] = (_hidden_for_spectator(record, positions, ply) if seat is None
                               else _hidden_for_seat(record, positions, seat, ply))
-        scanned = copy.deepcopy(message)
-        view = scanned.get("state", {}).get("view") if isinstance(scanned.get("state"), dict) else None
-        if isinstance(view, dict):
-            view.pop("known_not", None)  # what a hand does NOT hold is knowledge, not a hidden card
+        # Without the table's id (random letters: "KH-rJja9CEuZ" names no card), the seats' names and ids,
+        # and what a hand does NOT hold (knowledge, not a hidden card).
+        scanned = copy.deepcopy(without_ids(message))
         if message["type"] == "error":  # the server's examples of a message ('like {"type": "move", ...}') name cards
             scanned["error"] = re.sub(r"like \{[^}]*\}", "", scanned["error"])
         words = cards_in(scanned)

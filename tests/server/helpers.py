@@ -192,6 +192,20 @@ def strings_in(value):
         yield value
 
 
+def without_ids(frame: dict) -> dict:
+    """``frame`` without what is not about cards and could look like one: the
+    table's id (random letters), the seats (names, player ids) and what a
+    hand is known NOT to hold."""
+    out = {key: value for key, value in frame.items() if key not in ("table", "rematch", "seats")}
+    state = out.get("state")
+    if isinstance(state, dict):
+        state = {key: value for key, value in state.items() if key != "seats"}
+        if isinstance(state.get("view"), dict):
+            state["view"] = {key: value for key, value in state["view"].items() if key != "known_not"}
+        out["state"] = state
+    return out
+
+
 def cards_in(value) -> set[str]:
     """Every word of a JSON value that could name a card (moves split at '+')."""
     return {word.upper() for text in strings_in(value)

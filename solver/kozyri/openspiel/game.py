@@ -39,6 +39,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import numpy as np
 import pyspiel
 
 from kozyri.core import IllegalMove, InvalidInput
@@ -324,22 +325,20 @@ class OwnTrumpsState(pyspiel.State):
         """The legal actions of ``player`` (the one to act), ascending."""
         if player < 0 or player != self.current_player():
             return []
-        return sorted(self._legal_map())
-
-    def _legal_map(self) -> dict:
-        """Each legal action with its move (a suit in the trump choice), cached until the next action."""
         d = self._d
         if d.legal is None:
             codec = d.game.codec
             if d.session is None:
-                d.legal = {codec.suit_action(s): s for s in SUITS if s not in d.chosen}
-            else:
-                d.legal = {codec.encode(m): m for m in d.session.table.legal_moves()}
-        return d.legal
+                d.legal = sorted(codec.suit_action(s) for s in SUITS if s not in d.chosen)
+            else:  # read off the cards' bits (ActionCodec.legal_mask): no Move is made for the list
+                d.legal = np.flatnonzero(codec.legal_mask(d.session.table.position)).tolist()
+        return list(d.legal)
 
     def move_of(self, action: int) -> Move:
         """The kozyri move of a legal action of play (IllegalMove otherwise)."""
-        move = self._legal_map().get(action) if self.phase == PLAYING else None
+        move = None
+        if self.phase == PLAYING and isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            move = self._d.game.codec.play_move(self._d.session.table.position, int(action))
         if move is None:
             raise IllegalMove(f"action {action} is not a legal move here")
         return move
@@ -370,9 +369,7 @@ class OwnTrumpsState(pyspiel.State):
             return
         if phase != PLAYING:
             raise IllegalMove("the game is over")
-        move = self._legal_map().get(action)
-        if move is None:
-            raise IllegalMove(f"action {action} is not legal here")
+        move = self.move_of(action)
         d.legal = None
         d.session.act(d.to_act, move, seconds=0.0)  # a simulator's move takes no time
         d.to_act = d.session.to_act

@@ -6,8 +6,12 @@ PettingZoo and Gymnasium environments and the batched step API share
 
 from __future__ import annotations
 
+import numpy as np
+
 from kozyri.core import InvalidInput
 from kozyri.owntrumps.cards import SUITS, Deck
+from kozyri.owntrumps.position import Position
+from kozyri.owntrumps.record import legal_move_or_none, replay_tables
 from kozyri.owntrumps.rules import NO_CARD, Move, MoveKind
 
 __all__ = ["ActionCodec"]
@@ -53,6 +57,41 @@ class ActionCodec:
         if action == self.take:
             return Move(MoveKind.TAKE)
         raise InvalidInput(f"action {action} is not a move of Own Trumps with {n} cards")
+
+    # --- the actions of a position, without a Move made for each (a framework's step) ---
+    def legal_mask(self, pos: Position) -> np.ndarray:
+        """The legal actions at ``pos`` as 0/1 values (int8, one per action;
+        all 0 when the game is over), read off the hand's and the beating
+        cards' bit masks in a kernel (:mod:`kozyri.owntrumps.action_kernels`):
+        the same actions as :meth:`encode` of each of ``pos.legal_moves()``,
+        without a Move made for any."""
+        from kozyri.owntrumps.action_kernels import legal_mask_into  # Numba: loaded on first use
+
+        mask = np.empty(self.num_actions, np.int8)
+        if pos.is_over:
+            mask[:] = 0
+            return mask
+        mover, pile = pos.to_move, pos.pile
+        hand = pos.hands[mover]
+        beaters = hand & replay_tables(pos).beating[mover][pile[-1]] if pile else 0
+        legal_mask_into(mask, hand, beaters, self.size, not pile, bool(pile) and not (beaters and pos.rules.must_beat))
+        return mask
+
+    def play_move(self, pos: Position, action: int) -> Move | None:
+        """The legal move that play action ``action`` makes at ``pos`` (a
+        take with its count), or None when it is not legal there."""
+        tables, pile, n = replay_tables(pos), pos.pile, self.size
+        if 0 <= action < n:
+            move = tables.move(MoveKind.BEAT if pile else MoveKind.LEAD, action)
+        elif n <= action < self.take:
+            beater, follow = divmod(action - n, n)
+            move = tables.move(MoveKind.BEAT, beater, follow)
+        elif action == self.take and pile and not pos.is_over:
+            count = min(tables.take_base[pos.to_move][pile[-1]], len(pile))
+            move = tables.move(MoveKind.TAKE, NO_CARD, NO_CARD, count)
+        else:
+            return None
+        return legal_move_or_none(pos, move, tables)
 
     def suit_action(self, suit: str) -> int:
         return self.first_suit + SUITS.index(suit)

@@ -207,17 +207,24 @@ def _replay(line: _Line, ply: int, moves, advance, repetition: bool, lines=None)
         return f"move {ply + 1}" if lines is None else f"line {lines[k]}, move {ply + 1}"
 
     for k, move in enumerate(moves):
-        state = line.states[ply]
-        ended = _ended(state, line.seen[ply], repetition)
-        if ended is not None:
-            raise GameOver(f"{where(k)}: the game is over after move {ply} ({outcome_text(ended)})")
-        try:
-            move, after = advance(state, move)
-        except InvalidInput as exc:
-            raise type(exc)(f"{where(k)}: {exc}") from None
-        line = line.extended(ply, move, after, position_key(line.keys[ply], state, move, after))
+        line = _step(line, ply, move, advance, repetition, where, k)
         ply += 1
     return line, ply
+
+
+def _step(line: _Line, ply: int, move, advance, repetition: bool, where=None, k: int = 0) -> _Line:
+    """The line after ``move`` played on from its first ``ply`` moves (see
+    :func:`_replay`; ``where(k)`` names the move in an error, by default its number)."""
+    state = line.states[ply]
+    ended = _ended(state, line.seen[ply], repetition)
+    if ended is not None:
+        raise GameOver(f"{where(k) if where else f'move {ply + 1}'}: the game is over after move {ply} "
+                       f"({outcome_text(ended)})")
+    try:
+        move, after = advance(state, move)
+    except InvalidInput as exc:
+        raise type(exc)(f"{where(k) if where else f'move {ply + 1}'}: {exc}") from None
+    return line.extended(ply, move, after, position_key(line.keys[ply], state, move, after))
 
 
 @lru_cache(maxsize=64)
@@ -226,7 +233,7 @@ def _card_numbers(deck: Deck) -> dict[str, int]:
     return {deck.card_text(card): card for card in range(deck.size)}
 
 
-class _ReplayTables:
+class ReplayTables:
     """What the replay of one deal looks up at every move, computed once per
     deck and trump suits (a record's positions all share theirs): each
     seat's trump index, the cards beating each top card for each seat, each
@@ -258,8 +265,8 @@ class _ReplayTables:
 _last_tables: tuple = (None, None, None)
 
 
-def _replay_tables(pos: Position | Observation) -> _ReplayTables:
-    """The :class:`_ReplayTables` of ``pos``'s deck and trumps (the last ones again when they are the same objects)."""
+def replay_tables(pos: Position | Observation) -> ReplayTables:
+    """The :class:`ReplayTables` of ``pos``'s deck and trumps (the last ones again when they are the same objects)."""
     global _last_tables
     deck, trumps, tables = _last_tables
     if deck is pos.deck and trumps is pos.trumps:
@@ -270,11 +277,11 @@ def _replay_tables(pos: Position | Observation) -> _ReplayTables:
 
 
 @lru_cache(maxsize=64)
-def _tables_for(deck: Deck, trumps: tuple[str, ...]) -> _ReplayTables:
-    return _ReplayTables(deck, trumps)
+def _tables_for(deck: Deck, trumps: tuple[str, ...]) -> ReplayTables:
+    return ReplayTables(deck, trumps)
 
 
-def _legal_text_move(pos: Position, text: str, tables: _ReplayTables) -> Move | None:
+def _legal_text_move(pos: Position, text: str, tables: ReplayTables) -> Move | None:
     """:func:`legal_move_or_none` for a move's text at ``pos`` (a game in progress), by ``tables``."""
     mover, pile = pos.to_move, pos.pile
     hand = pos.hands[mover]
@@ -303,32 +310,36 @@ def _legal_text_move(pos: Position, text: str, tables: _ReplayTables) -> Move | 
     return tables.move(MoveKind.BEAT, card, follow)
 
 
-def legal_move_or_none(pos: Position, move, trumps: tuple[int, ...] | None = None) -> Move | None:
+def legal_move_or_none(pos: Position, move, tables: ReplayTables | None = None) -> Move | None:
     """``move`` (a Move or its text as records write it) when it is legal
     at ``pos``, checked without listing every legal move (a record's
     replay must cost the same at every move); None when it is not, or is
     written otherwise: the caller then asks :meth:`Position.parse_move`,
-    which answers and words the errors. ``trumps``: ``pos.trump_indices`` (given when known already)."""
+    which answers and words the errors. ``tables``: ``pos``'s
+    :class:`ReplayTables` (given when known already)."""
     if pos.is_over:
         return None
+    if tables is None:
+        tables = replay_tables(pos)
     if isinstance(move, str):
-        return _legal_text_move(pos, move, _replay_tables(pos))
-    hand, pile, mover = pos.hands[pos.to_move], pos.pile, pos.to_move
-    trump, deck = (pos.trump_indices if trumps is None else trumps)[mover], pos.deck
-    if not isinstance(move, Move) or type(move.card) is not int or type(move.follow) is not int:
+        return _legal_text_move(pos, move, tables)
+    if type(move) is not Move or type(move.card) is not int or type(move.follow) is not int:
         return None
-    kind = move.kind
+    mover, pile = pos.to_move, pos.pile
+    hand, kind, card, follow = pos.hands[mover], move.kind, move.card, move.follow
     if kind == MoveKind.TAKE:
-        legal = (bool(pile) and move.card == NO_CARD and move.follow == NO_CARD
-                 and move.count == R.take_count(deck, pile[-1], trump, len(pile))
-                 and not (pos.rules.must_beat and hand & _beating(deck, pile[-1], trump)))
+        if not pile or card != NO_CARD or follow != NO_CARD:
+            return None
+        top = pile[-1]
+        legal = (move.count == min(tables.take_base[mover][top], len(pile))
+                 and not (pos.rules.must_beat and hand & tables.beating[mover][top]))
+    elif move.count != 0 or not 0 <= card < tables.size or not hand >> card & 1:
+        return None
     elif kind == MoveKind.LEAD:
-        legal = (not pile and move.count == 0 and move.follow == NO_CARD and 0 <= move.card < deck.size
-                 and hand >> move.card & 1)
-    elif kind == MoveKind.BEAT and pile and move.count == 0 and 0 <= move.card < deck.size \
-            and hand >> move.card & 1 and R.beats(deck, move.card, pile[-1], trump):
-        rest = hand & ~(1 << move.card)
-        legal = move.follow == NO_CARD if not rest else 0 <= move.follow < deck.size and rest >> move.follow & 1
+        legal = not pile and follow == NO_CARD
+    elif kind == MoveKind.BEAT and pile and tables.beating[mover][pile[-1]] >> card & 1:
+        rest = hand & ~(1 << card)
+        legal = follow == NO_CARD if not rest else 0 <= follow < tables.size and rest >> follow & 1
     else:
         legal = False
     return move if legal else None
@@ -346,11 +357,8 @@ def _position(pos: Position, hands: tuple[int, ...], pile: tuple[int, ...], to_m
 
 def _advance_position(pos: Position, move) -> tuple[Move, Position]:
     """``move`` (a Move or its text) checked and played at ``pos``."""
-    tables = _replay_tables(pos)
-    trumps = tables.trump_indices
-    legal = None
-    if pos.outcome is None:
-        legal = _legal_text_move(pos, move, tables) if isinstance(move, str) else legal_move_or_none(pos, move, trumps)
+    tables = replay_tables(pos)
+    legal = legal_move_or_none(pos, move, tables)
     if legal is not None:
         move = legal
     elif isinstance(move, str):
@@ -366,7 +374,7 @@ def _advance_position(pos: Position, move) -> tuple[Move, Position]:
             raise IllegalMove(f"illegal move {move_text(move, pos.deck)} (legal: {pos.legal_text()})")
     else:
         raise InvalidInput(f"a move must be a Move or its text, not {move!r}")
-    hands, pile, to_move, outcome = R.apply_move(pos.deck, trumps, pos.hands, pos.pile, pos.to_move, move)
+    hands, pile, to_move, outcome = R.apply_move(pos.deck, tables.trump_indices, pos.hands, pos.pile, pos.to_move, move)
     return move, _position(pos, hands, pile, to_move, outcome)
 
 
@@ -399,9 +407,9 @@ class _Record:
             object.__setattr__(self, "end", end)
 
     def _set(self, line: _Line, ply: int, end: Outcome | None, repetition: bool) -> None:
-        for name, value in (("start", line.states[0]), ("moves", SharedHistory(line.moves, length=ply)), ("_line", line),
-                            ("end", end), ("repetition", repetition)):
-            object.__setattr__(self, name, value)
+        # One update of the frozen record's fields (a move's cost: no __setattr__ per field).
+        vars(self).update(start=line.states[0], moves=SharedHistory(line.moves, length=ply), _line=line, end=end,
+                          repetition=repetition)
 
     @classmethod
     def _trusted(cls, line: _Line, ply: int, end: Outcome | None = None, repetition: bool = True):
@@ -438,8 +446,8 @@ class _Record:
         ply = len(self.moves)
         if self.end is not None:
             raise GameOver(f"move {ply + 1}: the game is over after move {ply} ({outcome_text(self.end)})")
-        line, ply = _replay(self._line, ply, [move], self._advance, self.repetition)
-        return self._trusted(line, ply, None, self.repetition)
+        return self._trusted(_step(self._line, ply, move, self._advance, self.repetition), ply + 1, None,
+                             self.repetition)
 
     def resign(self, seat: int):
         """This record ended by ``seat`` resigning: it loses (RULES.md: a

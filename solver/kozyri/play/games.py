@@ -172,7 +172,12 @@ class OwnTrumpsKind(GameKind):
         return Position.from_json(data)
 
     def _read_move(self, table, seat, text):
-        read, _ = table.view(seat).advance(text)  # errors in the words of what this seat knows
+        from kozyri.owntrumps.record import legal_move_or_none
+
+        read = legal_move_or_none(table.position, text)  # a legal move as records write it: read at once
+        if read is not None:
+            return read
+        read, _ = table.view(seat).advance(text)  # other spellings, and errors in the words of what this seat knows
         if read not in table.legal_moves():  # cannot happen for the seat to move
             raise IllegalMove(f"illegal move {_shown(text)}")
         return read

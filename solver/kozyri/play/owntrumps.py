@@ -46,6 +46,16 @@ class RecordTable(Table):
 
     game = "owntrumps"
     record: GameRecord | SeatRecord
+    # The ending of the record it was read of (a record is immutable: every move, end and undo makes a new one).
+    _ending_of: tuple = (None, None)
+
+    @property
+    def ending(self) -> Ending | None:
+        record, ending = self._ending_of
+        if record is not self.record:
+            ending = Table.ending.fget(self)
+            self._ending_of = (self.record, ending)
+        return ending
 
     def move_text(self, move: Move) -> str:
         return move.text(self.record.start.deck)
@@ -127,8 +137,8 @@ class OwnTrumpsTable(RecordTable):
         """What ``seat`` knows now, from its own knowledge and the public moves."""
         view, seen = self._views[self.check_seat(seat)]
         moves = self.record.moves
-        for move in moves[seen:]:
-            view = view.play(move, checked=True)  # the record has checked it against every hand
+        for index in range(seen, len(moves)):  # by index: a slice of the moves would copy every one
+            view = view.play(moves[index], checked=True)  # the record has checked it against every hand
         self._views[seat] = (view, len(moves))
         return view
 

@@ -41,9 +41,14 @@ import numpy as np
 
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.observation import Observation
+from kozyri.play.session import MOVE
 
 #: The phases, in the order of the ``phase`` slice.
 CHOOSING, PLAYING, OVER = range(3)
+#: The slices whose starts the kernel (kozyri.rl.encoding_kernels) takes, in its order.
+_KERNEL_PARTS = ("seat", "phase", "to_act", "trumps", "rules", "hand", "pile", "counts", "known", "known_not",
+                 "unseen", "ply")
+_NO_CARDS = np.zeros(0, np.int64)
 
 
 def returns_of(ending, n_players: int) -> list[float]:
@@ -89,6 +94,7 @@ class ObservationEncoding:
         self.high[self.slices["ply"][0]] = turn_cap
         self._mask_bytes = (size + 7) // 8
         self._starts = {name: where.start for name, (where, _) in self.slices.items()}
+        self._kernel_starts = np.array([self._starts[name] for name in _KERNEL_PARTS], np.int64)
 
     def part(self, array: np.ndarray, name: str) -> np.ndarray:
         """The slice ``name`` of an encoded ``array``, in its shape (a view, not a copy)."""
@@ -106,7 +112,34 @@ class ObservationEncoding:
         """A new array: what ``seat`` observes. ``phase`` (:data:`CHOOSING`,
         :data:`PLAYING`, :data:`OVER`), the seat ``to_act`` (None: nobody),
         ``trumps`` (each seat's suit, None while not chosen), the ``rules``,
-        the seat's ``view`` (None before the deal) and the moves played ``ply``."""
+        the seat's ``view`` (None before the deal) and the moves played
+        ``ply``. Written in one kernel call (:mod:`kozyri.rl.encoding_kernels`);
+        :meth:`encode_reference` is the same in NumPy."""
+        if view is None:
+            return self._written(seat, phase, to_act, trumps, rules, ply, _NO_CARDS, 0, _NO_CARDS, _NO_CARDS,
+                                 _NO_CARDS)
+        return self._written(seat, phase, to_act, trumps, rules, ply, np.array(view.pile, np.int64),
+                             len(view.pile), np.array(view.counts, np.int64), np.array(view.known, np.int64),
+                             np.array(view.known_not, np.int64))
+
+    def encode_known(self, knowledge: SeatKnowledge, seat: int, phase: int, to_act: int | None, trumps, rules,
+                     ply: int) -> np.ndarray:
+        """:meth:`encode` of ``seat``'s view as ``knowledge`` keeps it (a game in progress)."""
+        return self._written(seat, phase, to_act, trumps, rules, ply, knowledge.pile, knowledge.pile_len,
+                             knowledge.counts, knowledge.known[seat], knowledge.known_not[seat])
+
+    def _written(self, seat, phase, to_act, trumps, rules, ply, pile, pile_len, counts, known, known_not):
+        from kozyri.rl.encoding_kernels import encode_into  # Numba: loaded on first use
+
+        out = np.empty(self.size, np.float32)
+        suits = np.array([-1 if suit is None else SUITS.index(suit) for suit in trumps], np.int64)
+        encode_into(out, self._kernel_starts, self.deck.size, seat, phase, -1 if to_act is None else to_act, suits,
+                    rules.must_beat, rules.pass_sixes, ply, pile, pile_len, counts, known, known_not)
+        return out
+
+    def encode_reference(self, seat: int, phase: int, to_act: int | None, trumps, rules, view: Observation | None,
+                         ply: int = 0) -> np.ndarray:
+        """:meth:`encode` in NumPy and Python: the reference its kernel is tested against."""
         out = np.zeros(self.size, np.float32)
         at = self._starts
         out[at["seat"] + seat] = 1
@@ -132,3 +165,49 @@ class ObservationEncoding:
         # known, known_not and unseen lie one after the other, in the order of the rows
         out[at["known"]:at["unseen"] + size] = bits[1:].ravel()
         return out
+
+
+class SeatKnowledge:
+    """What every seat of an Own Trumps session's table knows, in arrays
+    kept up move by move by one kernel call a move for all seats
+    (:func:`kozyri.rl.encoding_kernels.absorb_move`): each seat's view
+    without an :class:`Observation` made for it. Read from the table's
+    views when made; :meth:`caught_up` takes in the moves played since, or
+    says the session went another way (an undo, a new table): then a new
+    one is made. For a game in progress (the end is the views')."""
+
+    def __init__(self, session):
+        from kozyri.owntrumps.record import replay_tables
+
+        table = session.table
+        views = [table.view(seat) for seat in range(table.n_players)]
+        deck = table.position.deck
+        self.table, self.seq, self.ply = table, session.last_seq, table.ply
+        self.known = np.array([view.known for view in views], np.int64)
+        self.known_not = np.array([view.known_not for view in views], np.int64)
+        self.counts = np.array(views[0].counts, np.int64)
+        self.pile = np.zeros(deck.size, np.int64)
+        self.pile_len = len(views[0].pile)
+        self.pile[:self.pile_len] = views[0].pile
+        self.beating = np.array(replay_tables(table.position).beating, np.int64)
+        self.must_beat, self.everything = table.position.rules.must_beat, deck.all_cards
+
+    def caught_up(self, session) -> bool:
+        """Take in the moves played in ``session`` since; False when its
+        table is another, or something else happened (an undo)."""
+        if session.last_seq == self.seq:
+            return session.table is self.table
+        table = session.table
+        events = session.events[self.seq:]  # event seq is its index + 1
+        if table is not self.table or any(event.kind != MOVE for event in events):
+            return False
+        from kozyri.rl.encoding_kernels import absorb_move  # Numba: loaded on first use
+
+        moves = table.record.moves
+        for index, event in enumerate(events, self.ply):
+            move = moves[index]
+            self.pile_len = absorb_move(self.known, self.known_not, self.counts, self.pile, self.pile_len,
+                                        event.seat, int(move.kind), move.card, move.follow, move.count,
+                                        self.beating, self.must_beat, self.everything)
+        self.seq, self.ply = session.last_seq, table.ply
+        return True

@@ -34,7 +34,7 @@ from kozyri.owntrumps.render import view_lines
 from kozyri.owntrumps.rules import Rules
 from kozyri.play import GameSettings, Session
 from kozyri.play.table import DEFAULT_TURN_CAP
-from kozyri.rl.encoding import CHOOSING, OVER, PLAYING, ObservationEncoding, returns_of
+from kozyri.rl.encoding import CHOOSING, OVER, PLAYING, ObservationEncoding, SeatKnowledge, returns_of
 
 #: The largest seed (the one seed rule of every door, :func:`kozyri.checks.seed`: 0 to 2**63-1).
 MOST_SEED = checks.MOST_SEED
@@ -83,9 +83,11 @@ class EnvGame:
         self.encoding = ObservationEncoding(settings.deck, settings.players, settings.turn_cap)
         self._session: Session | None = None
         self._order = None
-        # What is read of the session at its event number `_seen[1]` (kept until the next event).
+        # What is read of the session when it held `_seen[1]` events (kept until the next event).
         self._seen: tuple = (None, -1)
         self._legal = self._mask = self._to_act = None
+        # Every seat's knowledge in arrays, kept up move by move (made on the first observation in play).
+        self._knowledge: SeatKnowledge | None = None
 
     # --- starting ------------------------------------------------------------------
     @property
@@ -188,11 +190,11 @@ class EnvGame:
         """Forget what was read of the session when anything happened in it
         since (every change is an event: an action here, a computer seat's
         move, a resignation)."""
-        now = (self.session, self.session.last_seq)
-        if now[0] is not self._seen[0] or now[1] != self._seen[1]:
-            self._seen = now
+        session, (seen, count) = self.session, self._seen
+        if session is not seen or len(session.events) != count:  # asked several times a step: kept cheap
+            self._seen = (session, len(session.events))
             self._legal = self._mask = None
-            self._to_act = self.session.to_act
+            self._to_act = session.to_act
 
     @property
     def to_act(self) -> int | None:
@@ -223,16 +225,26 @@ class EnvGame:
             if session.table is None:
                 self._legal = {codec.suit_action(s): s for s in session.choice.free}
             else:
-                self._legal = {codec.encode(m): m for m in session.table.legal_moves()}
+                position = session.table.position
+                self._legal = {action: codec.play_move(position, action)
+                               for action in np.flatnonzero(self._play_mask()).tolist()}
         return self._legal
+
+    def _play_mask(self) -> np.ndarray:
+        """The legal actions' mask (not a copy), kept until the next event."""
+        self._now()
+        if self._mask is None:
+            session = self.session
+            if session.table is None or self._to_act is None:
+                self._mask = np.zeros(self.codec.num_actions, np.int8)
+                self._mask[list(self.legal())] = 1
+            else:  # read off the cards' bits: no Move is made for the mask
+                self._mask = self.codec.legal_mask(session.table.position)
+        return self._mask
 
     def mask(self) -> np.ndarray:
         """The legal actions of the seat to act as 0/1 values (int8), one per action."""
-        legal = self.legal()
-        if self._mask is None:
-            self._mask = np.zeros(self.codec.num_actions, np.int8)
-            self._mask[list(legal)] = 1
-        return self._mask.copy()
+        return self._play_mask().copy()
 
     def act(self, action) -> None:
         """The seat to act plays ``action`` (IllegalMove for an action that is not legal now)."""
@@ -242,7 +254,13 @@ class EnvGame:
             number = int(action)
         except (TypeError, ValueError, OverflowError):  # OverflowError: an infinite float
             raise IllegalMove(f"an action is a whole number, not {checks.shown(action)}") from None
-        move = self.legal().get(number) if number == action else None
+        move = None
+        if number == action:
+            session = self.session
+            if session.table is None:
+                move = self.legal().get(number)
+            elif 0 <= number < self.codec.num_actions and self._play_mask()[number]:
+                move = self.codec.play_move(session.table.position, number)
         if move is None:
             what = checks.shown(number) if number == action else checks.shown(action)
             raise IllegalMove(f"action {what} is not legal here (legal: {', '.join(map(str, sorted(self.legal())))})")
@@ -271,12 +289,20 @@ class EnvGame:
 
     # --- what a seat sees ---------------------------------------------------------
     def encode(self, seat: int) -> np.ndarray:
-        """What ``seat`` observes, as a new array (:mod:`kozyri.rl.encoding`)."""
+        """What ``seat`` observes, as a new array (:mod:`kozyri.rl.encoding`):
+        in play from every seat's knowledge kept move by move
+        (:class:`~kozyri.rl.encoding.SeatKnowledge`), else from its view."""
         session = self.session
         table = session.table
+        to_act = self.to_act
+        if table is not None and to_act is not None:
+            knowledge = self._knowledge
+            if knowledge is None or not knowledge.caught_up(session):
+                knowledge = self._knowledge = SeatKnowledge(session)
+            return self.encoding.encode_known(knowledge, checks.seat(seat, self.n_players), PLAYING, to_act,
+                                              table.position.trumps, self.settings.rules, session.ply)
         view = None if table is None else table.view(seat)
-        return self.encoding.encode(seat, self.phase, self.to_act, self.trumps(), self.settings.rules, view,
-                                    session.ply)
+        return self.encoding.encode(seat, self.phase, to_act, self.trumps(), self.settings.rules, view, session.ply)
 
     def observe(self, seat: int) -> dict:
         """``{"observation": encode(seat), "action_mask": ...}``: the mask of the

@@ -1,0 +1,123 @@
+"""Numba: what every seat knows, kept up move by move, and a seat's
+observation array written from it in one call, for a framework's step
+(:class:`kozyri.rl.game.EnvGame`, :meth:`kozyri.rl.encoding.ObservationEncoding.encode`).
+
+Each seat's knowledge is what its :class:`~kozyri.owntrumps.Observation`
+holds: ``known[s, o]`` the cards seat ``s`` knows to be in hand ``o`` (its
+own row: its hand), ``known_not[s, o]`` the cards it knows hand ``o`` does
+not hold; the pile and the counts are public, one copy for all.
+:func:`absorb_move` takes in one move for every seat at once, as
+:meth:`Observation.play <kozyri.owntrumps.Observation.play>` does for one
+(the moves of a game in progress; the end of a game is the Observation's).
+The plain-Python references the tests compare these with are
+:class:`~kozyri.owntrumps.Observation` and
+:meth:`~kozyri.rl.encoding.ObservationEncoding.encode_reference`.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+#: A take, as :func:`absorb_move`'s ``kind`` (any other kind places cards).
+TAKE = 2
+
+
+@njit(cache=True)
+def absorb_move(known, known_not, counts, pile, pile_len, mover, kind, card, follow, count, beating, must_beat,
+                everything):
+    """Every seat's knowledge after ``mover``'s move (a take of ``count``
+    cards when ``kind`` is :data:`TAKE`; else ``card`` placed, then
+    ``follow`` when it is not -1), in place; the pile's new length.
+    ``beating[o, top]``: the cards beating ``top`` for seat ``o``."""
+    n = counts.shape[0]
+    if kind == TAKE:
+        top = pile[pile_len - 1]
+        taken = 0
+        for k in range(pile_len - count, pile_len):
+            taken |= 1 << pile[k]
+        on_pile = 0
+        for k in range(pile_len):
+            on_pile |= 1 << pile[k]
+        for seat in range(n):
+            if seat != mover:  # the unseen cards it may hold; with must_beat none beating the top card
+                seen = on_pile
+                for owner in range(n):
+                    seen |= known[seat, owner]
+                may = everything & ~seen & ~known_not[seat, mover]
+                if must_beat:
+                    may &= ~beating[mover, top]
+                known[seat, mover] |= taken
+                known_not[seat, mover] = everything & ~(known[seat, mover] | may)
+            else:
+                known[seat, mover] |= taken
+        counts[mover] += count
+        pile_len -= count
+    else:
+        on_pile = 1 << card
+        pile[pile_len] = card
+        pile_len += 1
+        placed = 1
+        if follow >= 0:
+            on_pile |= 1 << follow
+            pile[pile_len] = follow
+            pile_len += 1
+            placed = 2
+        counts[mover] -= placed
+        for seat in range(n):
+            if seat != mover:  # nobody may hold them now
+                for owner in range(n):
+                    known_not[seat, owner] |= on_pile
+            known[seat, mover] &= ~on_pile
+            if counts[mover] == 0:
+                known_not[seat, mover] = everything
+    known_not[mover, mover] = everything & ~known[mover, mover]
+    return pile_len
+
+
+@njit(cache=True)
+def _bits_into(out, start, cards, size):
+    for card in range(size):
+        if (cards >> card) & 1:
+            out[start + card] = 1.0
+
+
+@njit(cache=True)
+def encode_into(out, starts, size, seat, phase, to_act, trumps, must_beat, pass_sixes, ply, pile, pile_len, counts,
+                known, known_not):
+    """Write into ``out`` (float32, zeroed here) what ``seat`` observes:
+    ``starts`` each slice's start (in the order of
+    ``kozyri.rl.encoding._KERNEL_PARTS``), ``trumps`` each seat's suit
+    index (-1: not chosen), ``to_act`` -1 for nobody, the first
+    ``pile_len`` cards of ``pile`` bottom to top, ``counts`` each hand's
+    cards, ``known`` and ``known_not`` the seat's rows of its knowledge
+    (``known[seat]``: its hand). Before the deal ``counts`` is empty: no
+    view, the cards' slices stay 0."""
+    out[:] = 0.0
+    n = trumps.shape[0]
+    out[starts[0] + seat] = 1.0
+    out[starts[1] + phase] = 1.0
+    if to_act >= 0:
+        out[starts[2] + to_act] = 1.0
+    for owner in range(n):
+        if trumps[owner] >= 0:
+            out[starts[3] + 4 * owner + trumps[owner]] = 1.0
+    out[starts[4]] = 1.0 if must_beat else 0.0
+    out[starts[4] + 1] = 1.0 if pass_sixes else 0.0
+    out[starts[11]] = ply
+    if counts.shape[0] == 0:
+        return
+    seen = 0
+    for k in range(pile_len):  # row k: the k-th card from the top
+        card = pile[pile_len - 1 - k]
+        out[starts[6] + size * k + card] = 1.0
+        seen |= 1 << card
+    for owner in range(n):
+        out[starts[7] + owner] = counts[owner]
+        seen |= known[owner]
+    unseen = ((1 << size) - 1) & ~seen  # the cards in no place the seat knows
+    _bits_into(out, starts[5], known[seat], size)
+    for owner in range(n):
+        _bits_into(out, starts[8] + size * owner, known[owner], size)
+        if owner != seat and counts[owner] > 0:  # of the unseen cards, those it is known not to hold
+            _bits_into(out, starts[9] + size * owner, known_not[owner] & unseen, size)
+    _bits_into(out, starts[10], unseen, size)
