@@ -84,9 +84,35 @@ def test_the_engines_own_options_are_taken_out_before_the_settings():
     assert refused(e, "newgame hand=QS seats=1") == (
         "with hand=, the engine plays the one seat whose hand it is: give seat=N")
     assert refused(e, "newgame seat=1 seats=1") == "give seat= or seats=, not both"
-    assert "deals at once" in refused(e, "newgame trumps=choose")
+    assert refused(e, "newgame deal='QS KH | KS QH' trumps=choose") == (
+        "a deal or a hand given has its trumps: give one trump suit per seat (trumps=SHD)")
     assert refused(e, "newgame deal='QS KH | KS QH AH AS' players=3") == "the deal has 2 hands, not 3"
     assert "3 trump suits for 2 players" in refused(e, "newgame players=2 trumps=SHD")
+
+
+def test_the_seats_choose_their_trumps_before_the_deal():
+    e = engine()
+    first = words(ask(e, "newgame deck=4x3 players=3 trumps=choose seed=5 seats=1,2")[0])
+    assert (first["phase"], first["to_choose"], first["trumps"]) == ("trump_choice", "0", "-,-,-")
+    assert refused(e, "genmove") == "player 0 is to choose; the engine plays seats 1, 2"
+    assert refused(e, "analyze nodes=10").startswith("no card is dealt yet: player 0 is to choose")
+    assert words(ask(e, "legal_moves")[0])["moves"] == "S,H,D,C"
+    assert words(ask(e, "play h")[0])["trumps"] == "H,-,-"
+    assert refused(e, "play H").startswith("H is player 0's trump already")
+    chosen = []
+    for _ in range(2):  # the engine's seats: as kozyri's computer seats choose, the same every time
+        reply = ask(e, "genmove")[0]
+        suit, fields = reply.split()[0], words(reply)
+        assert fields["agent"] == "trump_choice" and suit not in ["H", *chosen]
+        chosen.append(suit)
+    assert (fields["ply"], fields["to_move"], fields["trumps"]) == ("0", "0", ",".join(["H", *chosen]))
+    dealt = GameSettings.create(deck="4x3", players=3, trumps="H" + "".join(chosen), seed=5).deal()
+    assert e.game.table.position == dealt  # the settings' deal, with the suits chosen
+    for left in ("H," + chosen[0] + ",-", "H,-,-", "-,-,-"):  # undo takes the choices back, last first
+        assert words(ask(e, "undo")[0])["trumps"] == left
+    assert refused(e, "undo") == "no move to take back"
+    ask(e, "play H")
+    assert ask(e, "genmove")[0].split()[0] == chosen[0]
 
 
 def test_moves_refused_by_the_session_name_their_number():

@@ -255,7 +255,7 @@ class GameSettings:
         key=value``: the keys of :data:`OPTION_KEYS`; ``must_beat`` and
         ``pass_sixes`` are on or off). Every seat is played from outside,
         and without ``trumps`` the seats have ``S``, ``H``, ... in turn (the
-        engine deals at once; ``trumps=choose`` leaves the choice to them)."""
+        engine deals at once; ``trumps=choose`` leaves the choice to the seats)."""
         unknown = [key for key in options if key not in OPTION_KEYS]
         if unknown:
             raise InvalidInput(f"unknown option {checks.shown(unknown[0])} (known: {', '.join(OPTION_KEYS)})")

@@ -56,6 +56,7 @@ from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.render import position_text, view_lines
 from kozyri.play import OwnTrumpsTable, Seat, SeatTable, Session, Table
+from kozyri.play.owntrumps import TRUMP_CHOICE, TrumpChoice
 from kozyri.play.settings import CHOOSE, GameSettings
 from kozyri.protocols.analysis import (
     STRENGTH_OPTIONS,
@@ -144,9 +145,8 @@ def new_game(options: dict[str, str]) -> NewGame:
         raise ProtocolError("give seat= or seats=, not both")
     if "hand" in own and "seats" in own:
         raise ProtocolError("with hand=, the engine plays the one seat whose hand it is: give seat=N")
-    if settings_options.get("trumps", "").strip().lower() == CHOOSE:
-        raise ProtocolError("the engine deals at once: give one trump suit per seat (trumps=SHD), or none "
-                            "for S, H, ... in seat order")
+    if settings_options.get("trumps", "").strip().lower() == CHOOSE and ("deal" in own or "hand" in own):
+        raise ProtocolError("a deal or a hand given has its trumps: give one trump suit per seat (trumps=SHD)")
     deal = own.get("deal")
     if deal is not None and "players" not in options and "trumps" not in options:
         settings_options["players"] = str(deal.count("|") + 1)  # as many players as the deal has hands
@@ -233,9 +233,30 @@ class Engine(LineProtocol):
         return self.game.table if isinstance(self.game, Session) else self.game
 
     def _game(self) -> Table:
+        """The game's table (ProtocolError before newgame, and during the trump choice: no card is dealt)."""
         if self.game is None:
             raise ProtocolError("no game: start one with newgame")
+        if self.table is None:
+            raise ProtocolError(f"no card is dealt yet: player {self.game.to_act} is to choose a trump suit "
+                                "(play S, or genmove)")
         return self.table
+
+    def _choice(self) -> TrumpChoice | None:
+        """The trump choice going on (a game of ``trumps=choose`` before its deal), or None."""
+        if self.game is None:
+            raise ProtocolError("no game: start one with newgame")
+        return self.game.choice if isinstance(self.game, Session) and self.game.table is None else None
+
+    def _fields(self) -> dict:
+        """Which state a reply is about: during the trump choice the seat
+        ``to_choose`` and the ``trumps`` so far (``-`` for a seat yet to
+        choose), else :func:`~kozyri.protocols.messages.position_fields`
+        (and the ``trumps`` after the last choice, when the deal is new)."""
+        choice = self._choice()
+        if choice is not None:
+            return {"phase": TRUMP_CHOICE, "to_choose": choice.to_choose,
+                    "trumps": [suit or "-" for suit in choice.trumps]}
+        return position_fields(self.table)
 
     def _move(self, move, seconds: float | None = None) -> None:
         """Play ``move`` (its text, or the game's move) for the seat to move:
@@ -264,16 +285,21 @@ class Engine(LineProtocol):
         game, seats, seed = new_game(_key_values(args, NEWGAME_OPTIONS, "newgame"))
         self.game, self.engine_seats = game, seats
         self.clocks = {}
-        table = self.table
-        fields = {**position_fields(table), "players": table.n_players, "engine_seats": list(seats)}
+        fields = {**self._fields(), "players": game.settings.players if isinstance(game, Session) else game.n_players,
+                  "engine_seats": list(seats)}
         if seed is not None:
             fields["seed"] = seed
         return text_fields(fields)
 
     def _play(self, args: list[str], call: Call) -> str:
         if not args:
-            raise ProtocolError("play takes a move: play QS, play KS+QH, play take3")
+            raise ProtocolError("play takes a move: play QS, play KS+QH, play take3 (a trump suit before the deal: "
+                                "play S)")
         options = _key_values(args[1:], ("ply",), "play")
+        if self._choice() is not None:
+            if "ply" in options:
+                raise ProtocolError("no card is dealt yet: a trump suit is chosen without a ply")
+            return text_fields(self._chosen(self.game.to_act, args[0]))
         table = self._in_play()
         if "ply" in options:
             ply = checks.whole_number(options["ply"], "the ply", 0, text=True)
@@ -285,23 +311,31 @@ class Engine(LineProtocol):
     def _undo(self, args: list[str], call: Call) -> str:
         if args:
             raise ProtocolError("undo takes no arguments")
-        table = self._game()
-        if isinstance(self.game, Session):
-            if table.ply == 0:
-                raise InvalidInput("no move to take back")
+        if self._choice() is None and isinstance(self.game, SeatTable):
             self.game.undo()
-        else:
-            table.undo()
-        return text_fields(position_fields(table))
+        else:  # a move, else (before any move) the last trump chosen
+            session = self.game
+            if session.ply == 0 and not (session.choice is not None and session.choice.chosen):
+                raise InvalidInput("no move to take back")
+            session.undo()
+        return text_fields(self._fields())
 
-    def _seat_arg(self, args: list[str], table: Table) -> int | None:
+    def _seat_arg(self, args: list[str], players: int) -> int | None:
         if len(args) > 1:
             raise ProtocolError("give at most one seat")
-        return table.check_seat(checks.whole_number(args[0], "the seat", 0, text=True)) if args else None
+        return checks.seat(checks.whole_number(args[0], "the seat", 0, text=True), players) if args else None
 
     def _showboard(self, args: list[str], call: Call) -> str:
+        choice = self._choice()
+        if choice is not None:
+            if len(args) > 1:
+                raise ProtocolError("give at most one seat")
+            trumps = ", ".join(f"player {s} {'-' if t is None else SUIT_SYMBOLS[t]}"
+                               for s, t in enumerate(choice.trumps))
+            return "\n".join([text_fields(self._fields()), f"deck {choice.deck.spec()}, trumps: {trumps}",
+                              f"free: {' '.join(choice.free)}; no card is dealt yet"])
         table = self._game()
-        seat = self._seat_arg(args, table)
+        seat = self._seat_arg(args, table.n_players)
         head = text_fields(position_fields(table))
         if isinstance(table, OwnTrumpsTable) and seat is None:
             return "\n".join([head, *position_text(table.position).splitlines()])
@@ -310,13 +344,20 @@ class Engine(LineProtocol):
         return "\n".join([head, f"deck {view.deck.spec()}, trumps: {trumps}", *view_lines(view, indent="")])
 
     def _state(self, args: list[str], call: Call) -> str:
+        if self._choice() is not None:
+            seat = self._seat_arg(args, self.game.settings.players)
+            view = self.game.public_view() if seat is None else self.game.view(seat)
+            return json.dumps({**view, "engine_seats": list(self.engine_seats)}, ensure_ascii=False)
         table = self._game()
-        seat = self._seat_arg(args, table)
+        seat = self._seat_arg(args, table.n_players)
         return json.dumps({**table.to_json(seat), "engine_seats": list(self.engine_seats)}, ensure_ascii=False)
 
     def _legal_moves(self, args: list[str], call: Call) -> str:
         if args:
             raise ProtocolError("legal_moves takes no arguments")
+        choice = self._choice()
+        if choice is not None:  # the free suits
+            return text_fields({**self._fields(), "moves": list(choice.free)})
         table = self._game()
         moves = [table.move_text(m) for m in table.legal_moves()] if not table.is_over else []
         return text_fields({**position_fields(table), "moves": moves})
@@ -366,14 +407,31 @@ class Engine(LineProtocol):
             self.clocks[seat] = clock.spent(seconds, self.time_control)
 
     # --- moves and analysis -------------------------------------------------------------
-    def _genmove(self, args: list[str], call: Call) -> str:
-        per_call = _key_values(args, ("time", "nodes"), "genmove")
-        table = self._in_play()
-        seat = table.to_move
+    def _chosen(self, seat: int, suit: str) -> dict:
+        """``seat`` chooses ``suit``: the reply's fields (the deal's, after the last choice)."""
+        self.game.act(seat, suit)
+        fields = {"seat": seat, **self._fields()}
+        if self.game.table is not None:
+            fields["trumps"] = list(self.table.position.trumps)
+        return fields
+
+    def _check_engine_seat(self, seat: int, what: str) -> None:
         if seat not in self.engine_seats:
             seats = self.engine_seats
             plays = f"seat{'s' if len(seats) > 1 else ''} {', '.join(map(str, seats))}" if seats else "no seat"
-            raise ProtocolError(f"player {seat} is to move; the engine plays {plays}")
+            raise ProtocolError(f"player {seat} is to {what}; the engine plays {plays}")
+
+    def _genmove(self, args: list[str], call: Call) -> str:
+        per_call = _key_values(args, ("time", "nodes"), "genmove")
+        choice = self._choice()
+        if choice is not None:  # as kozyri's computer seats choose: seeded, among the deck's free suits
+            seat = choice.to_choose
+            self._check_engine_seat(seat, "choose")
+            suit = choice.genchoice()
+            return f"{suit} " + text_fields({**self._chosen(seat, suit), "agent": "trump choice"})
+        table = self._in_play()
+        seat = table.to_move
+        self._check_engine_seat(seat, "move")
         view = table.view(seat)
         limit = self._budget(seat, view, per_call)
         began = time.monotonic()
