@@ -4,7 +4,8 @@ codec's encoding of every legal move, the move an action plays, and the
 observation arrays written from every seat's knowledge kept move by move
 (kozyri.rl.encoding_kernels) against the arrays of the seats' views
 (ObservationEncoding.encode_reference), through undos, draw offers and
-new deals."""
+new deals; and a move played as known legal (no second check) makes the
+same game as a checked one."""
 
 from __future__ import annotations
 
@@ -89,3 +90,16 @@ def test_a_new_deal_starts_new_knowledge():
         for _ in range(12):
             check_every_seat(game)
             game.act(rng.choice(np.flatnonzero(game.mask()).tolist()))
+
+
+def test_a_move_played_as_legal_makes_the_same_game_as_a_checked_one():
+    from kozyri.play import GameSettings, Session
+
+    settings = GameSettings.create(deck="36", players=3, seed=4, trumps="SHD")
+    checked, trusted = Session(settings), Session(settings)
+    rng = random.Random(4)
+    while checked.to_act is not None:
+        move = rng.choice(checked.table.legal_moves())
+        checked.act(checked.to_act, move, seconds=0.0)
+        trusted.act(trusted.to_act, move, seconds=0.0, legal=True)
+    assert checked.ply > 20 and trusted.to_json() == checked.to_json() and trusted.ending == checked.ending

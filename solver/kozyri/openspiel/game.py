@@ -371,7 +371,7 @@ class OwnTrumpsState(pyspiel.State):
             raise IllegalMove("the game is over")
         move = self.move_of(action)
         d.legal = None
-        d.session.act(d.to_act, move, seconds=0.0)  # a simulator's move takes no time
+        d.session.act(d.to_act, move, seconds=0.0, legal=True)  # checked by move_of; a simulator's move takes no time
         d.to_act = d.session.to_act
 
     def _deal_done(self) -> None:

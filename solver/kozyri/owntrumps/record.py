@@ -355,6 +355,15 @@ def _position(pos: Position, hands: tuple[int, ...], pile: tuple[int, ...], to_m
     return after
 
 
+def _advance_legal(pos: Position, move: Move) -> tuple[Move, Position]:
+    """``move``, a Move known to be legal at ``pos`` (read by
+    :func:`legal_move_or_none`, or one of ``pos``'s legal moves), played
+    without a second check."""
+    hands, pile, to_move, outcome = R.apply_move(pos.deck, replay_tables(pos).trump_indices, pos.hands, pos.pile,
+                                                 pos.to_move, move)
+    return move, _position(pos, hands, pile, to_move, outcome)
+
+
 def _advance_position(pos: Position, move) -> tuple[Move, Position]:
     """``move`` (a Move or its text) checked and played at ``pos``."""
     tables = replay_tables(pos)
@@ -394,6 +403,8 @@ class _Record:
     _line: _Line | None = field(default=None, init=False, repr=False, compare=False)
     #: ``advance(state, move) -> (move, state after it)``, refusing an illegal move.
     _advance = staticmethod(_advance_position)
+    #: The same for a move known to be legal (no second check; a record of views checks every move).
+    _advance_legal = staticmethod(_advance_legal)
 
     def __post_init__(self):
         if not isinstance(self.repetition, bool):
@@ -441,13 +452,16 @@ class _Record:
         raise NotImplementedError
 
     # --- play -------------------------------------------------------------------
-    def play(self, move: Move | str):
-        """This record with ``move`` (a :class:`Move` or its text) appended."""
+    def play(self, move: Move | str, *, legal: bool = False):
+        """This record with ``move`` (a :class:`Move` or its text) appended.
+        ``legal``: ``move`` is a Move known to be legal here (taken from the
+        legal moves, or read by :func:`legal_move_or_none`): it is played
+        without a second check. A wrong claim makes a wrong record."""
         ply = len(self.moves)
         if self.end is not None:
             raise GameOver(f"move {ply + 1}: the game is over after move {ply} ({outcome_text(self.end)})")
-        return self._trusted(_step(self._line, ply, move, self._advance, self.repetition), ply + 1, None,
-                             self.repetition)
+        advance = self._advance_legal if legal and type(move) is Move else self._advance
+        return self._trusted(_step(self._line, ply, move, advance, self.repetition), ply + 1, None, self.repetition)
 
     def resign(self, seat: int):
         """This record ended by ``seat`` resigning: it loses (RULES.md: a
@@ -713,7 +727,7 @@ class SeatRecord(_Record):
     """
 
     start: Observation
-    _advance = staticmethod(Observation.advance)
+    _advance = _advance_legal = staticmethod(Observation.advance)
 
     def _checked_start(self, start) -> Observation:
         if not isinstance(start, Observation):

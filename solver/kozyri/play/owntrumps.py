@@ -71,8 +71,8 @@ class RecordTable(Table):
     def _to_move(self) -> int:
         return self.record.final.to_move
 
-    def _apply(self, move: Move | str) -> None:
-        self.record = self.record.play(move)
+    def _apply(self, move: Move | str, legal: bool = False) -> None:
+        self.record = self.record.play(move, legal=legal)
 
     def _natural_ending(self) -> Ending | None:
         outcome = self.record.outcome  # the rules, a repetition or the stored end

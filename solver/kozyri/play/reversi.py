@@ -65,7 +65,7 @@ class ReversiTable(Table):
     def _to_move(self) -> int:
         return 0 if self.board.turn == BLACK else 1
 
-    def _apply(self, move: str) -> None:
+    def _apply(self, move: str, legal: bool = False) -> None:
         self.board.push(self.parse_move(move))
 
     def _undo(self) -> None:

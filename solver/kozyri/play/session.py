@@ -275,11 +275,15 @@ class Session:
         return twin
 
     # --- what the seats do ------------------------------------------------------------
-    def act(self, seat: int, text, seconds: float | None = None) -> Event:
+    def act(self, seat: int, text, seconds: float | None = None, *, legal: bool = False) -> Event:
         """``seat`` (the seat to act) chooses its trump (a suit: ``S``,
-        ``h``, ``♦``) before the deal, or plays a move (its text) after it;
-        ``seconds`` it spent (default: since its turn began)."""
-        return self._act(seat, text, seconds)
+        ``h``, ``♦``) before the deal, or plays a move (its text, or the
+        game's move) after it; ``seconds`` it spent (default: since its turn
+        began). ``legal``: the move is the game's move taken from the
+        table's legal moves (a framework's action read by
+        :meth:`ActionCodec.play_move <kozyri.owntrumps.actions.ActionCodec.play_move>`):
+        it is played without a second check. A wrong claim makes a wrong game."""
+        return self._act(seat, text, seconds, legal=legal)
 
     def resign(self, seat: int) -> Event:
         """``seat`` resigns, at its turn or not: it loses, and the game ends
@@ -385,17 +389,19 @@ class Session:
     def _spent(self, seconds) -> float:
         if seconds is None:
             return round(time.monotonic() - self._turn_started, 3)
+        if type(seconds) is float and 0.0 <= seconds < float("inf"):  # a framework's 0.0, at every step
+            return seconds
         return checks.seconds_spent(seconds, "the seconds")
 
     def _check_over(self) -> None:
         if self.table is not None and self.table.is_over:
             raise GameOver(f"the game is over ({self.table.ending.text})")
 
-    def _act(self, seat, text, seconds=None, seq=None) -> Event:
+    def _act(self, seat, text, seconds=None, seq=None, *, legal: bool = False) -> Event:
         seat = self._check_seat(seat)
-        self._check_over()
-        mover = self.to_act
-        if self.table is None:
+        table = self.table
+        if table is None:
+            mover = self.choice.to_choose
             if seat != mover:
                 raise InvalidInput(f"player {seat} is not to choose (player {mover} is)")
             if not isinstance(text, str) or not text.strip() or len(text) > MOST_PAYLOAD_CHARS:
@@ -406,15 +412,18 @@ class Session:
             if self.choice.is_done:
                 self.table = self.choice.table()
             return self._log(CHOOSE, seat, suit, spent, seq)
+        ending = table.ending
+        if ending is not None:
+            raise GameOver(f"the game is over ({ending.text})")
+        mover = table.to_move
         if seat != mover:
             raise InvalidInput(f"player {seat} is not to move (player {mover} is)")
-        table = self.table
         if isinstance(text, str):
-            move = self.kind.read_move(table, seat, text)
+            move, legal = self.kind.read_move(table, seat, text), True  # read and checked
         else:  # the game's own move (a computer seat's choice): the table's play refuses an illegal one
             move = text
         spent = self._spent(seconds)
-        table.play(move, seat=seat, seconds=spent)
+        table.play(move, seat=seat, seconds=spent, legal=legal)
         self._offer = None  # an offer stands until the next move
         return self._log(MOVE, seat, table.move_text(move), spent, seq)
 

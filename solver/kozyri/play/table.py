@@ -220,8 +220,10 @@ class Table:
     def _to_move(self) -> int:
         raise NotImplementedError
 
-    def _apply(self, move) -> None:
-        """Play ``move`` (the game's move or its text), refusing an illegal one (IllegalMove)."""
+    def _apply(self, move, legal: bool = False) -> None:
+        """Play ``move`` (the game's move or its text), refusing an illegal
+        one (IllegalMove); ``legal``: the game's move, known to be legal
+        (a game may then skip its check)."""
         raise NotImplementedError
 
     def _undo(self) -> None:
@@ -277,13 +279,15 @@ class Table:
         return None if self.is_over else self._to_move()
 
     # --- moves ------------------------------------------------------------------------
-    def play(self, move, seat: int | None = None, *, seconds: float | None = None) -> None:
+    def play(self, move, seat: int | None = None, *, seconds: float | None = None, legal: bool = False) -> None:
         """Play ``move`` (the game's move or its text) for the seat to move;
         ``seat``, when given, must be that seat (a move out of turn is
         refused). ``seconds`` is charged to the mover's clock (default: the
-        time since its turn began)."""
+        time since its turn began). ``legal``: ``move`` is the game's move,
+        taken from :meth:`legal_moves` (or read and checked by the caller):
+        it is played without a second check (a framework's step)."""
         mover = self._check_turn(seat)
-        self._apply(move)
+        self._apply(move, legal)
         now = time.monotonic()
         self.clocks[mover] += now - self._turn_started if seconds is None else seconds
         self._turn_started = now
@@ -320,9 +324,9 @@ class Table:
     def _check_turn(self, seat: int | None) -> int:
         self._check_not_over()
         mover = self._to_move()
-        if seat is not None:
-            if self.check_seat(seat) != mover:
-                raise InvalidInput(f"player {seat} is not to move (player {mover} is)")
+        if seat is not None and (type(seat) is not int or seat != mover):
+            self.check_seat(seat)  # a seat that is no seat (a bool, a float, out of range) is refused as such
+            raise InvalidInput(f"player {seat} is not to move (player {mover} is)")
         return mover
 
     # --- agents -----------------------------------------------------------------------

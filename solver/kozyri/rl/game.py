@@ -265,7 +265,7 @@ class EnvGame:
             what = checks.shown(number) if number == action else checks.shown(action)
             raise IllegalMove(f"action {what} is not legal here (legal: {', '.join(map(str, sorted(self.legal())))})")
         session = self.session
-        session.act(self._to_act, move, seconds=0.0)
+        session.act(self._to_act, move, seconds=0.0, legal=True)  # a move read by the codec: checked there
         if self._order is not None and session.table is not None:
             self._redeal()
 
