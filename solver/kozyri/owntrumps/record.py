@@ -237,9 +237,9 @@ class ReplayTables:
     """What the replay of one deal looks up at every move, computed once per
     deck and trump suits (a record's positions all share theirs): each
     seat's trump index, the cards beating each top card for each seat, each
-    card's text, the moves (shared: a Move is immutable)."""
+    card's text, the moves (shared: a Move is immutable) and their texts."""
 
-    __slots__ = ("deck", "trumps", "trump_indices", "numbers", "size", "beating", "take_base", "_moves")
+    __slots__ = ("deck", "trumps", "trump_indices", "numbers", "size", "beating", "take_base", "_moves", "_texts")
 
     def __init__(self, deck: Deck, trumps: tuple[str, ...]):
         self.deck, self.trumps = deck, trumps
@@ -252,12 +252,20 @@ class ReplayTables:
         self.take_base = [[3 if deck.suit_of(top) != trump else (1 << 30 if deck.rank_of(top) == ace else 5)
                            for top in range(deck.size)] for trump in self.trump_indices]
         self._moves: dict[tuple, Move] = {}
+        self._texts: dict[Move, str] = {}
 
     def move(self, kind: MoveKind, card: int, follow: int = NO_CARD, count: int = 0) -> Move:
         """The Move of these fields (one object for each, shared)."""
         found = self._moves.get((kind, card, follow, count))
         if found is None:
             found = self._moves.setdefault((kind, card, follow, count), Move(kind, card, follow, count))
+        return found
+
+    def text(self, move: Move) -> str:
+        """``move``'s text (:meth:`Move.text`), kept once written."""
+        found = self._texts.get(move)
+        if found is None:
+            found = self._texts.setdefault(move, move.text(self.deck))
         return found
 
 

@@ -203,15 +203,21 @@ def apply_move(deck: Deck, trumps: tuple[int, ...], hands: tuple[int, ...], pile
     hands = list(hands)
     p = to_move
     if move.kind == MoveKind.TAKE:
-        taken = pile[len(pile) - move.count:]
-        pile = pile[:len(pile) - move.count]
-        hands[p] |= deck.mask(taken)
-        return tuple(hands), pile, next_holder(tuple(hands), p), None
-    placed = (move.card,) if move.follow == NO_CARD else (move.card, move.follow)
-    hands[p] &= ~deck.mask(placed)
+        cut = len(pile) - move.count
+        for card in pile[cut:]:
+            hands[p] |= 1 << card
+        hands = tuple(hands)
+        return hands, pile[:cut], next_holder(hands, p), None
+    if move.follow == NO_CARD:
+        placed = (move.card,)
+        hands[p] &= ~(1 << move.card)
+    else:
+        placed = (move.card, move.follow)
+        hands[p] &= ~(1 << move.card | 1 << move.follow)
     pile = pile + placed
     if hands[p]:
-        return tuple(hands), pile, next_holder(tuple(hands), p), None
+        hands = tuple(hands)
+        return hands, pile, next_holder(hands, p), None
     # The mover is out. The game ends when a single player still holds cards.
     holders = [s for s in range(len(hands)) if hands[s]]
     if len(holders) > 1:

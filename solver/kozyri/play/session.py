@@ -423,7 +423,7 @@ class Session:
         else:  # the game's own move (a computer seat's choice): the table's play refuses an illegal one
             move = text
         spent = self._spent(seconds)
-        table.play(move, seat=seat, seconds=spent, legal=legal)
+        table._played(move, mover, spent, legal)  # the turn is checked above
         self._offer = None  # an offer stands until the next move
         return self._log(MOVE, seat, table.move_text(move), spent, seq)
 

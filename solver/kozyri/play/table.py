@@ -286,7 +286,10 @@ class Table:
         time since its turn began). ``legal``: ``move`` is the game's move,
         taken from :meth:`legal_moves` (or read and checked by the caller):
         it is played without a second check (a framework's step)."""
-        mover = self._check_turn(seat)
+        self._played(move, self._check_turn(seat), seconds, legal)
+
+    def _played(self, move, mover: int, seconds: float | None, legal: bool) -> None:
+        """:meth:`play` once the turn is checked (``mover``: the seat to move; a session checks it first)."""
         self._apply(move, legal)
         now = time.monotonic()
         self.clocks[mover] += now - self._turn_started if seconds is None else seconds
