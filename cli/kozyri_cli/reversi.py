@@ -28,6 +28,7 @@ from kozyri_cli.common import (
     exit_interrupted_if,
     fail,
     progress_line,
+    read_input,
     standard_input,
 )
 
@@ -43,7 +44,8 @@ def reversi():
     Positions are 64 characters a1..h1, a2..h2, ..., h8 (X black, O white,
     - or . empty), a space and the side to move, e.g.
       --XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X
-    Move lists from the start position look like f5d6c3 (pass or PS for a pass).
+    A POSITION of - is read from standard input. Move lists from the start
+    position look like f5d6c3 (pass or PS for a pass).
     Ctrl-C stops a search and prints what it found so far (exit code 130).
     """
 
@@ -94,6 +96,10 @@ def _board_from(position_words: tuple[str, ...], moves: str | None) -> Board:
     from kozyri.reversi import Board
 
     position = " ".join(position_words) if position_words else None
+    if position == "-":  # the position on standard input (a pipe, a file: `< ffo40.txt`)
+        position = " ".join(read_input("-", "position")[0].split())
+        if not position:
+            fail("standard input holds no position (64 squares and the side to move)")
     if moves is not None:
         return Board.from_moves(moves, position)
     if position is None:

@@ -50,6 +50,18 @@ def test_solve_json_unquoted_position_starting_with_dashes():
     assert data == direct and data["nodes"] > 0
 
 
+def test_solve_and_bestmove_read_a_position_of_dash_from_standard_input():
+    for command in (["solve", "-", "--one-best", "--json"], ["bestmove", "-", "--time", "5", "--json"]):
+        done = subprocess.run([sys.executable, "-m", "kozyri_cli", "reversi", *command], input=FFO_1 + "\n",
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["best_move"] == "g8", command  # FFO #1's one best move
+    empty = subprocess.run([sys.executable, "-m", "kozyri_cli", "reversi", "solve", "-"], input="\n",
+                           capture_output=True, text=True, timeout=600)
+    assert empty.returncode == 2 and empty.stderr.strip() == (
+        "error: standard input holds no position (64 squares and the side to move)")
+
+
 def test_solve_one_best_proves_one_published_best_move():
     # FFO #4 (score 0) has two best moves, h8 and a5: one is proven, and the JSON says the list is partial.
     known = FFO[4]
