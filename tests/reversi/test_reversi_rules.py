@@ -53,6 +53,18 @@ def test_flips_match_reference_on_every_empty_square(board):
             assert int(kernels.flips_by_shifts(np.uint64(mover), np.uint64(opponent), square)) == expected
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.integers(0, 63))
+def test_last_flip_counts_match_reference(discs, square):
+    """With one empty square the opponent holds the rest: counts of both sides' flips."""
+    full = 2**64 - 1
+    mover = discs & ~(1 << square) & full
+    opponent = ~mover & ~(1 << square) & full
+    for side, other in ((mover, opponent), (opponent, mover)):
+        expected = bin(reference.flips(side, other, square)).count("1")
+        assert kernels.count_last_flips(np.uint64(side), square) == expected
+
+
 @settings(max_examples=200, deadline=None)
 @given(positions, st.integers(0, 63))
 def test_board_push_matches_reference_play(board, pick):

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from kozyri.core import DRAW, LOSS, WIN, KozyriError, Limit, LimitReached, Value
 from kozyri.reversi import PASS, Board, best_move, perft, solve
+from kozyri.reversi import search_kernels as sk
 from kozyri.reversi.kernels import full_width_negamax
 from kozyri.search.control import SearchControl
 from tests.support import reversi_reference as reference
@@ -84,6 +85,25 @@ def test_window_mode_gives_true_bounds(board, low, width):
         assert result.score == expected
     else:
         assert result.score is None or result.score == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(endgame_positions(range(1, 7)), st.integers(-64, 63))
+def test_last_empties_search_is_fail_soft_exact(board, guess):
+    """The last empties' kernels (no table) in the full window and a null window
+    against brute force: exact inside the window, a true bound outside it."""
+    keys, bounds = sk.new_tables(4)
+    buffer = sk.new_move_buffer()
+    mover, opponent = board.bitboards()
+    expected = brute_force(board)
+    for alpha, beta in ((-64, 64), (guess, guess + 1)):
+        value = sk.solve_exact(mover, opponent, alpha, beta, board.empties, keys, bounds, SearchControl().ctl, buffer)
+        if value <= alpha:
+            assert expected <= value
+        elif value >= beta:
+            assert expected >= value
+        else:
+            assert value == expected
 
 
 def test_positions_with_a_forced_pass_are_solved():

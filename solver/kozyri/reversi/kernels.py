@@ -158,32 +158,95 @@ def flips_by_shifts(mover, opponent, square):
     return flipped
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def flips(mover, opponent, square):
     """Opponent discs that a disc placed on ``square`` turns over (0: not a legal move).
 
     Along each of the eight rays from the square, the nearest square that is
     not an opponent disc is found with one bit scan; if it holds a mover's
-    disc, the opponent discs before it flip. The square must be empty; that is
-    not checked here.
+    disc (the outflank), the opponent discs before it flip. Branch-free (the
+    outflank is 0 when there is none, and the masks then select nothing): the
+    branches' mispredictions cost more than the work (42 against 16 ns a call,
+    every empty square of positions from random games). Towards lower bits a sentinel bit 0 keeps the scan
+    defined; it is outside the ray or not a mover's disc there, so it never
+    outflanks. The square must be empty; that is not checked here.
     """
     not_opponent = ~opponent
     flipped = ZERO
     for direction in range(4):
         ray = RAYS[direction, square]
         blockers = ray & not_opponent
-        if blockers:
-            nearest = blockers & (~blockers + ONE)
-            if nearest & mover:
-                flipped |= ray & (nearest - ONE)
+        outflank = blockers & (ZERO - blockers) & mover
+        flipped |= ray & (outflank - np.uint64(outflank != ZERO))
     for direction in range(4, 8):
         ray = RAYS[direction, square]
-        blockers = ray & not_opponent
-        if blockers:
-            nearest = ONE << np.uint64(highest_square(blockers))
-            if nearest & mover:
-                flipped |= ray & ~((nearest << ONE) - ONE)
+        nearest = ONE << np.uint64(highest_square((ray & not_opponent) | ONE))
+        outflank = nearest & mover & ray
+        flipped |= ray & (ZERO - (outflank << ONE))
     return flipped
+
+
+def _line_flip_counts():
+    """LINE_FLIPS[i, line]: discs a disc placed at ``i`` of an 8-square line
+    turns when ``line`` (8 bits) marks the mover's discs and every other
+    square but ``i`` holds an opponent disc (bits beyond a short line are 0,
+    so a run reaching them flanks nothing)."""
+    counts = np.zeros((8, 256), dtype=np.uint8)
+    for place in range(8):
+        for line in range(256):
+            for step in (1, -1):
+                other = place + step
+                while 0 <= other < 8 and not line >> other & 1:
+                    other += step
+                if 0 <= other < 8:
+                    counts[place, line] += abs(other - place) - 1
+    return counts
+
+
+def _square_lines():
+    """Per square, the masks of its rising (a1-h8) and falling (a8-h1) diagonals."""
+    rising = np.zeros(64, dtype=np.uint64)
+    falling = np.zeros(64, dtype=np.uint64)
+    for square in range(64):
+        row, column = divmod(square, 8)
+        for other in range(64):
+            other_row, other_column = divmod(other, 8)
+            if other_row - row == other_column - column:
+                rising[square] |= np.uint64(1 << other)
+            if other_row - row == column - other_column:
+                falling[square] |= np.uint64(1 << other)
+    return rising, falling
+
+
+LINE_FLIPS = _line_flip_counts()
+RISING_DIAGONAL, FALLING_DIAGONAL = _square_lines()
+A_FILE = np.uint64(0x0101010101010101)
+#: Gathers the a-file's bits (row r at bit 8r) into the top byte, row r at bit 56 + r.
+FILE_TO_BYTE = np.uint64(0x0102040810204080)
+#: Gathers a diagonal's bits (one per column) into the top byte, column c at bit 56 + c.
+DIAGONAL_TO_BYTE = A_FILE
+S56 = np.uint64(56)
+BYTE = np.uint64(0xFF)
+
+
+@njit(cache=True, inline="always")
+def count_last_flips(mover, square):
+    """Number of discs a move on ``square`` turns when it is the board's only empty square.
+
+    The opponent then holds every square the mover does not, so each of the
+    four lines through the square is read from the mover's discs alone (a
+    byte gathered by a shift or a multiplication) and counted by one lookup
+    in LINE_FLIPS: no flip mask is built. The counts of the last move need
+    nothing else.
+    """
+    row = square >> 3
+    column = square & 7
+    along_row = (mover >> np.uint64(8 * row)) & BYTE
+    along_column = (((mover >> np.uint64(column)) & A_FILE) * FILE_TO_BYTE) >> S56
+    rising = ((mover & RISING_DIAGONAL[square]) * DIAGONAL_TO_BYTE) >> S56
+    falling = ((mover & FALLING_DIAGONAL[square]) * DIAGONAL_TO_BYTE) >> S56
+    return (np.int64(LINE_FLIPS[column, along_row]) + np.int64(LINE_FLIPS[row, along_column])
+            + np.int64(LINE_FLIPS[column, rising]) + np.int64(LINE_FLIPS[column, falling]))
 
 
 @njit(cache=True)

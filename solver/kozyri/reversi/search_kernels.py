@@ -35,6 +35,7 @@ from kozyri.reversi.kernels import (
     CORNERS,
     ONE,
     ZERO,
+    count_last_flips,
     final_score,
     flips,
     legal_moves,
@@ -75,6 +76,14 @@ QUADRANTS = np.array(
     [0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000],
     dtype=np.uint64,
 )
+#: QUADRANT_BIT[s]: the bit of square s's quadrant in a parity word (bit q: quadrant q
+#: has an odd number of empties), so that a move updates the parity with one xor.
+QUADRANT_BIT = np.array([1 << ((s >> 2 & 1) | (s >> 4 & 2)) for s in range(64)], dtype=np.int64)
+#: PARITY_SQUARES[parity]: the squares of the quadrants whose bits are set.
+PARITY_SQUARES = np.array(
+    [np.bitwise_or.reduce(QUADRANTS[[q for q in range(4) if parity >> q & 1]]) for parity in range(16)],
+    dtype=np.uint64,
+)
 
 # Recursive kernels get explicit signatures: Numba would otherwise compile
 # separate versions for literal arguments, and cached copies of such mutually
@@ -85,7 +94,7 @@ _KEYS = types.Array(types.uint64, 2, "A")  # views of one buffer (search.ttable)
 _BOUNDS = types.Array(types.int64, 2, "A")
 _STATS = types.Array(types.int64, 1, "C")
 _BUFFER = types.Array(types.int64, 3, "C")
-SOLVE_SMALL_SIGNATURE = _I64(_U64, _U64, _I64, _I64, _U64, _I64, _STATS)
+SOLVE_SMALL_SIGNATURE = _I64(_U64, _U64, _I64, _I64, _U64, _I64, _I64, _STATS)
 SOLVE_EXACT_SIGNATURE = _I64(_U64, _U64, _I64, _I64, _I64, _KEYS, _BOUNDS, _STATS, _BUFFER)
 MIDGAME_SIGNATURE = _I64(_U64, _U64, _I64, _I64, _I64, _KEYS, _BOUNDS, _STATS, _BUFFER, _I64)
 MIDGAME_ROOT_SIGNATURE = types.UniTuple(_I64, 2)(_U64, _U64, _I64, _I64, _KEYS, _BOUNDS, _STATS, _BUFFER)
@@ -96,6 +105,12 @@ X_CORNERS = np.array([0, 7, 56, 63], dtype=np.int64)
 C_SQUARES = np.uint64(0x4281000000008142)
 NOT_A_FILE = np.uint64(0xFEFEFEFEFEFEFEFE)
 NOT_H_FILE = np.uint64(0x7F7F7F7F7F7F7F7F)
+#: NEIGHBOURS[s]: the squares next to square s (a move there must touch an opponent disc).
+NEIGHBOURS = np.array(
+    [sum(1 << (8 * (s // 8 + dr) + s % 8 + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+         if (dr or dc) and 0 <= s // 8 + dr < 8 and 0 <= s % 8 + dc < 8) for s in range(64)],
+    dtype=np.uint64,
+)
 
 #: Midgame scores are in 1/100 disc; a finished game is worth WIN_SCALE per
 #: disc, far above any evaluation, so a proven win always beats a good position.
@@ -226,102 +241,157 @@ def _store_entry(keys, bounds, row, mover, opponent, lower, upper, square, draft
     bounds[row, 3] = draft
 
 
-@njit(cache=True)
-def _solve_last_empty(mover, opponent, square, ctl):
-    """Exact value with one empty square: only flips need counting."""
+@njit(cache=True, inline="always")
+def _solve_last_empty(mover, square, ctl):
+    """Exact value with one empty square, ``square``: the opponent holds every
+    other square, so the flips are only counted (``count_last_flips``)."""
     ctl[NODES] += 1
-    turned = flips(mover, opponent, square)
+    discs = popcount(mover)
+    turned = count_last_flips(mover, square)
     if turned:
-        return 2 * (popcount(mover) + popcount(turned) + 1) - 64
-    turned = flips(opponent, mover, square)
+        return 2 * (discs + turned + 1) - 64
+    turned = count_last_flips(~(mover | (ONE << np.uint64(square))), square)
     if turned:
-        return 64 - 2 * (popcount(opponent) + popcount(turned) + 1)
-    return final_score(mover, opponent)
+        return 2 * (discs - turned) - 64
+    # Nobody can move: the empty square goes to the winner (the discs are 63).
+    return 2 * discs - 62 if discs >= 32 else 2 * discs - 64
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _solve_two_empties(mover, opponent, beta, first, second, ctl):
-    """Exact value with two empty squares ``first`` and ``second``."""
+    """Exact value with two empty squares ``first`` and ``second`` (no move
+    generation: a square is tried if it touches a disc to flip, NEIGHBOURS)."""
     ctl[NODES] += 1
     best = -65
-    turned = flips(mover, opponent, first)
-    if turned:
-        best = -_solve_last_empty(opponent ^ turned, mover | turned | (ONE << np.uint64(first)), second, ctl)
-        if best >= beta:
-            return best
-    turned = flips(mover, opponent, second)
-    if turned:
-        value = -_solve_last_empty(opponent ^ turned, mover | turned | (ONE << np.uint64(second)), first, ctl)
-        if value > best:
-            best = value
+    if opponent & NEIGHBOURS[first]:
+        turned = flips(mover, opponent, first)
+        if turned:
+            best = -_solve_last_empty(opponent ^ turned, second, ctl)
+            if best >= beta:
+                return best
+    if opponent & NEIGHBOURS[second]:
+        turned = flips(mover, opponent, second)
+        if turned:
+            value = -_solve_last_empty(opponent ^ turned, first, ctl)
+            if value > best:
+                best = value
     if best > -65:
         return best
     # The mover passes; the opponent picks the square that is worse for the mover.
     worst = 65
-    turned = flips(opponent, mover, first)
-    if turned:
-        worst = _solve_last_empty(mover ^ turned, opponent | turned | (ONE << np.uint64(first)), second, ctl)
-    turned = flips(opponent, mover, second)
-    if turned:
-        value = _solve_last_empty(mover ^ turned, opponent | turned | (ONE << np.uint64(second)), first, ctl)
-        if value < worst:
-            worst = value
+    if mover & NEIGHBOURS[first]:
+        turned = flips(opponent, mover, first)
+        if turned:
+            worst = _solve_last_empty(mover ^ turned, second, ctl)
+    if mover & NEIGHBOURS[second]:
+        turned = flips(opponent, mover, second)
+        if turned:
+            value = _solve_last_empty(mover ^ turned, first, ctl)
+            if value < worst:
+                worst = value
     if worst < 65:
         return worst
     return final_score(mover, opponent)
 
 
 @njit(cache=True)
+def _parity(empty):
+    """The parity word of ``empty``: bit q set when quadrant q has an odd number of empties."""
+    parity = 0
+    for quadrant in range(4):
+        parity |= (popcount(empty & QUADRANTS[quadrant]) & 1) << quadrant
+    return parity
+
+
+@njit(cache=True)
 def _odd_regions(empty):
-    odd = ZERO
-    for region in QUADRANTS:
-        if popcount(empty & region) & 1:
-            odd |= region
-    return odd
+    return PARITY_SQUARES[_parity(empty)]
 
 
-@njit(SOLVE_SMALL_SIGNATURE, **SEARCH_KERNEL)
-def _solve_small(mover, opponent, alpha, beta, empty, empties, ctl):
-    """Exact value with few empties: try each empty square, odd regions first."""
-    if empties == 1:
-        return _solve_last_empty(mover, opponent, lowest_square(empty), ctl)
-    if empties == 2:
-        first = lowest_square(empty)
-        return _solve_two_empties(mover, opponent, beta, first, lowest_square(empty & (empty - ONE)), ctl)
+@njit(cache=True, inline="always")
+def _solve_three_empties(mover, opponent, alpha, beta, empty, parity, ctl):
+    """Exact value with three empty squares, or -65 when the mover has no move
+    (the caller passes): ``_solve_small``'s loop with the two-empties code
+    compiled in, so that no call is made below this node."""
     ctl[NODES] += 1
     best = -65
-    odd = _odd_regions(empty)
-    reachable = empty & _neighbours(opponent)  # a move must touch an opponent disc
+    odd = PARITY_SQUARES[parity]
     for phase in range(2):
-        candidates = reachable & odd if phase == 0 else reachable & ~odd
+        candidates = empty & odd if phase == 0 else empty & ~odd
         while candidates:
             square = lowest_square(candidates)
             candidates &= candidates - ONE
+            if opponent & NEIGHBOURS[square] == ZERO:
+                continue
             turned = flips(mover, opponent, square)
             if turned == ZERO:
                 continue
-            placed = ONE << np.uint64(square)
-            value = -_solve_small(
-                opponent ^ turned, mover | turned | placed, -beta, -alpha,
-                empty ^ placed, empties - 1, ctl,
-            )
+            rest = empty ^ (ONE << np.uint64(square))
+            value = -_solve_two_empties(opponent ^ turned, mover | turned | (ONE << np.uint64(square)), -alpha,
+                                        lowest_square(rest), lowest_square(rest & (rest - ONE)), ctl)
             if value > best:
                 best = value
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
                         return best
+    return best
+
+
+@njit(SOLVE_SMALL_SIGNATURE, **SEARCH_KERNEL)
+def _solve_small(mover, opponent, alpha, beta, empty, empties, parity, ctl):
+    """Exact value with few empties: try each empty square, odd regions first.
+
+    ``parity`` is ``_parity(empty)``, kept up to date by one xor a move
+    (QUADRANT_BIT) rather than counted again at each node; a square is tried
+    only if it touches an opponent disc (NEIGHBOURS). Below four empties the
+    code is compiled into one body (``_solve_three_empties``): a call per
+    node there cost about as much as the node's work.
+    """
+    if empties == 1:
+        return _solve_last_empty(mover, lowest_square(empty), ctl)
+    if empties == 2:
+        first = lowest_square(empty)
+        return _solve_two_empties(mover, opponent, beta, first, lowest_square(empty & (empty - ONE)), ctl)
+    if empties == 3:
+        best = _solve_three_empties(mover, opponent, alpha, beta, empty, parity, ctl)
+    else:
+        ctl[NODES] += 1
+        best = -65
+        odd = PARITY_SQUARES[parity]
+        for phase in range(2):
+            candidates = empty & odd if phase == 0 else empty & ~odd
+            while candidates:
+                square = lowest_square(candidates)
+                candidates &= candidates - ONE
+                if opponent & NEIGHBOURS[square] == ZERO:
+                    continue
+                turned = flips(mover, opponent, square)
+                if turned == ZERO:
+                    continue
+                placed = ONE << np.uint64(square)
+                value = -_solve_small(
+                    opponent ^ turned, mover | turned | placed, -beta, -alpha,
+                    empty ^ placed, empties - 1, parity ^ QUADRANT_BIT[square], ctl,
+                )
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            return best
     if best == -65:
         # No move: pass, unless the opponent cannot move either (game over).
         if legal_moves(opponent, mover) == ZERO:
             return final_score(mover, opponent)
-        return -_solve_small(opponent, mover, -beta, -alpha, empty, empties, ctl)
+        return -_solve_small(opponent, mover, -beta, -alpha, empty, empties, parity, ctl)
     return best
 
 
 @njit(cache=True)
-def _order_key(mover, opponent, square, turned, empty):
-    """Smaller is tried first: few replies for the opponent, corners, odd regions."""
+def _order_key(mover, opponent, square, turned, empty, odd):
+    """Smaller is tried first: few replies for the opponent, corners, odd regions
+    (``odd``: ``_odd_regions(empty)``, the same for every move of a node)."""
     placed = ONE << np.uint64(square)
     their = opponent ^ turned
     mine = mover | turned | placed
@@ -330,7 +400,7 @@ def _order_key(mover, opponent, square, turned, empty):
     key += 10 * popcount(_neighbours(mine) & empty & ~placed)
     if placed & CORNERS:
         key -= 24
-    if placed & _odd_regions(empty):
+    if placed & odd:
         key -= 4
     return key
 
@@ -343,7 +413,8 @@ def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, ctl, buffer
     ``ctl[ABORTED]`` set when a stop was requested.
     """
     if empties <= SMALL_EMPTIES:
-        return _solve_small(mover, opponent, alpha, beta, ~(mover | opponent), empties, ctl)
+        empty = ~(mover | opponent)
+        return _solve_small(mover, opponent, alpha, beta, empty, empties, _parity(empty), ctl)
     if _tick(ctl):
         return 0
     moves = legal_moves(mover, opponent)
@@ -395,6 +466,7 @@ def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, ctl, buffer
         moves &= ~(ONE << np.uint64(hinted))
 
     empty = ~(mover | opponent)
+    odd = _odd_regions(empty)
     count = 0
     squares = buffer[empties, 0]
     order = buffer[empties, 1]
@@ -418,7 +490,7 @@ def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, ctl, buffer
             order[count] = shallow_value(child_mover, child_opponent, _sort_depth(empties),
                                           -MIDGAME_INFINITY, MIDGAME_INFINITY)
         else:
-            order[count] = _order_key(mover, opponent, square, turned, empty)
+            order[count] = _order_key(mover, opponent, square, turned, empty, odd)
         count += 1
 
     for index in range(count):
