@@ -235,9 +235,11 @@ class EnvGame:
         self._now()
         if self._mask is None:
             session = self.session
-            if session.table is None or self._to_act is None:
+            if session.table is None:  # the trump choice: the free suits
                 self._mask = np.zeros(self.codec.num_actions, np.int8)
                 self._mask[list(self.legal())] = 1
+            elif self._to_act is None:  # over (by the rules, a repetition, the cap, a resignation): none
+                self._mask = np.zeros(self.codec.num_actions, np.int8)
             else:  # read off the cards' bits: no Move is made for the mask
                 self._mask = self.codec.legal_mask(session.table.position)
         return self._mask
