@@ -17,7 +17,7 @@ harness checks the four invariants: no desync, no hidden card in any frame,
 no acknowledged move lost (the file is read after each kill), every game
 over within its bound. The harness is
 ``tests/hostile/chaos.py`` (docs there); ``tests/hostile/test_chaos.py``
-runs 200 games of it in the suite.
+runs 80 games of it in the suite.
 
 Prints a table of figures (games, restarts, drops, reconnections, stalls,
 takeovers, clocks fallen, desyncs, leaked cards, lost acknowledged moves,

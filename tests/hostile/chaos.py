@@ -70,7 +70,7 @@ The clients connect from several loopback addresses (127.0.0.2,
 connections open at once per address (32, loopback included; docs/server.md
 "Limits"). The table limits are passed as options (``--max-tables``,
 ``--idle-table-seconds``). Used by ``tests/hostile/test_chaos.py``
-(200 games) and ``benchmarks/server_chaos.py`` (the long run).
+(80 games) and ``benchmarks/server_chaos.py`` (the long run).
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ class ChaosSettings:
     """The knobs of one chaos run (the defaults: the suite's run)."""
 
     #: Games to play, and the seed every draw comes from.
-    games: int = 200
+    games: int = 80
     seed: int = 46
     #: Tables played at once.
     tables_at_once: int = 20

@@ -1,4 +1,4 @@
-"""Chaos at the tables (issue 46): 200 scripted games on a real ``kozyri
+"""Chaos at the tables (issue 46): 80 scripted games on a real ``kozyri
 serve`` whose clients drop, close, stall and come back (or do not) while the
 server is killed with SIGKILL now and then; after every frame and event the
 harness (``tests/hostile/chaos.py``) checks that no client's view desyncs, no
@@ -25,7 +25,9 @@ from kozyri.play.settings import GameSettings  # noqa: E402
 from tests.hostile.chaos import ChaosRun, ChaosSettings, Client, Game, Truth, run_chaos  # noqa: E402
 
 SEED = int(os.environ.get("KOZYRI_CHAOS_SEED", "46"))
-GAMES = int(os.environ.get("KOZYRI_CHAOS_GAMES", "200"))
+#: Games of the suite's run: 30-40 s of play at 20 tables at once, in which the first kill comes (14 s
+#: in with seed 46; at most 30 s with any seed) and every kind of fault below happens.
+GAMES = int(os.environ.get("KOZYRI_CHAOS_GAMES", "80"))
 
 
 @pytest.mark.slow
@@ -38,7 +40,7 @@ def test_chaos_at_the_tables(tmp_path):
     figures = report.figures
     assert figures.finished + figures.abandoned == figures.games == GAMES
     assert figures.events_checked_in_file == figures.events_acknowledged > 0
-    if GAMES >= 200:  # the chaos happened
+    if GAMES >= 80:  # the chaos happened
         assert figures.restarts >= 1 and figures.drops and figures.closes and figures.stalls and figures.gone
         assert figures.takeovers and figures.clocks_fallen and figures.second_tabs and figures.reconnections
 

@@ -117,7 +117,8 @@ def test_legal_moves_and_returns_agree_with_kozyri(players, deck, must_beat, gam
 @pytest.mark.slow
 @pytest.mark.parametrize("players, must_beat", [(2, True), (3, False), (4, True)])
 def test_legal_moves_and_returns_agree_with_kozyri_at_36_cards(players, must_beat):
-    test_legal_moves_and_returns_agree_with_kozyri(players, "36", must_beat, 60)
+    # 30 random games: some 10,000 positions compared move by move, games that end and games capped.
+    test_legal_moves_and_returns_agree_with_kozyri(players, "36", must_beat, 30)
 
 
 def test_the_deal_is_dealt_round_the_table_as_kozyri_deals():

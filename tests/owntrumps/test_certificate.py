@@ -129,7 +129,7 @@ def test_every_certificate_of_a_small_deal_is_accepted_with_its_value(tmp_path, 
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(position=positions(shapes=("2x4", "4x2"), max_walk=30), split=st.sampled_from([0.0, 0.3]),
        seed=st.integers(0, 3))
 def test_every_certificate_of_an_eight_card_position_is_accepted(tmp_path, position, split, seed):
