@@ -182,11 +182,11 @@ class SeatKnowledge:
         table = session.table
         views = [table.view(seat) for seat in range(table.n_players)]
         deck = table.position.deck
-        self.table, self.seq, self.ply = table, session.last_seq, table.ply
+        self.table, self.events, self.ply = table, len(session.events), table.ply
         self.known = np.array([view.known for view in views], np.int64)
         self.known_not = np.array([view.known_not for view in views], np.int64)
         self.counts = np.array(views[0].counts, np.int64)
-        self.pile = np.zeros(deck.size, np.int64)
+        self.pile = np.zeros(deck.size + 1, np.int64)
         self.pile_len = len(views[0].pile)
         self.pile[:self.pile_len] = views[0].pile
         self.beating = np.array(replay_tables(table.position).beating, np.int64)
@@ -195,10 +195,10 @@ class SeatKnowledge:
     def caught_up(self, session) -> bool:
         """Take in the moves played in ``session`` since; False when its
         table is another, or something else happened (an undo)."""
-        if session.last_seq == self.seq:
+        if len(session.events) == self.events:
             return session.table is self.table
         table = session.table
-        events = session.events[self.seq:]  # event seq is its index + 1
+        events = session.events[self.events:]
         if table is not self.table or any(event.kind != MOVE for event in events):
             return False
         from kozyri.rl.encoding_kernels import absorb_move  # Numba: loaded on first use
@@ -209,5 +209,5 @@ class SeatKnowledge:
             self.pile_len = absorb_move(self.known, self.known_not, self.counts, self.pile, self.pile_len,
                                         event.seat, int(move.kind), move.card, move.follow, move.count,
                                         self.beating, self.must_beat, self.everything)
-        self.seq, self.ply = session.last_seq, table.ply
+        self.events, self.ply = len(session.events), table.ply
         return True
