@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 
 from kozyri.rl.game import EnvGame, env_settings
 
-GAMES = st.tuples(st.sampled_from([(2, "24"), (2, "36"), (3, "4x6"), (3, "36"), (4, "36"), (4, "4x5")]),
+#: Games of 2 to 4 players on decks of 20 to 36 cards, both rules, passed sixes or not (the 36-card deck once
+#: per player count would triple the time: the reference views are plain Python).
+GAMES = st.tuples(st.sampled_from([(2, "24"), (2, "36"), (3, "4x6"), (4, "4x5")]),
                   st.booleans(), st.booleans(), st.integers(0, 2**32 - 1))
 
 
@@ -40,7 +42,7 @@ def check_every_seat(game: EnvGame) -> None:
         assert np.array_equal(game.encode(seat), reference_array(game, seat)), (seat, game.session.ply)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(GAMES)
 def test_the_mask_and_the_moves_of_actions_are_the_legal_moves(case):
     (players, deck), must_beat, pass_sixes, seed = case
@@ -61,7 +63,7 @@ def test_the_mask_and_the_moves_of_actions_are_the_legal_moves(case):
     assert not game.mask().any()
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(GAMES)
 def test_arrays_from_the_kept_knowledge_are_the_views_arrays(case):
     (players, deck), must_beat, pass_sixes, seed = case
