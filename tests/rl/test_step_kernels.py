@@ -37,6 +37,14 @@ def reference_array(game: EnvGame, seat: int) -> np.ndarray:
                                           None if table is None else table.view(seat), game.session.ply)
 
 
+def started(case) -> tuple[EnvGame, random.Random]:
+    """A game of ``case`` (one of GAMES) started, and the random actions' source."""
+    (players, deck), must_beat, pass_sixes, seed = case
+    game = EnvGame(env_settings(deck, players, must_beat=must_beat, pass_sixes=pass_sixes))
+    game.start(seed=seed % 1000)
+    return game, random.Random(seed)
+
+
 def check_every_seat(game: EnvGame) -> None:
     for seat in range(game.n_players):
         assert np.array_equal(game.encode(seat), reference_array(game, seat)), (seat, game.session.ply)
@@ -45,10 +53,7 @@ def check_every_seat(game: EnvGame) -> None:
 @settings(max_examples=8, deadline=None)
 @given(GAMES)
 def test_the_mask_and_the_moves_of_actions_are_the_legal_moves(case):
-    (players, deck), must_beat, pass_sixes, seed = case
-    game = EnvGame(env_settings(deck, players, must_beat=must_beat, pass_sixes=pass_sixes))
-    game.start(seed=seed % 1000)
-    rng = random.Random(seed)
+    game, rng = started(case)
     while game.to_act is not None:
         if game.session.table is not None:
             position = game.session.table.position
@@ -66,10 +71,7 @@ def test_the_mask_and_the_moves_of_actions_are_the_legal_moves(case):
 @settings(max_examples=8, deadline=None)
 @given(GAMES)
 def test_arrays_from_the_kept_knowledge_are_the_views_arrays(case):
-    (players, deck), must_beat, pass_sixes, seed = case
-    game = EnvGame(env_settings(deck, players, must_beat=must_beat, pass_sixes=pass_sixes))
-    game.start(seed=seed % 1000)
-    rng = random.Random(seed)
+    game, rng = started(case)
     while game.to_act is not None:
         if rng.random() < 0.7:  # some seats are observed at every move, others after several
             check_every_seat(game)
