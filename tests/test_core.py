@@ -175,3 +175,13 @@ def test_an_extras_pip_command_works_where_kozyri_came_from(monkeypatch, found, 
     assert install_command("plot") == command
     error = MissingExtra("plots need matplotlib", "plot")
     assert isinstance(error, InvalidInput) and str(error) == f"plots need matplotlib: {command}"
+
+
+def test_a_function_loaded_on_first_call_replaces_its_stand_in():
+    from kozyri.core import on_first_call
+
+    namespace = {}
+    namespace["_dumps"] = stand_in = on_first_call("json", "dumps", namespace, "_dumps")
+    assert stand_in([1, 2]) == "[1, 2]"  # the first call goes through, and rebinds the name
+    assert namespace["_dumps"] is json.dumps
+    assert stand_in({"a": 1}) == '{"a": 1}'  # an old reference still works

@@ -108,6 +108,8 @@ def seat(value, players: int, what: str | None = None) -> int:
     ...
     kozyri.core.InvalidInput: the leader must be a seat number 0..1, not True
     """
+    if type(value) is int and 0 <= value < players:  # asked at every move: the common case first
+        return value
     if not _is_whole(value) or not 0 <= value < players:
         if what is None:
             raise InvalidInput(f"no seat {shown(value)}: the seats are 0..{players - 1}")

@@ -525,6 +525,24 @@ class PlayResult(NamedTuple):
         return {"move": move_text, **self.info.to_json()}
 
 
+def on_first_call(module: str, name: str, namespace: dict, alias: str):
+    """A stand-in for the function ``name`` of ``module`` that imports it
+    at its first call and puts it in ``namespace`` (a module's
+    ``globals()``) as ``alias``, so the calls after it are plain calls: a
+    kernel on a framework's hot path, whose module loads Numba, costs
+    nothing until used and no import statement a call after (one is some
+    microseconds). In a module: ``_kernel = on_first_call("kozyri.x_kernels",
+    "kernel", globals(), "_kernel")``."""
+    def first_call(*args):
+        import importlib
+
+        function = getattr(importlib.import_module(module), name)
+        namespace[alias] = function
+        return function(*args)
+
+    return first_call
+
+
 def lazy_exports(package: str, lazy: dict[str, str]):
     """``(__getattr__, __dir__)`` for ``package``, which exports the names of
     ``lazy`` (a name -> the module that defines it) without importing those

@@ -64,6 +64,7 @@ def test_the_mask_and_the_moves_of_actions_are_the_legal_moves(case):
                 assert (move is not None) == bool(mask[action]), action
                 if move is not None:
                     assert move in game.session.table.legal_moves() and game.codec.encode(move) == action
+                    assert game.codec.play_move(position, action, legal=True) == move  # no second check, same move
         game.act(rng.choice(np.flatnonzero(game.mask()).tolist()))
     assert not game.mask().any()
 

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from kozyri.core import InvalidInput
+from kozyri.core import InvalidInput, on_first_call
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import legal_move_or_none, replay_tables
 from kozyri.owntrumps.rules import NO_CARD, Move, MoveKind
+
+# The mask's kernel (kozyri.owntrumps.action_kernels): Numba loads at its first call.
+_legal_mask_into = on_first_call("kozyri.owntrumps.action_kernels", "legal_mask_into", globals(), "_legal_mask_into")
 
 __all__ = ["ActionCodec"]
 
@@ -65,8 +68,6 @@ class ActionCodec:
         cards' bit masks in a kernel (:mod:`kozyri.owntrumps.action_kernels`):
         the same actions as :meth:`encode` of each of ``pos.legal_moves()``,
         without a Move made for any."""
-        from kozyri.owntrumps.action_kernels import legal_mask_into  # Numba: loaded on first use
-
         mask = np.empty(self.num_actions, np.int8)
         if pos.is_over:
             mask[:] = 0
@@ -74,12 +75,14 @@ class ActionCodec:
         mover, pile = pos.to_move, pos.pile
         hand = pos.hands[mover]
         beaters = hand & replay_tables(pos).beating[mover][pile[-1]] if pile else 0
-        legal_mask_into(mask, hand, beaters, self.size, not pile, bool(pile) and not (beaters and pos.rules.must_beat))
+        _legal_mask_into(mask, hand, beaters, self.size, not pile, bool(pile) and not (beaters and pos.rules.must_beat))
         return mask
 
-    def play_move(self, pos: Position, action: int) -> Move | None:
+    def play_move(self, pos: Position, action: int, *, legal: bool = False) -> Move | None:
         """The legal move that play action ``action`` makes at ``pos`` (a
-        take with its count), or None when it is not legal there."""
+        take with its count), or None when it is not legal there.
+        ``legal``: the action is known to be legal (the :meth:`legal_mask`
+        holds it): its move is made without a second check."""
         tables, pile, n = replay_tables(pos), pos.pile, self.size
         if 0 <= action < n:
             move = tables.move(MoveKind.BEAT if pile else MoveKind.LEAD, action)
@@ -91,7 +94,7 @@ class ActionCodec:
             move = tables.move(MoveKind.TAKE, NO_CARD, NO_CARD, count)
         else:
             return None
-        return legal_move_or_none(pos, move, tables)
+        return move if legal else legal_move_or_none(pos, move, tables)
 
     def suit_action(self, suit: str) -> int:
         return self.first_suit + SUITS.index(suit)

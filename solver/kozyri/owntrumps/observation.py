@@ -205,6 +205,13 @@ class SharedHistory(Sequence):
         self._depth = 0 if base is None else base._depth + 1
 
     @classmethod
+    def prefix(cls, items: list, length: int) -> SharedHistory:
+        """The first ``length`` items of the list ``items``, shared (a record's moves, made at every move: no checks)."""
+        history = object.__new__(cls)
+        history._base, history._items, history._length, history._depth = None, items, length, 0
+        return history
+
+    @classmethod
     def of(cls, items) -> SharedHistory:
         """``items`` (a history, a tuple or a list) as a history: a history as it is, else a copy."""
         return items if isinstance(items, SharedHistory) else cls(list(items))
@@ -236,6 +243,8 @@ class SharedHistory(Sequence):
         return self._length
 
     def __getitem__(self, index):
+        if type(index) is int and self._base is None and 0 <= index < self._length:  # a record's move, each step
+            return self._items[index]
         if isinstance(index, slice):
             return tuple(self)[index]
         index = range(self._length)[index]  # out of range: an IndexError, as a tuple's

@@ -109,7 +109,7 @@ def position_key(key: tuple, before: Position | Observation, move: Move, after: 
     every seat's record give a position the same key, and two positions of
     one game are the same exactly when their keys are."""
     moved, mover = key[0], before.to_move
-    if move.kind == MoveKind.TAKE:
+    if move.kind == R.TAKE:
         cards = before.deck.mask(before.pile[len(before.pile) - move.count:])
     else:
         cards = 1 << move.card | (0 if move.follow == NO_CARD else 1 << move.follow)
@@ -427,7 +427,7 @@ class _Record:
 
     def _set(self, line: _Line, ply: int, end: Outcome | None, repetition: bool) -> None:
         # One update of the frozen record's fields (a move's cost: no __setattr__ per field).
-        vars(self).update(start=line.states[0], moves=SharedHistory(line.moves, length=ply), _line=line, end=end,
+        vars(self).update(start=line.states[0], moves=SharedHistory.prefix(line.moves, ply), _line=line, end=end,
                           repetition=repetition)
 
     @classmethod
@@ -564,7 +564,8 @@ class _Record:
         """How the game ended (see the module docstring), None while it goes on."""
         if self.end is not None:
             return self.end
-        return _ended(self.final, self.occurrences, self.repetition)
+        ply, line = len(self.moves), self._line  # asked at every move: final and occurrences inline
+        return _ended(line.states[ply], line.seen[ply], self.repetition)
 
     # --- JSON -------------------------------------------------------------------
     def to_json(self) -> dict:

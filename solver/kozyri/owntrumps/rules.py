@@ -55,6 +55,8 @@ class MoveKind(IntEnum):
 
 #: ``Move.follow`` of a beat with the last card in hand.
 NO_CARD = -1
+#: The kinds as plain names (a move's hot path: an enum attribute costs a lookup).
+LEAD, BEAT, TAKE = MoveKind.LEAD, MoveKind.BEAT, MoveKind.TAKE
 
 
 @dataclass(frozen=True, order=True)
@@ -202,7 +204,7 @@ def apply_move(deck: Deck, trumps: tuple[int, ...], hands: tuple[int, ...], pile
     """
     hands = list(hands)
     p = to_move
-    if move.kind == MoveKind.TAKE:
+    if move.kind == TAKE:
         cut = len(pile) - move.count
         for card in pile[cut:]:
             hands[p] |= 1 << card

@@ -415,7 +415,7 @@ class Session:
         ending = table.ending
         if ending is not None:
             raise GameOver(f"the game is over ({ending.text})")
-        mover = table.to_move
+        mover = table._to_move()  # the game goes on (above)
         if seat != mover:
             raise InvalidInput(f"player {seat} is not to move (player {mover} is)")
         if isinstance(text, str):

@@ -39,9 +39,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from kozyri.core import on_first_call
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.observation import Observation
 from kozyri.play.session import MOVE
+
+# The kernels (kozyri.rl.encoding_kernels): Numba loads at their first call.
+_encode_into = on_first_call("kozyri.rl.encoding_kernels", "encode_into", globals(), "_encode_into")
+_absorb_move = on_first_call("kozyri.rl.encoding_kernels", "absorb_move", globals(), "_absorb_move")
 
 #: The phases, in the order of the ``phase`` slice.
 CHOOSING, PLAYING, OVER = range(3)
@@ -95,6 +100,7 @@ class ObservationEncoding:
         self._mask_bytes = (size + 7) // 8
         self._starts = {name: where.start for name, (where, _) in self.slices.items()}
         self._kernel_starts = np.array([self._starts[name] for name in _KERNEL_PARTS], np.int64)
+        self._suit_numbers: dict[tuple, np.ndarray] = {}  # each seat's trump as a number (-1: none yet), by trumps
 
     def part(self, array: np.ndarray, name: str) -> np.ndarray:
         """The slice ``name`` of an encoded ``array``, in its shape (a view, not a copy)."""
@@ -129,11 +135,13 @@ class ObservationEncoding:
                              knowledge.counts, knowledge.known[seat], knowledge.known_not[seat])
 
     def _written(self, seat, phase, to_act, trumps, rules, ply, pile, pile_len, counts, known, known_not):
-        from kozyri.rl.encoding_kernels import encode_into  # Numba: loaded on first use
-
         out = np.empty(self.size, np.float32)
-        suits = np.array([-1 if suit is None else SUITS.index(suit) for suit in trumps], np.int64)
-        encode_into(out, self._kernel_starts, self.deck.size, seat, phase, -1 if to_act is None else to_act, suits,
+        trumps = tuple(trumps)
+        suits = self._suit_numbers.get(trumps)
+        if suits is None:  # the same at every step of a game: kept (a handful of tuples at most)
+            suits = self._suit_numbers[trumps] = np.array(
+                [-1 if suit is None else SUITS.index(suit) for suit in trumps], np.int64)
+        _encode_into(out, self._kernel_starts, self.deck.size, seat, phase, -1 if to_act is None else to_act, suits,
                     rules.must_beat, rules.pass_sixes, ply, pile, pile_len, counts, known, known_not)
         return out
 
@@ -195,18 +203,19 @@ class SeatKnowledge:
     def caught_up(self, session) -> bool:
         """Take in the moves played in ``session`` since; False when its
         table is another, or something else happened (an undo)."""
-        if len(session.events) == self.events:
-            return session.table is self.table
         table = session.table
-        events = session.events[self.events:]
-        if table is not self.table or any(event.kind != MOVE for event in events):
+        if table is not self.table:
             return False
-        from kozyri.rl.encoding_kernels import absorb_move  # Numba: loaded on first use
-
+        if len(session.events) == self.events:
+            return True
+        events = session.events[self.events:]
+        for event in events:
+            if event.kind != MOVE:
+                return False
         moves = table.record.moves
         for index, event in enumerate(events, self.ply):
             move = moves[index]
-            self.pile_len = absorb_move(self.known, self.known_not, self.counts, self.pile, self.pile_len,
+            self.pile_len = _absorb_move(self.known, self.known_not, self.counts, self.pile, self.pile_len,
                                         event.seat, int(move.kind), move.card, move.follow, move.count,
                                         self.beating, self.must_beat, self.everything)
         self.events, self.ply = len(session.events), table.ply

@@ -190,7 +190,7 @@ class EnvGame:
         """Forget what was read of the session when anything happened in it
         since (every change is an event: an action here, a computer seat's
         move, a resignation)."""
-        session, (seen, count) = self.session, self._seen
+        session, (seen, count) = self._session or self.session, self._seen  # (the property refuses no game)
         if session is not seen or len(session.events) != count:  # asked several times a step: kept cheap
             self._seen = (session, len(session.events))
             self._legal = self._mask = None
@@ -226,7 +226,7 @@ class EnvGame:
                 self._legal = {codec.suit_action(s): s for s in session.choice.free}
             else:
                 position = session.table.position
-                self._legal = {action: codec.play_move(position, action)
+                self._legal = {action: codec.play_move(position, action, legal=True)
                                for action in np.flatnonzero(self._play_mask()).tolist()}
         return self._legal
 
@@ -262,7 +262,7 @@ class EnvGame:
             if session.table is None:
                 move = self.legal().get(number)
             elif 0 <= number < self.codec.num_actions and self._play_mask()[number]:
-                move = self.codec.play_move(session.table.position, number)
+                move = self.codec.play_move(session.table.position, number, legal=True)  # the mask holds it
         if move is None:
             what = checks.shown(number) if number == action else checks.shown(action)
             raise IllegalMove(f"action {what} is not legal here (legal: {', '.join(map(str, sorted(self.legal())))})")
