@@ -1,7 +1,7 @@
 """The shape of the house: every package installs, imports go one way
 (command line -> protocols -> studies -> play -> agents -> games -> search, runs -> core),
 imports by string included (a registry's "module:Class", importlib.import_module("kozyri.x")),
-no two modules import each other, cards and positions load no
+no import goes round in a circle, cards and positions load no
 Numba, no module hides behind a function of its name, and neither tests nor
 benchmarks reach for private names."""
 
@@ -240,18 +240,20 @@ def test_the_wheel_holds_every_package(tmp_path):
 
 
 def module_imports() -> dict[str, set[str]]:
-    """Every library module and the library modules it imports (at the top
-    or inside functions; a name from a package counts as its submodule when
-    there is one; a package's ``__init__``, a list of exports, is left out)."""
+    """Every module of the checkout (the library, the CLI, the server) and
+    the modules it imports: at the top or inside functions, and by string
+    (:func:`named_by_string`: a registry's ``"module:Class"``, a lazy
+    table); a name imported from a package counts as its submodule when
+    there is one; a package's ``__init__``, a list of exports, is left out
+    as a target."""
     names = {name for name, _ in modules()}
     inits = {name for name, relative in modules() if relative.name == "__init__.py"}
     graph = {}
     for name, relative in modules():
-        if not name.startswith("kozyri."):
-            continue
         path = next(root / relative for root in SOURCE_ROOTS if (root / relative).exists())
-        found = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        source = path.read_text(encoding="utf-8")
+        found = named_by_string(source)
+        for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.Import):
                 found.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -261,8 +263,52 @@ def module_imports() -> dict[str, set[str]]:
     return graph
 
 
-def test_no_two_modules_import_each_other():
-    graph = module_imports()
-    pairs = sorted({tuple(sorted((a, b))) for a, targets in graph.items() for b in targets
-                    if a in graph.get(b, ())})
-    assert not pairs, f"modules that import each other: {pairs}"
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of ``graph`` with more than one
+    module: each a set of modules every one of which imports every other,
+    directly or through the others (Tarjan's algorithm, without recursion)."""
+    index, low, on_stack, stack, circles = {}, {}, set(), [], []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, targets = work[-1]
+            for target in targets:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph.get(target, ())))))
+                    break
+                if target in on_stack:
+                    low[node] = min(low[node], index[target])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        circles.append(sorted(component))
+    return circles
+
+
+def test_the_circle_finder_finds_circles_through_many_modules():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e2"}, "e2": {"e"}, "f": {"a"}}
+    assert sorted(import_circles(graph)) == [["a", "b", "c"], ["e", "e2"]]
+    assert import_circles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
+
+
+def test_no_import_goes_round_in_a_circle():
+    circles = import_circles(module_imports())
+    assert not circles, f"modules that import each other, directly or round a circle: {circles}"

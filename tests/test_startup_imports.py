@@ -33,7 +33,7 @@ PROBE = textwrap.dedent("""
         report.append({"args": args, "code": code,
                        "heavy": sorted(m for m in %r if m in sys.modules),
                        "commands": sorted(m for m in sys.modules if m.startswith("kozyri_cli.")
-                                          and m.split(".")[1] not in ("commands", "common", "start"))})
+                                          and m.split(".")[1] not in ("commands", "common", "signals", "start"))})
     print("PROBE " + json.dumps(report), file=sys.stderr)
 """ % (HEAVY,))
 

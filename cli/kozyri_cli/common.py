@@ -31,11 +31,9 @@ from kozyri.checks import MOST_SEED, whole_text
 from kozyri.core import (INTERRUPTED, MOST_MEMORY_MB, MOST_NODES, MOST_SECONDS, InvalidInput, KozyriError,
                          LimitReached)
 from kozyri.search.control import last_signal
-from kozyri_cli.start import received_signal
+from kozyri_cli.signals import EXIT_INTERRUPTED, EXIT_TERMINATED, received_signal
 
-EXIT_INTERNAL, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_INTERRUPTED, EXIT_CLOSED_PIPE = 1, 2, 3, 130, 141
-#: The exit code after SIGTERM stopped a command (128 + 15, as a shell reports a process it ended).
-EXIT_TERMINATED = 128 + signal.SIGTERM
+EXIT_INTERNAL, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_CLOSED_PIPE = 1, 2, 3, 141
 
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 

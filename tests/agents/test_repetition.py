@@ -18,7 +18,7 @@ from kozyri.agents.levels import resolve
 from kozyri.agents.owntrumps.simple import GreedyAgent
 from kozyri.core import LOSS, WIN, AgentInfo, Limit, PlayResult, Value
 from kozyri.owntrumps import GameRecord, Observation, Rules
-from kozyri.owntrumps.record import position_key
+from kozyri.owntrumps.replay import position_key
 from kozyri.owntrumps.solver import solve
 from kozyri.play import OwnTrumpsTable, Seat
 

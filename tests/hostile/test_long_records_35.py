@@ -17,7 +17,8 @@ from kozyri.core import InvalidInput
 from kozyri.owntrumps import position as position_module
 from kozyri.owntrumps.observation import Observation, SharedHistory
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.record import GameRecord, legal_move_or_none, record_json
+from kozyri.owntrumps.record import GameRecord, record_json
+from kozyri.owntrumps.replay import legal_move_or_none
 from kozyri.owntrumps.rules import NO_CARD, Move, MoveKind, Rules
 from tests.hostile.support import kozyri
 

@@ -157,7 +157,7 @@ def test_ctrl_c_while_a_command_that_reads_its_input_starts_is_quiet(delay):
 
 FORKED_WORKER = """
 import os, signal
-from kozyri_cli.start import catch_stop_signals
+from kozyri_cli.signals import catch_stop_signals
 
 catch_stop_signals()
 child = os.fork()

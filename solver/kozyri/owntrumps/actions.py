@@ -11,7 +11,7 @@ import numpy as np
 from kozyri.core import InvalidInput, on_first_call
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.record import legal_move_or_none, replay_tables
+from kozyri.owntrumps.replay import legal_move_or_none, replay_tables
 from kozyri.owntrumps.rules import NO_CARD, Move, MoveKind
 
 # The mask's kernel (kozyri.owntrumps.action_kernels): Numba loads at its first call.

@@ -172,7 +172,7 @@ class OwnTrumpsKind(GameKind):
         return Position.from_json(data)
 
     def _read_move(self, table, seat, text):
-        from kozyri.owntrumps.record import legal_move_or_none
+        from kozyri.owntrumps.replay import legal_move_or_none
 
         read = legal_move_or_none(table.position, text)  # a legal move as records write it: read at once
         if read is not None:

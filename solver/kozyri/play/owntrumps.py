@@ -23,7 +23,8 @@ from kozyri.core import IllegalMove, InvalidInput, Limit
 from kozyri.owntrumps.cards import SUITS, Deck, parse_suit
 from kozyri.owntrumps.observation import Observation, outcome_text
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.record import GameRecord, SeatRecord, replay_tables
+from kozyri.owntrumps.record import GameRecord, SeatRecord
+from kozyri.owntrumps.replay import replay_tables
 from kozyri.owntrumps.rules import Move, Outcome, Rules
 from kozyri.play.table import DEFAULT_TURN_CAP, Ending, Table, envelope_fields, seats_of
 

@@ -185,7 +185,7 @@ class SeatKnowledge:
     one is made. For a game in progress (the end is the views')."""
 
     def __init__(self, session):
-        from kozyri.owntrumps.record import replay_tables
+        from kozyri.owntrumps.replay import replay_tables
 
         table = session.table
         views = [table.view(seat) for seat in range(table.n_players)]

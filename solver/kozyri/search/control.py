@@ -362,7 +362,7 @@ class _Watcher:
 
 def _in_import(frame) -> bool:
     """Is the code ``frame`` runs part of an import in progress (a module
-    loading its kernels on first use)? (``kozyri_cli.start`` asks the same
+    loading its kernels on first use)? (``kozyri_cli.signals`` asks the same
     before any of kozyri is imported.)"""
     while frame is not None:
         if frame.f_code.co_filename.startswith("<frozen importlib"):

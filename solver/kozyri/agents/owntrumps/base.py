@@ -27,7 +27,7 @@ from kozyri.agents.base import Agent, PositionHistory
 from kozyri.core import GameOver, InvalidInput
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.record import REPEATS, position_key
+from kozyri.owntrumps.replay import REPEATS, position_key
 from kozyri.owntrumps.rules import Move
 
 
