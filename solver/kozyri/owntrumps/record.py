@@ -126,6 +126,8 @@ class _Record:
     end: Outcome | None = None
     repetition: bool = True
     _line: LineOfPlay | None = field(default=None, init=False, repr=False, compare=False)
+    #: The number of moves, ``len(moves)`` (kept: asked several times a move).
+    ply: int = field(default=0, init=False, repr=False, compare=False)
     #: ``advance(state, move) -> (move, state after it)``, refusing an illegal move.
     _advance = staticmethod(advance_position)
     #: The same for a move known to be legal (no second check; a record of views checks every move).
@@ -145,7 +147,7 @@ class _Record:
     def _set(self, line: LineOfPlay, ply: int, end: Outcome | None, repetition: bool) -> None:
         # One update of the frozen record's fields (a move's cost: no __setattr__ per field).
         vars(self).update(start=line.states[0], moves=SharedHistory.prefix(line.moves, ply), _line=line, end=end,
-                          repetition=repetition)
+                          repetition=repetition, ply=ply)
 
     @classmethod
     def _trusted(cls, line: LineOfPlay, ply: int, end: Outcome | None = None, repetition: bool = True):
@@ -182,7 +184,7 @@ class _Record:
         ``legal``: ``move`` is a Move known to be legal here (taken from the
         legal moves, or read by :func:`legal_move_or_none`): it is played
         without a second check. A wrong claim makes a wrong record."""
-        ply = len(self.moves)
+        ply = self.ply
         if self.end is not None:
             raise GameOver(f"move {ply + 1}: the game is over after move {ply} ({outcome_text(self.end)})")
         advance = self._advance_legal if legal and type(move) is Move else self._advance
@@ -202,7 +204,7 @@ class _Record:
 
     def _ended_by(self, end: Outcome):
         self._check_end(end)
-        return self._trusted(self._line, len(self.moves), end, self.repetition)
+        return self._trusted(self._line, self.ply, end, self.repetition)
 
     def _ended_with(self, end, where: str):
         """This record ended by ``end`` (None: as it is; else the JSON or
@@ -221,7 +223,7 @@ class _Record:
     def _check_end(self, end: Outcome) -> None:
         """Refuse ``end`` (a resignation or an agreement) after the last
         move when the game is already over or the resigning seat is out."""
-        ply = len(self.moves)
+        ply = self.ply
         over = self.outcome
         if over is not None:
             raise GameOver(f"the game is over after move {ply} ({outcome_text(over)}): it cannot end again "
@@ -235,18 +237,18 @@ class _Record:
     def taken_back(self):
         """This record one step back (an undo): without its stored end when
         it has one, else without its last move."""
-        ply = len(self.moves)
+        ply = self.ply
         if self.end is None and not ply:
             raise InvalidInput("no move to take back")
         return self._trusted(self._line, ply if self.end is not None else ply - 1, None, self.repetition)
 
     # --- reading ----------------------------------------------------------------
     def _states(self) -> list:
-        return self._line.states[:len(self.moves) + 1]
+        return self._line.states[:self.ply + 1]
 
     def _state_at(self, index, what: str):
         """The state after ``index`` moves (negative from the end), else one clear line naming ``what``."""
-        n = len(self.moves) + 1
+        n = self.ply + 1
         if isinstance(index, bool) or not isinstance(index, int) or not -n <= index < n:
             raise InvalidInput(f"no {what} {index!r}: the record has {what}s 0..{n - 1} (or -{n}..-1 from the end)")
         return self._line.states[index % n]
@@ -256,19 +258,19 @@ class _Record:
         """The state after the last move: a :class:`Position` (a
         :class:`GameRecord`'s) or the seat's :class:`Observation` (a
         :class:`SeatRecord`'s)."""
-        return self._line.states[len(self.moves)]
+        return self._line.states[self.ply]
 
     @property
     def occurrences(self) -> int:
         """How many times the final position has occurred in the game, this
         time included (the third ends it as a draw by repetition)."""
-        return self._line.seen[len(self.moves)]
+        return self._line.seen[self.ply]
 
     def repeated_positions(self) -> tuple[tuple, dict[tuple, int]]:
         """The :func:`position_key` of the final position, and of each
         position that has occurred at least twice so far with how often (what
         an agent needs to see a third occurrence coming; every key is public)."""
-        ply, line = len(self.moves), self._line
+        ply, line = self.ply, self._line
         return line.keys[ply], {line.keys[i]: count for i, count in enumerate(line.seen[:ply + 1]) if count > 1}
 
     @property
@@ -281,7 +283,7 @@ class _Record:
         """How the game ended (see the module docstring), None while it goes on."""
         if self.end is not None:
             return self.end
-        ply, line = len(self.moves), self._line  # asked at every move: final and occurrences inline
+        ply, line = self.ply, self._line  # asked at every move: final and occurrences inline
         return ended(line.states[ply], line.seen[ply], self.repetition)
 
     # --- JSON -------------------------------------------------------------------
@@ -398,7 +400,7 @@ class GameRecord(_Record):
 
     def seat_record(self, seat: int) -> SeatRecord:
         """The game as ``seat`` saw it (its start view, the public moves, the end)."""
-        views, ply = self.observations(seat), len(self.moves)
+        views, ply = self.observations(seat), self.ply
         line = LineOfPlay(list(self.moves), views, self._line.keys[:ply + 1])  # every move public: the same keys
         return SeatRecord._trusted(line, ply, self.end, self.repetition)
 

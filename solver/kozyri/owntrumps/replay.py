@@ -134,7 +134,9 @@ def step(line: LineOfPlay, ply: int, move, advance, repetition: bool, where=None
     """The line after ``move`` played on from its first ``ply`` moves (see
     :func:`replay`; ``where(k)`` names the move in an error, by default its number)."""
     state = line.states[ply]
-    outcome = ended(state, line.seen[ply], repetition)
+    outcome = state.outcome  # (ended(), inline: at every move)
+    if outcome is None and repetition and line.seen[ply] >= REPEATS:
+        outcome = Outcome(None, REPETITION)
     if outcome is not None:
         raise GameOver(f"{where(k) if where else f'move {ply + 1}'}: the game is over after move {ply} "
                        f"({outcome_text(outcome)})")
@@ -170,7 +172,7 @@ class ReplayTables:
         self.take_base = [[3 if deck.suit_of(top) != trump else (1 << 30 if deck.rank_of(top) == ace else 5)
                            for top in range(deck.size)] for trump in self.trump_indices]
         self._moves: dict[tuple, Move] = {}
-        self._texts: dict[Move, str] = {}
+        self._texts: dict[tuple, str] = {}  # by the move's fields
 
     def move(self, kind: MoveKind, card: int, follow: int = NO_CARD, count: int = 0) -> Move:
         """The Move of these fields (one object for each, shared)."""
@@ -181,9 +183,10 @@ class ReplayTables:
 
     def text(self, move: Move) -> str:
         """``move``'s text (:meth:`Move.text`), kept once written."""
-        found = self._texts.get(move)
+        key = (move.kind, move.card, move.follow, move.count)  # its fields: cheaper to hash than the Move
+        found = self._texts.get(key)
         if found is None:
-            found = self._texts.setdefault(move, move.text(self.deck))
+            found = self._texts.setdefault(key, move.text(self.deck))
         return found
 
 

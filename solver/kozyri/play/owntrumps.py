@@ -63,7 +63,7 @@ class RecordTable(Table):
 
     @property
     def ply(self) -> int:
-        return len(self.record.moves)
+        return self.record.ply
 
     @property
     def moves(self) -> list[Move]:

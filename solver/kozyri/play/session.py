@@ -72,6 +72,7 @@ EVENT_KINDS = (CHOOSE, MOVE, RESIGN, OFFER_DRAW, ACCEPT_DRAW, DECLINE_DRAW, UNDO
 MOST_PAYLOAD_CHARS = 40
 #: The payload of a resign event that is a loss on time (a server's clock ran out: :meth:`Session.lose_on_time`).
 ON_TIME = "time"
+INFINITY = float("inf")
 _EVENT_KEYS = ("seq", "kind", "seat", "payload", "seconds")
 
 
@@ -283,7 +284,7 @@ class Session:
         table's legal moves (a framework's action read by
         :meth:`ActionCodec.play_move <kozyri.owntrumps.actions.ActionCodec.play_move>`):
         it is played without a second check. A wrong claim makes a wrong game."""
-        return self._act(seat, text, seconds, legal=legal)
+        return self._act(seat, text, seconds, None, legal)
 
     def resign(self, seat: int) -> Event:
         """``seat`` resigns, at its turn or not: it loses, and the game ends
@@ -376,12 +377,14 @@ class Session:
 
     def _log(self, kind: str, seat: int | None, payload: str | None = None, seconds: float | None = None,
              seq: int | None = None) -> Event:
+        events = self.events
+        last = events[-1].seq if events else 0  # (last_seq, at every move)
         if seq is None:
-            seq = self.last_seq + 1
-        elif seq <= self.last_seq:
-            raise InvalidInput(f"event {seq} does not follow event {self.last_seq}")
+            seq = last + 1
+        elif seq <= last:
+            raise InvalidInput(f"event {seq} does not follow event {last}")
         event = Event(seq, kind, seat, payload, seconds)
-        self.events.append(event)
+        events.append(event)
         if kind in (CHOOSE, MOVE, UNDO):  # a new turn begins
             self._turn_started = time.monotonic()
         return event
@@ -389,7 +392,7 @@ class Session:
     def _spent(self, seconds) -> float:
         if seconds is None:
             return round(time.monotonic() - self._turn_started, 3)
-        if type(seconds) is float and 0.0 <= seconds < float("inf"):  # a framework's 0.0, at every step
+        if type(seconds) is float and 0.0 <= seconds < INFINITY:
             return seconds
         return checks.seconds_spent(seconds, "the seconds")
 
@@ -397,7 +400,7 @@ class Session:
         if self.table is not None and self.table.is_over:
             raise GameOver(f"the game is over ({self.table.ending.text})")
 
-    def _act(self, seat, text, seconds=None, seq=None, *, legal: bool = False) -> Event:
+    def _act(self, seat, text, seconds=None, seq=None, legal: bool = False) -> Event:
         seat = self._check_seat(seat)
         table = self.table
         if table is None:
@@ -422,7 +425,8 @@ class Session:
             move, legal = self.kind.read_move(table, seat, text), True  # read and checked
         else:  # the game's own move (a computer seat's choice): the table's play refuses an illegal one
             move = text
-        spent = self._spent(seconds)
+        # A framework's 0.0 at every step taken as it is; anything else checked.
+        spent = seconds if type(seconds) is float and 0.0 <= seconds < INFINITY else self._spent(seconds)
         table._played(move, mover, spent, legal)  # the turn is checked above
         self._offer = None  # an offer stands until the next move
         return self._log(MOVE, seat, table.move_text(move), spent, seq)
