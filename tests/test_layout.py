@@ -312,3 +312,12 @@ def test_the_circle_finder_finds_circles_through_many_modules():
 def test_no_import_goes_round_in_a_circle():
     circles = import_circles(module_imports())
     assert not circles, f"modules that import each other, directly or round a circle: {circles}"
+
+
+def test_the_session_and_the_table_import_no_game():
+    # The play floor is game-free: a game reaches it through its descriptor (kozyri.play.games).
+    games = ("kozyri.owntrumps", "kozyri.reversi", "kozyri.play.owntrumps", "kozyri.play.reversi")
+    for name in ("kozyri.play.session", "kozyri.play.table"):
+        path = ROOT / "solver" / (name.replace(".", "/") + ".py")
+        named = sorted(m for m in imported(path) if m.startswith(games))
+        assert not named, f"{name} imports {named}"

@@ -253,6 +253,16 @@ def interrupt_waits() -> bool:
     return False
 
 
+# --- how a game ended -------------------------------------------------------------
+#: How a game ended, in every game (an Own Trumps ``Outcome.reason``, a
+#: table's ``Ending.reason``): by the game's rules, a draw by the third
+#: occurrence of a position, a player resigning, a draw agreed by the
+#: players (RULES.md, "End of the game"). The capped game and the loss on
+#: time are the play floor's (``kozyri.play.table``).
+BY_RULES, REPETITION, RESIGNATION, AGREEMENT = "rules", "repetition", "resignation", "agreement"
+ENDING_REASONS = (BY_RULES, REPETITION, RESIGNATION, AGREEMENT)
+
+
 # --- values -------------------------------------------------------------------
 _NAMES = {1: "win", 0: "draw", -1: "loss"}
 _NUMBERS = {name: number for number, name in _NAMES.items()}

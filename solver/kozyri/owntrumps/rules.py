@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from kozyri.core import InvalidInput
+from kozyri.core import (AGREEMENT, BY_RULES, ENDING_REASONS, REPETITION, RESIGNATION,  # noqa: F401 - read here too
+                         InvalidInput)
 from kozyri.owntrumps.cards import Deck
 
 
@@ -104,12 +105,11 @@ class Move:
         return cls(kind, low, NO_CARD if follow == 0xFF else follow)
 
 
-#: How a game ended (``Outcome.reason``): by the rules (the last holder
+#: How a game ended (``Outcome.reason``; the vocabulary of every game,
+#: :data:`kozyri.core.ENDING_REASONS`): by the rules (the last holder
 #: loses, or the one-card draw), a draw by the third occurrence of a position,
-#: a player resigning (the loser), a draw agreed by the players (RULES.md,
-#: "End of the game").
-BY_RULES, REPETITION, RESIGNATION, AGREEMENT = "rules", "repetition", "resignation", "agreement"
-REASONS = (BY_RULES, REPETITION, RESIGNATION, AGREEMENT)
+#: a player resigning (the loser), a draw agreed by the players.
+REASONS = ENDING_REASONS
 
 
 @dataclass(frozen=True)

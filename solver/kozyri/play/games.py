@@ -91,6 +91,17 @@ class GameKind:
         elsewhere instead of the settings' deal."""
         raise NotImplementedError
 
+    def opening(self, settings, tables=None, chosen=()):
+        """The game's opening phase before its table, or None when it has
+        none: Own Trumps' trump choice (:class:`~kozyri.play.TrumpChoice`)
+        when the settings leave the trumps to the seats, with the suits
+        ``chosen`` so far. A session asks it what it asks a table: who is
+        to choose (``to_choose``), reading a choice (``read_choice``),
+        making one (``choose``) or a computer seat's (``genchoice``), what
+        was chosen (``chosen``), when it is done (``is_done``) and the
+        table it deals then (``table()``), and its JSON (``to_json(seat)``)."""
+        return None
+
     def table_from_json(self, data) -> Table:
         """A table of this game from its whole JSON form (``Table.to_json()``)."""
         return self.table_class.from_json(data)
@@ -162,6 +173,15 @@ class OwnTrumpsKind(GameKind):
 
         return OwnTrumpsTable(settings.deal() if start is None else start, list(settings.seats), settings.turn_cap,
                               tables=tables)
+
+    def opening(self, settings, tables=None, chosen=()):
+        if not settings.chooses_trumps:
+            return None
+        from kozyri.play.owntrumps import TrumpChoice
+
+        return TrumpChoice(settings.deck, settings.players, list(settings.seats), rules=settings.rules,
+                           leader=settings.leader, seed=settings.seed, chosen=chosen, turn_cap=settings.turn_cap,
+                           tables=tables)
 
     def start_json(self, start):
         return start.to_json()

@@ -200,6 +200,10 @@ def computer_trump(free, deck: Deck, seed: int, seat: int, chosen=()) -> str:
     return rng.choice(in_deck or free)
 
 
+#: The longest choice a door passes on (a suit is a letter or a symbol).
+MOST_CHOICE_CHARS = 40
+
+
 class TrumpChoice:
     """The moment before the deal (RULES.md: every player has their own trump
     suit, chosen before the deal, all distinct). The seats choose in turn
@@ -303,6 +307,14 @@ class TrumpChoice:
             holder = self.trumps.index(suit)
             raise IllegalMove(f"{suit} is player {holder}'s trump already (free: {' '.join(self.free)})")
         self._chosen.append(suit)
+
+    def read_choice(self, text) -> str:
+        """``text`` read as a suit (``S``, ``h``, ``♦``: ``"D"``), as a door
+        sends a choice (InvalidInput for anything else; :meth:`choose`
+        checks that it is free)."""
+        if not isinstance(text, str) or not text.strip() or len(text) > MOST_CHOICE_CHARS:
+            raise InvalidInput(f"a trump is a suit like S, H, D or C, not {checks.shown(text)}")
+        return parse_suit(text)
 
     def genchoice(self) -> str:
         """The suit the seat to choose would take by :func:`computer_trump` (not chosen yet)."""

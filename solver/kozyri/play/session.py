@@ -55,10 +55,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import kozyri.checks as checks
-from kozyri.core import AgentInfo, GameOver, IllegalMove, InvalidInput, load_json
-from kozyri.owntrumps.cards import parse_suit
-from kozyri.owntrumps.rules import AGREEMENT, RESIGNATION
-from kozyri.play.owntrumps import TrumpChoice
+from kozyri.core import AGREEMENT, RESIGNATION, AgentInfo, GameOver, IllegalMove, InvalidInput, load_json
 from kozyri.play.settings import GameSettings
 from kozyri.play.table import Ending, Table
 
@@ -176,8 +173,10 @@ class Session:
         self.kind = settings.kind
         #: Every event so far, in order.
         self.events: list[Event] = []
-        #: The trump choice (None for a game that has none: fixed trumps, a given start, Reversi).
-        self.choice: TrumpChoice | None = None
+        #: The game's opening phase before the table (:meth:`GameKind.opening
+        #: <kozyri.play.games.GameKind.opening>`: Own Trumps' trump choice), None
+        #: for a game that has none (fixed trumps, a given start, Reversi).
+        self.choice = None
         #: The game once the cards are dealt (None during the trump choice).
         self.table: Table | None = None
         # The seats that agreed to the draw on offer (the one who offered first), or None.
@@ -187,16 +186,15 @@ class Session:
         # The seat whose resignation was a loss on time (:meth:`lose_on_time`), or None.
         self._out_of_time: int | None = None
         self._turn_started = time.monotonic()
-        if start is None and settings.chooses_trumps:
-            self._choose_from(())
-        else:
+        self.choice = None if start is not None else self.kind.opening(settings, tables)
+        if self.choice is None:
             self.table = self.kind.new_table(settings, tables, start)
+        elif self.choice.is_done:
+            self.table = self.choice.table()
 
     def _choose_from(self, chosen) -> None:
-        """The trump choice with the suits ``chosen`` so far (the deal once every seat has chosen)."""
-        s = self.settings
-        self.choice = TrumpChoice(s.deck, s.players, list(s.seats), rules=s.rules, leader=s.leader, seed=s.seed,
-                                  chosen=chosen, turn_cap=s.turn_cap, tables=self.tables)
+        """The opening with the choices ``chosen`` so far (the table once every seat has chosen)."""
+        self.choice = self.kind.opening(self.settings, self.tables, chosen)
         self.table = self.choice.table() if self.choice.is_done else None
 
     # --- state ------------------------------------------------------------------------
@@ -403,18 +401,17 @@ class Session:
     def _act(self, seat, text, seconds=None, seq=None, legal: bool = False) -> Event:
         seat = self._check_seat(seat)
         table = self.table
-        if table is None:
-            mover = self.choice.to_choose
+        if table is None:  # the opening (Own Trumps: the trump choice)
+            opening = self.choice
+            mover = opening.to_choose
             if seat != mover:
                 raise InvalidInput(f"player {seat} is not to choose (player {mover} is)")
-            if not isinstance(text, str) or not text.strip() or len(text) > MOST_PAYLOAD_CHARS:
-                raise InvalidInput(f"a trump is a suit like S, H, D or C, not {checks.shown(text)}")
-            suit = parse_suit(text)
+            choice = opening.read_choice(text)
             spent = self._spent(seconds)
-            self.choice.choose(seat, suit)
-            if self.choice.is_done:
-                self.table = self.choice.table()
-            return self._log(CHOOSE, seat, suit, spent, seq)
+            opening.choose(seat, choice)
+            if opening.is_done:
+                self.table = opening.table()
+            return self._log(CHOOSE, seat, choice, spent, seq)
         ending = table.ending
         if ending is not None:
             raise GameOver(f"the game is over ({ending.text})")

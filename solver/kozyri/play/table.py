@@ -34,8 +34,8 @@ import kozyri.checks as checks
 from kozyri.agents import agent_names
 from kozyri.agents.base import Agent, PositionHistory
 from kozyri.agents.levels import Resolved, resolve
-from kozyri.core import GameOver, IllegalMove, InvalidInput, Limit, PlayResult
-from kozyri.owntrumps.rules import AGREEMENT, BY_RULES, REPETITION, RESIGNATION
+from kozyri.core import (AGREEMENT, BY_RULES, REPETITION, RESIGNATION, GameOver, IllegalMove, InvalidInput, Limit,
+                         PlayResult)
 
 #: Moves after which a game is stopped and counted as capped.
 DEFAULT_TURN_CAP = 1000
