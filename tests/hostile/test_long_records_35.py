@@ -15,7 +15,8 @@ import pytest
 
 from kozyri.core import InvalidInput
 from kozyri.owntrumps import position as position_module
-from kozyri.owntrumps.observation import Observation, SharedHistory
+from kozyri.owntrumps.history import SharedHistory
+from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord, record_json
 from kozyri.owntrumps.replay import legal_move_or_none

@@ -75,20 +75,18 @@ JSON form: :mod:`kozyri.owntrumps.observation_json` (``docs/records.md``).
 from __future__ import annotations
 
 import re
-import threading
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from itertools import islice
 
 import kozyri.checks as checks
 from kozyri.core import GameOver, IllegalMove, InvalidInput, LimitReached
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.cards import Deck
+from kozyri.owntrumps.observation_checks import check, inconsistency
 from kozyri.owntrumps.observation_json import view_fields, view_json
 from kozyri.owntrumps.position import MAX_PLAYERS, Position, parse_trumps
 from kozyri.owntrumps.rules import NO_CARD, Move, MoveKind, Outcome, Rules
-from kozyri.owntrumps.sampling import Sampler, no_assignment
+from kozyri.owntrumps.sampling import Sampler
 
 
 def _popcount(mask: int) -> int:
@@ -179,108 +177,6 @@ def _well_formed(move: Move, deck: Deck) -> Move:
     return move
 
 
-# --- the public moves, shared along a line of play ----------------------------------
-_APPENDING = threading.Lock()
-
-#: How many branches a history may stack before a branch copies its items (bounds indexing and iteration).
-_MAX_DEPTH = 32
-
-
-class SharedHistory(Sequence):
-    """The first ``length`` items of a line of play, read like a tuple
-    without copying: an append-only list shared by every history along the
-    line, after the items of ``base`` (the history it branched from, or
-    None). :meth:`appended` is O(1): the history at the end of its list
-    appends in place, any other starts a branch on top of itself. Equal to
-    the tuple of the same items, hashed and shown as it; a slice or ``+``
-    gives a tuple; pickled as that tuple (not the shared list)."""
-
-    __slots__ = ("_base", "_items", "_length", "_depth")
-
-    def __init__(self, items=(), base: SharedHistory | None = None, length: int | None = None):
-        self._base = base
-        self._items = items if isinstance(items, list) else list(items)
-        start = 0 if base is None else len(base)
-        self._length = start + len(self._items) if length is None else length
-        self._depth = 0 if base is None else base._depth + 1
-
-    @classmethod
-    def prefix(cls, items: list, length: int) -> SharedHistory:
-        """The first ``length`` items of the list ``items``, shared (a record's moves, made at every move: no checks)."""
-        history = object.__new__(cls)
-        history._base, history._items, history._length, history._depth = None, items, length, 0
-        return history
-
-    @classmethod
-    def of(cls, items) -> SharedHistory:
-        """``items`` (a history, a tuple or a list) as a history: a history as it is, else a copy."""
-        return items if isinstance(items, SharedHistory) else cls(list(items))
-
-    def appended(self, item) -> SharedHistory:
-        """This history and then ``item``."""
-        start = 0 if self._base is None else len(self._base)
-        with _APPENDING:
-            if len(self._items) == self._length - start:  # the end of its list: extend the list in place
-                self._items.append(item)
-                return SharedHistory(self._items, self._base, self._length + 1)
-        if self._depth >= _MAX_DEPTH:
-            return SharedHistory([*self, item])
-        return SharedHistory([item], self)
-
-    def _segments(self):
-        """``(items, count)`` of each list, from the start."""
-        segments, history, length = [], self, self._length
-        while history is not None:
-            start = 0 if history._base is None else len(history._base)
-            segments.append((history._items, length - start))
-            history, length = history._base, start
-        return reversed(segments)
-
-    def __reduce__(self):
-        return SharedHistory, (list(self),)
-
-    def __len__(self) -> int:
-        return self._length
-
-    def __getitem__(self, index):
-        if type(index) is int and self._base is None and 0 <= index < self._length:  # a record's move, each step
-            return self._items[index]
-        if isinstance(index, slice):
-            return tuple(self)[index]
-        index = range(self._length)[index]  # out of range: an IndexError, as a tuple's
-        history = self
-        while history._base is not None and index < len(history._base):
-            history = history._base
-        return history._items[index - (0 if history._base is None else len(history._base))]
-
-    def __iter__(self):
-        for items, count in self._segments():
-            yield from islice(items, count)
-
-    def __eq__(self, other) -> bool:
-        if isinstance(other, SharedHistory):
-            if self._length != other._length:
-                return False
-            if self._items is other._items and self._base is other._base:
-                return True
-            return tuple(self) == tuple(other)
-        if isinstance(other, tuple):
-            return self._length == len(other) and tuple(self) == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
-    def __add__(self, other):
-        return tuple(self) + tuple(other) if isinstance(other, (tuple, SharedHistory)) else NotImplemented
-
-    def __radd__(self, other):
-        return other + tuple(self) if isinstance(other, tuple) else NotImplemented
-
-    def __repr__(self) -> str:
-        return repr(tuple(self))
-
-
 # --- the observation ------------------------------------------------------------
 @dataclass(frozen=True)
 class Observation:
@@ -291,7 +187,7 @@ class Observation:
     hand ``o`` (``known[seat] == hand``); ``known_not[o]`` the cards known not
     to be in hand ``o``: every card except ``known[o]`` and the unseen cards
     that ``o`` may hold (all cards for a player who is out). ``moves`` are the
-    public moves as text (informational; a :class:`SharedHistory`, read like
+    public moves as text (informational; a :class:`~kozyri.owntrumps.history.SharedHistory`, read like
     a tuple, which the views along one game share: :meth:`play` costs the
     same at move 30,000 as at move 1), ``outcome`` is set once the game is
     over.
@@ -632,7 +528,7 @@ class Observation:
                                      self.moves.appended(move.text(deck) if text is None else text), None,
                                      self.trump_indices)
         if narrowed and check:
-            why = after._inconsistency()
+            why = inconsistency(after)
             if why:
                 raise IllegalMove(f"illegal move {move.text(deck)!r} of player {mover}: no deal fits it ({why})")
         if counts[mover] or sum(map(bool, counts)) > 1:
@@ -684,146 +580,8 @@ class Observation:
 
     # --- checks -----------------------------------------------------------------
     def _check(self) -> None:
-        """Check every field, in this order (it decides which error a bad
-        observation gets), then normalise them (see the class docstring)."""
-        if not isinstance(self.deck, Deck):
-            raise InvalidInput("an observation needs a Deck")
-        n = self._check_players()
-        trumps = parse_trumps(self.trumps, n)
-        self._check_lists_per_player(n)
-        self._check_seat_numbers(n)
-        self._check_counts()
-        self._check_cards()
-        known = self._checked_known()
-        self._check_each_card_once(known)
-        self._check_counts_fit(known)
-        self._check_known_not(known)
-        self._check_outcome()
-        # The pile: the same check as a position's (the hands here only need to be non-empty).
-        Position(self.deck, (1,) * n, tuple(self.pile), trumps, 0, self.rules).validate()
-        for name, value in (("trumps", trumps), ("known", tuple(known)), ("known_not", self._full_known_not(known)),
-                            ("pile", tuple(self.pile)), ("counts", tuple(self.counts)),
-                            ("moves", SharedHistory.of(self.moves))):
-            object.__setattr__(self, name, value)
-        why = self._inconsistency()
-        if why:
-            raise InvalidInput("inconsistent observation: " + why)
-
-    def _check_players(self) -> int:
-        """The number of players (of counts), 2 to 4."""
-        n = len(self.counts)
-        if not 2 <= n <= MAX_PLAYERS:
-            raise InvalidInput(f"{n} counts: Own Trumps is for 2 to {MAX_PLAYERS} players")
-        return n
-
-    def _check_lists_per_player(self, n: int) -> None:
-        for name in ("known", "known_not"):
-            if len(getattr(self, name)) != n:
-                raise InvalidInput(f'"{name}" needs one list of cards per player ({n})')
-
-    def _check_seat_numbers(self, n: int) -> None:
-        for name in ("seat", "to_move"):
-            checks.seat(getattr(self, name), n, name)
-
-    def _check_counts(self) -> None:
-        for seat, count in enumerate(self.counts):
-            checks.whole_number(count, f"the count of hand {seat}", 0)
-
-    def _check_cards(self) -> None:
-        """The hand and the card sets are masks of the deck's cards, the pile its cards."""
-        deck = self.deck
-        masks = [self.hand, *self.known, *self.known_not]
-        if any(not isinstance(m, int) or m < 0 or m & ~deck.all_cards for m in masks):
-            raise InvalidInput("hands and card sets must be masks of the deck's cards")
-        if any(not isinstance(c, int) or not 0 <= c < deck.size for c in self.pile):
-            raise InvalidInput("the pile must hold cards of the deck")
-
-    def _checked_known(self) -> list[int]:
-        """``known``, the seat's own entry (its hand or nothing) set to its hand."""
-        seat, known = self.seat, list(self.known)
-        if known[seat] not in (0, self.hand):
-            raise InvalidInput(f"known cards of the seat itself (hand {seat}) must be its hand or nothing")
-        known[seat] = self.hand
-        return known
-
-    def _check_each_card_once(self, known: list[int]) -> None:
-        """Every card at most once among the hand, the pile and the known cards."""
-        deck, seat = self.deck, self.seat
-        seen: dict[int, str] = {}
-        places = [("the hand", deck.cards_of(self.hand)), ("the pile", self.pile)]
-        places += [(f"known {o}", deck.cards_of(known[o])) for o in range(len(known)) if o != seat]
-        for where, cards in places:
-            for card in cards:
-                if card in seen:
-                    twice = f"twice in {where}" if seen[card] == where else f"in {seen[card]} and {where}"
-                    raise InvalidInput(f"duplicate card {deck.card_text(card)} ({twice})")
-                seen[card] = where
-
-    def _check_counts_fit(self, known: list[int]) -> None:
-        """The counts fit the seat's hand, the known cards and the cards not on the pile."""
-        seat, hand, counts, deck = self.seat, self.hand, self.counts, self.deck
-        if counts[seat] != _popcount(hand):
-            raise InvalidInput(f"the count of the seat's own hand {seat} is {counts[seat]}, "
-                               f"but the hand holds {_popcount(hand)} cards")
-        for o, mask in enumerate(known):
-            if counts[o] < _popcount(mask):
-                raise InvalidInput(f"hand {o} holds {counts[o]} cards but {_popcount(mask)} are known in it")
-        in_hands = deck.size - len(self.pile)
-        if sum(counts) != in_hands:
-            raise InvalidInput(f"the counts add up to {sum(counts)}, but {in_hands} cards are in hands "
-                               f"({deck.size} in the deck, {len(self.pile)} on the pile)")
-
-    def _check_known_not(self, known: list[int]) -> None:
-        """No card both known to be and known not to be in a hand."""
-        for o, mask in enumerate(known):
-            clash = mask & self.known_not[o]
-            if clash:
-                card = self.deck.card_text(self.deck.cards_of(clash)[0])
-                raise InvalidInput(f"inconsistent observation: {card} is both known to be and known not to be "
-                                   f"in hand {o}")
-
-    def _check_outcome(self) -> None:
-        """Play goes on while two players hold cards, the one to move among
-        them; once it is over, the loser is the one still holding cards."""
-        holders = [o for o, count in enumerate(self.counts) if count]
-        if self.outcome is None:
-            if self.counts[self.to_move] == 0:
-                raise InvalidInput(f"hand {self.to_move} is empty (a player without cards is already out) "
-                                   "but it is to move")
-            if len(holders) < 2:
-                raise InvalidInput("fewer than two players hold cards: the game would be over")
-            return
-        if not isinstance(self.outcome, Outcome):
-            raise InvalidInput("the outcome must be an Outcome")
-        expected = holders[0] if len(holders) == 1 else None
-        if len(holders) > 1 or self.outcome.loser != expected:
-            raise InvalidInput("the outcome does not fit the counts: when the game is over the loser is "
-                               "the one player still holding cards (none in a draw)")
-
-    def _full_known_not(self, known: list[int]) -> tuple[int, ...]:
-        """``known_not`` with the trivial cards added: every card outside the
-        seat's hand for the seat, every card for a player who is out, and for
-        the others every card but their known cards and the unseen cards not
-        ruled out."""
-        everything = self.deck.all_cards
-        unseen = everything & ~self.deck.mask(self.pile)
-        for mask in known:
-            unseen &= ~mask
-        full = []
-        for o, mask in enumerate(known):
-            if o == self.seat:
-                full.append(everything & ~self.hand)
-            elif self.counts[o] == 0:
-                full.append(everything)
-            else:
-                full.append(everything & ~(mask | (unseen & ~self.known_not[o])))
-        return tuple(full)
-
-    def _inconsistency(self) -> str | None:
-        """Why no assignment of the unseen cards fits, or None when one does
-        (Hall's condition: :func:`~kozyri.owntrumps.sampling.no_assignment`)."""
-        return no_assignment(self.deck, self.unseen, [self.hidden(o) for o in range(self.n_players)],
-                             self.known_not)
+        """Check every field, then normalise them (:func:`kozyri.owntrumps.observation_checks.check`)."""
+        check(self)
 
     # --- JSON -------------------------------------------------------------------
     def to_json(self) -> dict:

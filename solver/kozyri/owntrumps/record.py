@@ -38,7 +38,7 @@ as the tuple of the same moves); playing on from an earlier record (after
 a take-back, or a second move from one record) copies its prefix once. The
 replay checks each move without listing every legal move
 (:func:`legal_move_or_none`), and a seat's views share one move list
-(:class:`~kozyri.owntrumps.observation.SharedHistory`), so reading a record
+(:class:`~kozyri.owntrumps.history.SharedHistory`), so reading a record
 and following it as a seat are linear in its length.
 
 What one seat knows along a record is ``record.observations(seat)``: its
@@ -80,7 +80,8 @@ from dataclasses import dataclass, field
 
 from kozyri.core import GameOver, IllegalMove, InvalidInput, load_json
 from kozyri.owntrumps.cards import SUITS, Deck
-from kozyri.owntrumps.observation import Observation, SharedHistory, check_sixes_passed, outcome_text
+from kozyri.owntrumps.history import SharedHistory
+from kozyri.owntrumps.observation import Observation, check_sixes_passed, outcome_text
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record_text import TAGS, WIDTH, end_from_text, end_text, read_text, write_text
 from kozyri.owntrumps.replay import (REPEATS, LineOfPlay, advance_legal, advance_position, ended, legal_move_or_none,

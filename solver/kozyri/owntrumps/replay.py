@@ -24,7 +24,8 @@ from functools import lru_cache
 from kozyri.core import GameOver, IllegalMove, InvalidInput
 from kozyri.owntrumps import rules as R
 from kozyri.owntrumps.cards import Deck
-from kozyri.owntrumps.observation import Observation, SharedHistory, _beating, move_text, outcome_text
+from kozyri.owntrumps.history import SharedHistory
+from kozyri.owntrumps.observation import Observation, _beating, move_text, outcome_text
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.rules import NO_CARD, REPETITION, Move, MoveKind, Outcome
 
