@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 import kozyri.checks as checks
 from kozyri import __version__
+from kozyri.agents import DEFAULT_GAME
 from kozyri.agents.levels import LEVELS
 from kozyri.core import GameOver, InvalidInput, KozyriError, load_json
 from kozyri.owntrumps.record_text import move_count
@@ -303,7 +304,7 @@ class Api:
         return JSONResponse({"ok": True, **await self.players.profile(request.path_params["player_id"])})
 
     async def leaderboard(self, request: Request):
-        game = request.query_params.get("game", "owntrumps")
+        game = request.query_params.get("game", DEFAULT_GAME)
         return JSONResponse({"ok": True, **await self.ratings.leaderboard(game)})
 
 

@@ -25,6 +25,7 @@ import time
 
 import kozyri.checks as checks
 from kozyri import __version__
+from kozyri.agents import DEFAULT_GAME
 from kozyri.agents.base import PositionHistory
 from kozyri.agents.levels import Strength, resolve
 from kozyri.core import InvalidInput, KozyriError, Limit
@@ -247,7 +248,7 @@ def _agent_move(body: dict, control: SearchControl) -> dict:
     from kozyri.play.session import accepts_draw
 
     _known(body, ("game", "seat", "view", "history"), "agent_move")
-    kind = game_kind(body.get("game", "owntrumps"))
+    kind = game_kind(body.get("game", DEFAULT_GAME))
     seat = Seat.from_json(body.get("seat"))
     if seat.agent is None:
         raise InvalidInput("this seat is not played by the computer")

@@ -50,6 +50,8 @@ from kozyri.core import AgentInfo, InvalidInput, Limit, PlayResult
 
 #: The games' names.
 GAMES = ("owntrumps", "reversi")
+#: The game a door plays when none is named (one constant: no door writes its own default).
+DEFAULT_GAME = "owntrumps"
 
 #: Each game's agents by name, and the classes behind them (searching agents load Numba on first use).
 #: Agents of packages above this floor come in through :data:`PLUGIN_GROUP` (see :func:`register`).
@@ -76,7 +78,7 @@ AGENTS = {
 #: nothing above itself.
 PLUGIN_GROUP = "kozyri.agents"
 
-__all__ = ["AGENTS", "GAMES", "PLUGIN_GROUP", "Agent", "AgentInfo", "PlayResult", "agent_class", "agent_names",
+__all__ = ["AGENTS", "DEFAULT_GAME", "GAMES", "PLUGIN_GROUP", "Agent", "AgentInfo", "PlayResult", "agent_class", "agent_names",
            "best_move", "default_agent", "game_of", "make_agent", "register", "with_limit_defaults"]
 
 _plugins_read = False
@@ -119,12 +121,12 @@ def _agents(game: str) -> dict[str, str]:
     return AGENTS[_check_game(game)]
 
 
-def agent_names(game: str = "owntrumps") -> list[str]:
+def agent_names(game: str = DEFAULT_GAME) -> list[str]:
     """The names of ``game``'s agents."""
     return list(_agents(game))
 
 
-def agent_class(name: str, game: str = "owntrumps") -> type[Agent]:
+def agent_class(name: str, game: str = DEFAULT_GAME) -> type[Agent]:
     """The class of ``game``'s agent called ``name``."""
     known = _agents(game)
     if name not in known:
@@ -133,7 +135,7 @@ def agent_class(name: str, game: str = "owntrumps") -> type[Agent]:
     return getattr(importlib.import_module(module), cls)
 
 
-def make_agent(name: str, seed: int = 0, *, game: str = "owntrumps", tables=None, **options) -> Agent:
+def make_agent(name: str, seed: int = 0, *, game: str = DEFAULT_GAME, tables=None, **options) -> Agent:
     """A new agent by name (see :data:`AGENTS`), seeded. ``tables`` (a
     :class:`~kozyri.owntrumps.table_store.TableStore`) goes to the agents
     that answer from stored tables (``uses_tables``) and is left out for

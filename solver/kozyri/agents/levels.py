@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, fields, replace
 
-from kozyri.agents import agent_names, make_agent
+from kozyri.agents import DEFAULT_GAME, agent_names, make_agent
 from kozyri.checks import memory as memory_mb
 from kozyri.checks import nodes as node_budget
 from kozyri.checks import seconds as seconds_budget
@@ -122,7 +122,7 @@ LEVELS: dict[str, tuple[Level, ...]] = {
 LOWEST, HIGHEST = 1, 8
 
 
-def level(number, game: str = "owntrumps") -> Level:
+def level(number, game: str = DEFAULT_GAME) -> Level:
     """Level ``number`` (1 to 8) of ``game``; a level's name works too."""
     levels = LEVELS.get(game)
     if levels is None:
@@ -173,7 +173,7 @@ class Resolved:
                           **options)
 
 
-def resolve(game: str = "owntrumps", level=None, agent: str | None = None, *, time=None, nodes=None, memory=None,
+def resolve(game: str = DEFAULT_GAME, level=None, agent: str | None = None, *, time=None, nodes=None, memory=None,
             view=2) -> Resolved:
     """Which agent plays at which budget: the one rule of every door.
 

@@ -47,6 +47,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import kozyri.checks as checks
+from kozyri.agents import DEFAULT_GAME
 from kozyri.agents.levels import resolve
 from kozyri.core import InvalidInput, Limit, load_json
 from kozyri.owntrumps.cards import SUITS, Deck, parse_suit
@@ -171,7 +172,7 @@ class GameSettings:
     :class:`~kozyri.owntrumps.Deck`, a seat's level a :class:`Seat`, a
     missing seed a drawn one), so that a GameSettings is always valid."""
 
-    game: str = "owntrumps"
+    game: str = DEFAULT_GAME
     deck: Deck | None = None
     players: int | None = None
     rules: Rules | None = None
@@ -233,7 +234,7 @@ class GameSettings:
         unknown = [key for key in settings if key not in SETTING_KEYS]
         if unknown:
             raise InvalidInput(f"unknown key {checks.shown(unknown[0])} (known: {', '.join(SETTING_KEYS)})")
-        kind = game_kind(settings.get("game", "owntrumps"))
+        kind = game_kind(settings.get("game", DEFAULT_GAME))
         foreign = [key for key in settings if key not in ("game", "seats", "turn_cap", *kind.setting_keys)]
         if foreign:
             raise InvalidInput(f'"{foreign[0]}" is an {_owner(foreign[0])} setting, not a {kind.title} one')
@@ -262,7 +263,7 @@ class GameSettings:
         for key, value in options.items():
             if not isinstance(value, str):
                 raise InvalidInput(f"option {key} is text, not {checks.shown(value)}")
-        kind = game_kind(options.get("game", "owntrumps").strip().lower())
+        kind = game_kind(options.get("game", DEFAULT_GAME).strip().lower())
         rules_keys = ("must_beat", "pass_sixes")
         for key in options:
             setting = "rules" if key in rules_keys else key
