@@ -47,19 +47,20 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
-import queue
 import signal
 import sys
 import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from multiprocessing.reduction import ForkingPickler
-from typing import Any, NamedTuple
+from typing import Any
 
 import kozyri.checks as checks
-from kozyri.core import InvalidInput, KozyriError, MissingExtra
+from kozyri.core import InvalidInput
+from kozyri.runs.dask_pool import DASK_CONNECT_SECONDS, DaskTaskPool  # noqa: F401 - named here too
+from kozyri.runs.tasks import LostWorker, TaskPool, TaskResult, WorkersFailed
 
 #: Where tasks run: this process and local worker processes, or a Dask cluster.
 BACKENDS = ("local", "dask")
@@ -129,106 +130,6 @@ def default_workers() -> int:
 def check_workers(workers) -> int:
     workers = default_workers() if workers is None else workers
     return checks.whole_number(workers, "the number of workers", 1)
-
-
-class LostWorker(KozyriError):
-    """The worker running this task died before it answered (killed, out
-    of memory, crashed), or the cluster lost the task: the task may be
-    submitted again (the pool has a new worker already)."""
-
-
-class WorkersFailed(KozyriError):
-    """The pool cannot keep its workers: an initializer raised (its error
-    is the cause), or workers died as they started, again and again."""
-
-
-class TaskResult(NamedTuple):
-    """What :meth:`TaskPool.next` hands back: the task's ticket, whether it
-    ran to its end, and its result (``ok``) or the error (an exception the
-    function raised, or :class:`LostWorker`)."""
-
-    ticket: int
-    ok: bool
-    value: Any
-
-
-class TaskPool:
-    """Tasks in, results out, in the order they finish (see the module
-    docstring); made by :func:`open_pool`. A context manager: leaving the
-    block normally closes the pool (:meth:`close`, which waits), by an
-    exception (Ctrl-C too) stops it (:meth:`stop`, which does not). One
-    thread uses a pool: the one that opened it (a local worker dies with
-    the thread that started it, see :func:`set_parent_death_signal`)."""
-
-    def __init__(self):
-        self._tickets = itertools.count()
-        self._in_flight = 0
-        self._closed = False
-
-    @property
-    def capacity(self) -> int:
-        """How many tasks run at once (the workers; at least 1)."""
-        raise NotImplementedError
-
-    @property
-    def in_flight(self) -> int:
-        """Tasks submitted whose result :meth:`next` has not handed back yet
-        (waiting, running, or finished)."""
-        return self._in_flight
-
-    def submit(self, task) -> int:
-        """Hand ``task`` to the pool; its ticket (0, 1, 2...: a task's
-        result comes back with it). A task waits for a free worker."""
-        if self._closed:
-            raise RuntimeError("the task pool is closed")
-        ticket = next(self._tickets)
-        self._submit(ticket, task)
-        self._in_flight += 1
-        return ticket
-
-    def next(self, timeout: float | None = None) -> TaskResult | None:
-        """The next result to come, waiting at most ``timeout`` seconds (None:
-        as long as it takes); None when none came in time, and at once when
-        nothing is in flight."""
-        if self._in_flight == 0:
-            return None
-        result = self._next(timeout)
-        if result is not None:
-            self._in_flight -= 1
-        return result
-
-    def results(self, timeout: float | None = None) -> Iterator[TaskResult | None]:
-        """Every result as it comes, until nothing is in flight (tasks may
-        be submitted meanwhile); None each time ``timeout`` seconds pass
-        without one."""
-        while self._in_flight:
-            yield self.next(timeout)
-
-    def close(self) -> None:
-        """Wait for every task submitted to end (the results not taken are
-        dropped), then end the workers."""
-        raise NotImplementedError
-
-    def stop(self) -> None:
-        """Abandon the tasks in flight now and end the workers (local
-        processes by SIGKILL: a worker inside a search catches SIGTERM as a
-        stop of that search and would go on). Safe to call twice."""
-        raise NotImplementedError
-
-    def __enter__(self) -> TaskPool:
-        return self
-
-    def __exit__(self, kind, error, trace) -> None:
-        if kind is None:
-            self.close()
-        else:
-            self.stop()
-
-    def _submit(self, ticket: int, task) -> None:
-        raise NotImplementedError
-
-    def _next(self, timeout: float | None) -> TaskResult | None:
-        raise NotImplementedError
 
 
 class InProcessPool(TaskPool):
@@ -521,134 +422,6 @@ class ProcessPool(TaskPool):
         self._queue.clear()
         self._done.clear()
         self._in_flight = 0
-
-
-#: Seconds to wait for a Dask scheduler before giving up.
-DASK_CONNECT_SECONDS = 10
-#: Seconds a Dask pool's count of threads is kept before it is asked again.
-_CAPACITY_SECONDS = 1.0
-
-
-def _initializer_plugin(initializer: Callable, initargs: tuple):
-    """A Dask worker plugin that runs ``initializer(*initargs)`` on every
-    worker once, those that join (or are restarted) later too. (Its class is
-    made here so that this module loads no Dask; the plugin crosses to the
-    workers by value.)"""
-    from distributed import WorkerPlugin
-
-    class RunInitializer(WorkerPlugin):
-        name = "kozyri-task-pool-initializer"
-
-        def __init__(self, initializer, initargs):
-            self.initializer, self.initargs = initializer, initargs
-
-        def setup(self, worker) -> None:
-            self.initializer(*self.initargs)
-
-    return RunInitializer(initializer, initargs)
-
-
-class DaskTaskPool(TaskPool):
-    """The tasks on the Dask cluster at ``address`` (``tcp://host:8786``), or
-    on a local Dask cluster of ``workers`` processes of one thread each
-    when no address is given (closed with the pool). The initializer runs
-    once on each worker, those that join later too. A task whose worker
-    died once is run again by Dask itself; when Dask gives up
-    (``KilledWorker``) or the task is lost, its result is a
-    :class:`LostWorker`."""
-
-    def __init__(self, function: Callable, workers: int, address: str | None = None,
-                 initializer: Callable | None = None, initargs: tuple = ()):
-        super().__init__()
-        try:
-            from dask.distributed import Client, LocalCluster
-        except ImportError:
-            raise MissingExtra("the dask backend needs Dask", "cluster") from None
-        self._function = function
-        self._futures: dict = {}
-        self._finished: queue.Queue = queue.Queue()
-        self._capacity, self._capacity_at = 1, -_CAPACITY_SECONDS
-        self._client = self._cluster = None
-        try:
-            if address is None:
-                self._cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                             dashboard_address=None)
-            try:
-                self._client = Client(address or self._cluster, timeout=DASK_CONNECT_SECONDS)
-            except (OSError, ValueError, TypeError) as exc:
-                reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-                raise InvalidInput(f"cannot reach the Dask scheduler at {address}: {reason}") from None
-            if initializer is not None:
-                try:
-                    self._client.register_plugin(_initializer_plugin(initializer, initargs))
-                except Exception as exc:  # noqa: BLE001 - the initializer's own error, from a worker
-                    raise WorkersFailed(f"a worker's initializer failed: {type(exc).__name__}: {exc}") from exc
-        except BaseException:
-            self.stop()
-            raise
-
-    @property
-    def capacity(self) -> int:
-        now = time.monotonic()
-        if now - self._capacity_at >= _CAPACITY_SECONDS:
-            self._capacity = max(1, sum(self._client.nthreads().values()))
-            self._capacity_at = now
-        return self._capacity
-
-    def _submit(self, ticket: int, task) -> None:
-        future = self._client.submit(self._function, task, pure=False)
-        self._futures[ticket] = future
-        future.add_done_callback(lambda _future: self._finished.put(ticket))
-
-    def _next(self, timeout: float | None) -> TaskResult | None:
-        deadline = None if timeout is None else time.monotonic() + timeout
-        future = None
-        while future is None:  # (a ticket is looked up once)
-            try:
-                remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-                ticket = self._finished.get(timeout=remaining)
-            except queue.Empty:
-                return None
-            future = self._futures.pop(ticket, None)
-        if future.status == "finished":
-            try:
-                return TaskResult(ticket, True, future.result())
-            except Exception as exc:  # noqa: BLE001 - its worker died before the result was fetched
-                return TaskResult(ticket, False, LostWorker(f"the Dask cluster lost the result of task {ticket}: "
-                                                            f"{type(exc).__name__}: {exc}"))
-        if future.status == "error":
-            error = future.exception()
-            if type(error).__name__ == "KilledWorker":
-                error = LostWorker(f"the Dask workers running task {ticket} died: {error}")
-            return TaskResult(ticket, False, error)
-        return TaskResult(ticket, False, LostWorker(f"the Dask cluster lost task {ticket} ({future.status})"))
-
-    def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        try:
-            if self._futures:
-                from dask.distributed import wait
-
-                wait(list(self._futures.values()))
-        finally:
-            self.stop()
-
-    def stop(self) -> None:
-        self._closed = True
-        futures, self._futures = list(self._futures.values()), {}
-        self._in_flight = 0
-        client, self._client = self._client, None
-        cluster, self._cluster = self._cluster, None
-        try:
-            if client is not None:
-                if futures:
-                    client.cancel(futures)
-                client.close()
-        finally:
-            if cluster is not None:
-                cluster.close()
 
 
 def open_pool(function: Callable, *, workers: int | None = None, backend: str = "local",
