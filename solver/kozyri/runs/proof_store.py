@@ -66,21 +66,20 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import kozyri.checks as checks
 from kozyri.core import InvalidInput, KozyriError, MissingExtra
-
-#: The version of the store's tables this module writes and reads; a store
-#: written by a newer version is refused (an older one would be migrated).
-SCHEMA_VERSION = 1
-
-#: A job's statuses: proven (``q`` forces a win), disproven (it cannot), not settled yet.
-PROVED, DISPROVED, OPEN = "proved", "disproved", "open"
-STATUSES = (PROVED, DISPROVED, OPEN)
-SETTLED = (PROVED, DISPROVED)
+from kozyri.runs.proof_records import (DISPROVED, MOST_INT, OPEN, PROVED, SETTLED, SOLVE_FIELDS, STATUSES,  # noqa: F401
+                                       JobRecord, Lemma, ProofConflict, ProofStoreError, SolveRecord, canonical_json,
+                                       count_of,
+                                       game_number, job_key, job_of_row, json_text, lemma_of_row, side_asked,
+                                       solve_of_row, text_or_none)
+from kozyri.runs.proof_sql import (CREATE_VERSION, DELETE_LEMMA, GAME_EXISTS, INSERT_GAME, INSERT_LEMMA, INSERT_SOLVE,
+                                   INSERT_VERSION, SCHEMA, SCHEMA_VERSION, SELECT_GAME, SELECT_GAMES, SELECT_JOB,
+                                   SELECT_LEMMA, SELECT_SOLVE, SELECT_VERSION, SOLVE_COLUMNS, UPDATE_SOLVE, UPSERT_JOB,
+                                   VERSION_TABLE, get_many_query, lemmas_query)
 
 #: The prefixes of a PostgreSQL address; any other target is a SQLite file.
 URL_PREFIXES = ("postgresql://", "postgres://")
@@ -91,220 +90,8 @@ DEFAULT_TIMEOUT = 30.0
 #: The most (key, q) pairs looked up by one query of :meth:`ProofStore.get_many`.
 BATCH = 500
 
-#: The largest proof or disproof number, node count or depth stored (a signed 64-bit column).
-MOST_INT = 2**63 - 1
-
-#: The fields of a solve's row that :meth:`ProofStore.record_solve` writes to columns;
-#: any other key goes to its ``details`` (a JSON object).
-SOLVE_FIELDS = ("position", "value", "nodes", "seconds", "wall_seconds", "certificate", "finished")
-
 #: Any number: the key of PostgreSQL's advisory lock that serialises preparing the tables.
 SCHEMA_LOCK = 0x6B7A7073
-
-
-class ProofStoreError(KozyriError):
-    """The store failed while in use: a SQLite file locked by another process
-    for longer than the timeout, a lost PostgreSQL connection, a full disk."""
-
-
-class ProofConflict(ProofStoreError):
-    """A job settled one way is settled the other way: two proofs disagree
-    (a bug in a search or in the keys). Nothing was written."""
-
-
-@dataclass(frozen=True)
-class JobRecord:
-    """What the store knows of one job ``(game, key, q)``."""
-
-    #: ``"proved"`` (``q`` forces a win), ``"disproved"`` (it cannot) or ``"open"``.
-    status: str
-    #: The proof and disproof numbers the last run left (kept as the job was settled).
-    pn: int
-    dn: int
-    #: Nodes and CPU seconds spent on the job over every run, and how many runs.
-    nodes: int
-    seconds: float
-    runs: int
-    #: The plies of a proven win, or 0.
-    depth: int
-    #: The id of its lemma (:meth:`ProofStore.lemma`), or None.
-    lemma: int | None
-    #: The JSON text of the position (for reports), or None.
-    position: str | None
-    #: When it was last written (unix seconds).
-    updated: float
-
-    @property
-    def settled(self) -> bool:
-        return self.status in SETTLED
-
-
-@dataclass(frozen=True)
-class Lemma:
-    """A settled job's strategy: ``side`` shows ``claim`` (``"win"``, ``"hold"``)
-    from ``position``; ``body`` as the caller stored it (compressed)."""
-
-    id: int
-    game: int
-    key: bytes
-    q: int
-    side: int
-    claim: str
-    position: str | None
-    body: bytes
-    created: float
-
-
-@dataclass(frozen=True)
-class SolveRecord:
-    """One root deal solved or being solved (:meth:`ProofStore.record_solve`)."""
-
-    id: int
-    game: int
-    root_key: bytes
-    #: The JSON text of the root position, or None.
-    position: str | None
-    #: Its value as the coordinator wrote it (any JSON), None while unknown.
-    value: object
-    nodes: int
-    #: CPU seconds and wall-clock seconds.
-    seconds: float
-    wall_seconds: float
-    #: The path of its certificate, or None.
-    certificate: str | None
-    #: When it was first recorded, finished (None while not) and last written (unix seconds).
-    started: float
-    finished: float | None
-    updated: float
-    #: Anything else the coordinator recorded (a JSON object).
-    details: dict
-
-
-# --- the tables ------------------------------------------------------------------------
-#: The schema, one text for both databases: ``{id}`` is the id column, ``{blob}`` the bytes type.
-SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS proof_games (
-        id {id},
-        digest TEXT NOT NULL UNIQUE,
-        descriptor TEXT NOT NULL,
-        created DOUBLE PRECISION NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS proof_lemmas (
-        id {id},
-        game BIGINT NOT NULL REFERENCES proof_games(id),
-        key {blob} NOT NULL,
-        q INTEGER NOT NULL,
-        side INTEGER NOT NULL,
-        claim TEXT NOT NULL,
-        position TEXT,
-        body {blob} NOT NULL,
-        size BIGINT NOT NULL,
-        created DOUBLE PRECISION NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS proof_jobs (
-        game BIGINT NOT NULL REFERENCES proof_games(id),
-        key {blob} NOT NULL,
-        q INTEGER NOT NULL,
-        status TEXT NOT NULL,
-        pn BIGINT NOT NULL,
-        dn BIGINT NOT NULL,
-        nodes BIGINT NOT NULL,
-        seconds DOUBLE PRECISION NOT NULL,
-        runs BIGINT NOT NULL,
-        depth INTEGER NOT NULL,
-        lemma BIGINT REFERENCES proof_lemmas(id),
-        position TEXT,
-        updated DOUBLE PRECISION NOT NULL,
-        PRIMARY KEY (game, key, q))""",
-    """CREATE TABLE IF NOT EXISTS proof_solves (
-        id {id},
-        game BIGINT NOT NULL REFERENCES proof_games(id),
-        root_key {blob} NOT NULL,
-        position TEXT,
-        value TEXT,
-        nodes BIGINT NOT NULL,
-        seconds DOUBLE PRECISION NOT NULL,
-        wall_seconds DOUBLE PRECISION NOT NULL,
-        certificate TEXT,
-        details TEXT NOT NULL,
-        started DOUBLE PRECISION NOT NULL,
-        finished DOUBLE PRECISION,
-        updated DOUBLE PRECISION NOT NULL,
-        UNIQUE (game, root_key))""",
-    "CREATE INDEX IF NOT EXISTS proof_jobs_by_status ON proof_jobs(game, status)",
-    "CREATE INDEX IF NOT EXISTS proof_lemmas_by_job ON proof_lemmas(game, key, q)",
-)
-#: The table of the schema's version (one row), created first.
-VERSION_TABLE = "proof_store_version"
-CREATE_VERSION = f"CREATE TABLE {VERSION_TABLE} (version INTEGER NOT NULL, written DOUBLE PRECISION NOT NULL)"
-SELECT_VERSION = f"SELECT MAX(version) FROM {VERSION_TABLE}"
-INSERT_VERSION = f"INSERT INTO {VERSION_TABLE} (version, written) VALUES (?, ?)"
-
-INSERT_GAME = "INSERT INTO proof_games (digest, descriptor, created) VALUES (?, ?, ?) ON CONFLICT (digest) DO NOTHING"
-SELECT_GAME = "SELECT id, descriptor FROM proof_games WHERE digest = ?"
-GAME_EXISTS = "SELECT 1 FROM proof_games WHERE id = ?"
-SELECT_GAMES = "SELECT id, descriptor FROM proof_games ORDER BY id"
-
-_JOB_COLUMNS = "status, pn, dn, nodes, seconds, runs, depth, lemma, position, updated"
-SELECT_JOB = f"SELECT {_JOB_COLUMNS} FROM proof_jobs WHERE game = ? AND key = ? AND q = ?"
-#: A job's result added to what is stored, in one statement: the counters are
-#: added up by the database (no lost update between coordinators); a settled
-#: job keeps its status, numbers and depth; the guard (WHERE) refuses a settle
-#: that contradicts the stored one (then nothing changes: rowcount 0).
-UPSERT_JOB = f"""INSERT INTO proof_jobs (game, key, q, {_JOB_COLUMNS})
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
-    ON CONFLICT (game, key, q) DO UPDATE SET
-        nodes = proof_jobs.nodes + excluded.nodes,
-        seconds = proof_jobs.seconds + excluded.seconds,
-        runs = proof_jobs.runs + 1,
-        status = CASE WHEN proof_jobs.status = 'open' THEN excluded.status ELSE proof_jobs.status END,
-        pn = CASE WHEN proof_jobs.status = 'open' THEN excluded.pn ELSE proof_jobs.pn END,
-        dn = CASE WHEN proof_jobs.status = 'open' THEN excluded.dn ELSE proof_jobs.dn END,
-        depth = CASE WHEN proof_jobs.status = 'open' THEN excluded.depth ELSE proof_jobs.depth END,
-        lemma = COALESCE(proof_jobs.lemma, excluded.lemma),
-        position = COALESCE(excluded.position, proof_jobs.position),
-        updated = excluded.updated
-    WHERE proof_jobs.status = 'open' OR excluded.status = 'open' OR proof_jobs.status = excluded.status"""
-
-_LEMMA_COLUMNS = "id, game, key, q, side, claim, position, body, created"
-INSERT_LEMMA = ("INSERT INTO proof_lemmas (game, key, q, side, claim, position, body, size, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-SELECT_LEMMA = f"SELECT {_LEMMA_COLUMNS} FROM proof_lemmas WHERE id = ?"
-DELETE_LEMMA = "DELETE FROM proof_lemmas WHERE id = ?"
-
-_SOLVE_COLUMNS = ("id, game, root_key, position, value, nodes, seconds, wall_seconds, certificate, "
-                  "started, finished, updated, details")
-INSERT_SOLVE = ("INSERT INTO proof_solves (game, root_key, nodes, seconds, wall_seconds, details, started, updated) "
-                "VALUES (?, ?, 0, 0, 0, '{}', ?, ?) ON CONFLICT (game, root_key) DO NOTHING")
-SELECT_SOLVE = f"SELECT {_SOLVE_COLUMNS} FROM proof_solves WHERE game = ? AND root_key = ?"
-UPDATE_SOLVE = ("UPDATE proof_solves SET position = ?, value = ?, nodes = ?, seconds = ?, wall_seconds = ?, "
-                "certificate = ?, finished = ?, details = ?, updated = ? WHERE id = ?")
-
-
-def _in_list(count: int) -> str:
-    return ", ".join("?" * count)
-
-
-def _get_many_query(count: int) -> str:
-    return f"SELECT key, q, {_JOB_COLUMNS} FROM proof_jobs WHERE game = ? AND key IN ({_in_list(count)})"
-
-
-def _lemmas_query(count: int) -> str:
-    columns = ", ".join(f"l.{c.strip()}" for c in _LEMMA_COLUMNS.split(","))
-    return (f"SELECT {columns} FROM proof_jobs j JOIN proof_lemmas l ON l.id = j.lemma "
-            f"WHERE j.game = ? AND j.key IN ({_in_list(count)})")
-
-
-def canonical_json(descriptor) -> str:
-    """A game descriptor's canonical JSON text (keys sorted, no spaces): what games are compared by.
-
-    >>> canonical_json({"trumps": "SH", "deck": "4x3"})
-    '{"deck":"4x3","trumps":"SH"}'
-    """
-    if not isinstance(descriptor, dict):
-        raise InvalidInput(f"a game descriptor must be a JSON object, not {checks.shown(descriptor)}")
-    try:
-        return json.dumps(descriptor, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInput(f"a game descriptor must be plain JSON: {exc}") from None
 
 
 def is_postgres_url(target) -> bool:
@@ -345,40 +132,6 @@ def open_proof_store(target: str | Path, *, timeout: float = DEFAULT_TIMEOUT,
     if not isinstance(target, (str, Path)):
         raise InvalidInput(f"a proof store is a file or a postgresql:// address, not {checks.shown(target)}")
     return SqliteProofStore(target, timeout=timeout, synchronous=synchronous)
-
-
-# --- checks of the values written -----------------------------------------------------------
-def _key(key) -> bytes:
-    if isinstance(key, (bytearray, memoryview)):
-        key = bytes(key)
-    if not isinstance(key, bytes):
-        raise InvalidInput(f"a job's key must be bytes, not {checks.shown(key)}")
-    return key
-
-
-def _q(q) -> int:
-    return checks.whole_number(q, "q (the side asked about)", 0, 2**31 - 1)
-
-
-def _gid(game_id) -> int:
-    return checks.whole_number(game_id, "the game id", 1, MOST_INT)
-
-
-def _count(value, what: str) -> int:
-    return checks.whole_number(value, what, 0, MOST_INT)
-
-
-def _text(value, what: str) -> str | None:
-    if value is not None and not isinstance(value, str):
-        raise InvalidInput(f"{what} must be text (JSON) or None, not {checks.shown(value)}")
-    return value
-
-
-def _json_text(value, what: str) -> str:
-    try:
-        return json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInput(f"{what} must be plain JSON: {exc}") from None
 
 
 # --- the store ----------------------------------------------------------------------------
@@ -493,7 +246,7 @@ class ProofStore:
 
     def _game_id(self, execute: Execute, game_id) -> int:
         """``game_id`` checked: a game of this store."""
-        game_id = _gid(game_id)
+        game_id = game_number(game_id)
         if game_id not in self._known_games:
             if execute(GAME_EXISTS, (game_id,)).fetchone() is None:
                 raise InvalidInput(f"no game {game_id} in the proof store {self.where} (see ProofStore.game)")
@@ -503,16 +256,16 @@ class ProofStore:
     # --- jobs --------------------------------------------------------------------------------
     def get(self, game_id: int, key: bytes, q: int) -> JobRecord | None:
         """The record of job ``(key, q)`` of the game, or None if it never ran."""
-        game_id, key, q = _gid(game_id), _key(key), _q(q)
+        game_id, key, q = game_number(game_id), job_key(key), side_asked(q)
         row = self._run(lambda execute: execute(SELECT_JOB, (game_id, key, q)).fetchone(), write=False)
-        return None if row is None else _job(row)
+        return None if row is None else job_of_row(row)
 
     def get_many(self, game_id: int, keys: Iterable[tuple[bytes, int]]) -> dict[tuple[bytes, int], JobRecord]:
         """The records of those of ``keys`` (``(key, q)`` pairs) that ran,
         by ``(key, q)``: a few queries (:data:`BATCH` keys each), one read
         transaction, so a coordinator rebuilds its tree at once."""
-        return self._batched(game_id, keys, _get_many_query,
-                             lambda row: ((bytes(row[0]), row[1]), _job(row[2:])))
+        return self._batched(game_id, keys, get_many_query,
+                             lambda row: ((bytes(row[0]), row[1]), job_of_row(row[2:])))
 
     def finish_job(self, game_id: int, key: bytes, q: int, *, status: str, pn: int, dn: int, nodes: int,
                    seconds: float, depth: int = 0, position: str | None = None, lemma_body: bytes | None = None,
@@ -527,13 +280,13 @@ class ProofStore:
         lemma already (the first one stays). :class:`ProofConflict` (and
         nothing written) when the record is settled the other way.
         The record as stored now."""
-        key, q = _key(key), _q(q)
+        key, q = job_key(key), side_asked(q)
         if status not in STATUSES:
             raise InvalidInput(f"a job's status is one of {', '.join(STATUSES)}, not {checks.shown(status)}")
-        pn, dn = _count(pn, "pn"), _count(dn, "dn")
-        nodes, depth = _count(nodes, "the nodes"), _count(depth, "the depth")
+        pn, dn = count_of(pn, "pn"), count_of(dn, "dn")
+        nodes, depth = count_of(nodes, "the nodes"), count_of(depth, "the depth")
         seconds = checks.seconds_spent(seconds)
-        position = _text(position, "the position")
+        position = text_or_none(position, "the position")
         if lemma_body is not None:
             if status not in SETTLED:
                 raise InvalidInput(f"a lemma proves a settled job, not one that is {status}")
@@ -564,7 +317,7 @@ class ProofStore:
                 raise ProofStoreError(f"job {key.hex()}/{q} of game {game} was not written")
             if lemma_id is not None and row[7] != lemma_id:  # another coordinator linked its lemma first
                 execute(DELETE_LEMMA, (lemma_id,))
-            return _job(row)
+            return job_of_row(row)
         return self._run(work)
 
     def _check_agrees(self, game: int, key: bytes, q: int, stored: str, status: str) -> None:
@@ -579,23 +332,23 @@ class ProofStore:
         row = self._run(lambda execute: execute(SELECT_LEMMA, (lemma_id,)).fetchone(), write=False)
         if row is None:
             raise InvalidInput(f"no lemma {lemma_id} in the proof store {self.where}")
-        return _lemma(row)
+        return lemma_of_row(row)
 
     def lemmas_for(self, game_id: int, keys: Iterable[tuple[bytes, int]]) -> dict[tuple[bytes, int], Lemma]:
         """The lemmas linked to those of ``keys`` (``(key, q)`` pairs) that have one, by ``(key, q)``."""
         def pick(row):
-            lemma = _lemma(row)
+            lemma = lemma_of_row(row)
             return (lemma.key, lemma.q), lemma
 
-        return self._batched(game_id, keys, _lemmas_query, pick)
+        return self._batched(game_id, keys, lemmas_query, pick)
 
     def _batched(self, game_id: int, keys: Iterable[tuple[bytes, int]], query: Callable[[int], str],
                  pick: Callable) -> dict:
         """Rows of ``(key, q)`` pairs, by pair: one read transaction, a query
         of :data:`BATCH` keys at a time (``query(n)`` its text, ``pick(row)``
         a row's pair and value; rows of a key's other question are dropped)."""
-        game_id = _gid(game_id)
-        wanted = {(_key(key), _q(q)) for key, q in keys}
+        game_id = game_number(game_id)
+        wanted = {(job_key(key), side_asked(q)) for key, q in keys}
         distinct = sorted({key for key, _ in wanted})
 
         def work(execute):
@@ -619,17 +372,17 @@ class ProofStore:
         the totals so far, replacing the stored ones; ``certificate``: a
         path; ``finished``: unix seconds), any other key merged into its
         ``details``. Fields not given keep their stored value. The row as stored now."""
-        root_key = _key(root_key)
+        root_key = job_key(root_key)
         if not isinstance(fields, dict):
             raise InvalidInput(f"a solve's fields must be a JSON object, not {checks.shown(fields)}")
         values = {}
         for name, value in fields.items():
             if name == "position":
-                values[name] = _text(value, "the position")
+                values[name] = text_or_none(value, "the position")
             elif name == "value":
-                values[name] = None if value is None else _json_text(value, "a solve's value")
+                values[name] = None if value is None else json_text(value, "a solve's value")
             elif name == "nodes":
-                values[name] = _count(value, "a solve's nodes")
+                values[name] = count_of(value, "a solve's nodes")
             elif name in ("seconds", "wall_seconds"):
                 values[name] = checks.seconds_spent(value, f"a solve's {name}")
             elif name == "certificate":
@@ -637,14 +390,14 @@ class ProofStore:
             elif name == "finished":
                 values[name] = None if value is None else checks.seconds_spent(value, "a solve's finished time")
         details = {name: value for name, value in fields.items() if name not in SOLVE_FIELDS}
-        _json_text(details, "a solve's details")
+        json_text(details, "a solve's details")
         now = time.time()
 
         def work(execute):
             game = self._game_id(execute, game_id)
             execute(INSERT_SOLVE, (game, root_key, now, now))
             row = execute(SELECT_SOLVE + self._for_update, (game, root_key)).fetchone()
-            record = _solve(row)
+            record = solve_of_row(row)
             merged = {**record.details, **details}
             current = {"position": record.position,
                        "value": None if record.value is None else json.dumps(record.value),
@@ -653,17 +406,17 @@ class ProofStore:
             execute(UPDATE_SOLVE, (current["position"], current["value"], current["nodes"], current["seconds"],
                                    current["wall_seconds"], current["certificate"], current["finished"],
                                    json.dumps(merged), now, record.id))
-            return _solve(execute(SELECT_SOLVE, (game, root_key)).fetchone())
+            return solve_of_row(execute(SELECT_SOLVE, (game, root_key)).fetchone())
         return self._run(work)
 
     def solves(self, game_id: int | None = None) -> list[SolveRecord]:
         """Every solve recorded (of one game, or of all), the first started first."""
-        query = f"SELECT {_SOLVE_COLUMNS} FROM proof_solves"
+        query = f"SELECT {SOLVE_COLUMNS} FROM proof_solves"
         args: tuple = ()
         if game_id is not None:
-            query, args = query + " WHERE game = ?", (_gid(game_id),)
+            query, args = query + " WHERE game = ?", (game_number(game_id),)
         rows = self._run(lambda execute: execute(query + " ORDER BY started, id", args).fetchall(), write=False)
-        return [_solve(row) for row in rows]
+        return [solve_of_row(row) for row in rows]
 
     # --- statistics ---------------------------------------------------------------------------
     def stats(self, game_id: int | None = None) -> dict:
@@ -671,7 +424,7 @@ class ProofStore:
         their ``nodes`` and CPU ``seconds``, ``lemmas`` and ``lemma_bytes``,
         ``games``, ``solves``, and ``file_bytes`` (a SQLite file with its
         journal; None for PostgreSQL or a store in memory)."""
-        where, args = ("", ()) if game_id is None else (" WHERE game = ?", (_gid(game_id),))
+        where, args = ("", ()) if game_id is None else (" WHERE game = ?", (game_number(game_id),))
 
         def work(execute):
             jobs = {status: 0 for status in STATUSES}
@@ -695,24 +448,6 @@ class ProofStore:
 
     #: What a read that is about to be written back adds, to lock its row (PostgreSQL).
     _for_update = ""
-
-
-def _job(row) -> JobRecord:
-    status, pn, dn, nodes, seconds, runs, depth, lemma, position, updated = row
-    return JobRecord(status, pn, dn, nodes, float(seconds), runs, depth, lemma, position, float(updated))
-
-
-def _lemma(row) -> Lemma:
-    lemma_id, game, key, q, side, claim, position, body, created = row
-    return Lemma(lemma_id, game, bytes(key), q, side, claim, position, bytes(body), float(created))
-
-
-def _solve(row) -> SolveRecord:
-    (solve_id, game, root_key, position, value, nodes, seconds, wall, certificate,
-     started, finished, updated, details) = row
-    return SolveRecord(solve_id, game, bytes(root_key), position, None if value is None else json.loads(value),
-                       nodes, float(seconds), float(wall), certificate, float(started),
-                       None if finished is None else float(finished), float(updated), json.loads(details))
 
 
 # --- SQLite ---------------------------------------------------------------------------------
