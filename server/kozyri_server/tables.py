@@ -48,23 +48,18 @@ from kozyri.core import GameOver, InvalidInput, KozyriError
 from kozyri.play.session import Event
 from kozyri.play.settings import DRAWN_SEEDS, MOST_NAME_CHARS, GameSettings
 from kozyri_server.clocks import check_takeover_level, split_options
-from kozyri_server.jobs import budget_seconds
+from kozyri_server.computers import ComputerSeats
 from kozyri_server.lifecycle import AddressLimits, TooManyFromAddress
 from kozyri_server.limits import Limits
 from kozyri_server.players import find_player
-from kozyri_server.pool import EnginePool, JobTimeout, PoolFull
+from kozyri_server.pool import EnginePool
 from kozyri_server.room import PERSON, Listener, Refused, Room, token_hash
 from kozyri_server.store import FINISHED, LIVE, OPEN, PLAYING, MoveConflict, Store
+from kozyri_server.sync import TableSync
 from kozyri_server.timers import TableTimers
 
 log = logging.getLogger("kozyri.server")
 
-#: Seconds a computer seat waits before asking again when the pool is full or did not answer.
-COMPUTER_RETRY_SECONDS = 0.5
-#: Times a computer seat asks again after an engine error before its table waits for a restart.
-COMPUTER_ATTEMPTS = 5
-#: Seconds between two looks at what other servers stored, with a shared store (PostgreSQL).
-SHARED_POLL_SECONDS = 0.25
 #: The longest table id.
 MOST_ID_CHARS = 64
 #: What a table id may be (the server makes them with ``secrets.token_urlsafe``): anything else is no table.
@@ -103,8 +98,11 @@ def rematch_settings(settings: dict, order: list[int]) -> dict:
     return out
 
 
-class Tables(TableTimers):
-    """The server's tables (see the module docstring; the timers: :mod:`kozyri_server.timers`)."""
+class Tables(TableTimers, TableSync, ComputerSeats):
+    """The server's tables (see the module docstring). Its parts in files of
+    their own: the timers (:mod:`kozyri_server.timers`), the store read back
+    and followed (:mod:`kozyri_server.sync`), the computer seats
+    (:mod:`kozyri_server.computers`)."""
 
     def __init__(self, store: Store, pool: EnginePool, limits: Limits):
         self.store, self.pool, self.limits = store, pool, limits
@@ -146,38 +144,6 @@ class Tables(TableTimers):
             self._spawn(self._follow_others())
         self._spawn(self._sweeper())
 
-    async def _discover(self) -> None:
-        """Every table not finished that this server does not hold yet, from the store."""
-        for table_id in await self._store(self.store.unfinished):
-            if table_id in self.rooms:
-                continue
-            stored = await self._store(self.store.load, table_id)
-            if stored is None:
-                continue
-            try:
-                room = Room.restore(stored)
-            except KozyriError as exc:
-                log.error("table %s cannot be restored: %s", table_id, exc)
-                continue
-            if table_id not in self.rooms:  # not found meanwhile
-                self.rooms[table_id] = room
-                await self._settle(room)
-
-    async def _settle(self, room: Room) -> None:
-        """A restored table's status as its session and seats say (a server
-        stopped between two writes): over means finished, every person seat
-        taken means playing."""
-        status = room.status
-        if room.is_over:
-            status = FINISHED
-        elif status == OPEN and not room.free_seats():
-            status = PLAYING
-        if status != room.status:
-            await self._store(self.store.set_status, room.id, status)
-            room.status = status
-            if status == FINISHED:
-                await self._hooks(self.finished_hooks, room)
-
     async def _hooks(self, hooks: list, room: Room) -> None:
         """Every hook of ``hooks`` told of ``room`` (a hook's failure is logged, not raised)."""
         for hook in list(hooks):
@@ -199,50 +165,6 @@ class Tables(TableTimers):
         if not task.cancelled() and task.exception() is not None:
             log.error("a table's background task failed: %s", task.get_coro().__qualname__,
                       exc_info=task.exception())
-
-    # --- several servers, one store ------------------------------------------------------
-    async def refresh(self, room: Room, revision: int | None = None) -> bool:
-        """Catch ``room`` up with what other servers stored (a shared store):
-        their events replayed, seats taken or left, the status; the seats
-        listening here are sent the new state. Whether anything changed."""
-        if not self.store.shared:
-            return False
-        async with room.lock:
-            return await self._refresh(room, revision)
-
-    async def _refresh(self, room: Room, revision: int | None = None) -> bool:
-        """:meth:`refresh`, ``room``'s lock held."""
-        if not self.store.shared:
-            return False
-        if revision is None:
-            revision = (await self._store(self.store.revisions, [room.id])).get(room.id)
-        if revision is None or revision == self._revisions.get(room.id):
-            return False
-        stored = await self._store(self.store.load, room.id)
-        self._revisions[room.id] = revision
-        if stored is None:
-            return False
-        try:
-            changed = room.catch_up(stored)
-        except KozyriError as exc:
-            log.error("table %s: %s", room.id, exc)
-            changed = True
-        if changed:
-            self._spawn(self._broadcast(room))
-            self._kick(room)
-        return changed
-
-    async def _follow_others(self) -> None:
-        """Every :data:`SHARED_POLL_SECONDS`: the tables held here that another server changed, caught up."""
-        while True:
-            await asyncio.sleep(SHARED_POLL_SECONDS)
-            try:
-                held = [table_id for table_id, room in self.rooms.items() if room.status in LIVE]
-                for table_id, revision in (await self._store(self.store.revisions, held)).items():
-                    if revision != self._revisions.get(table_id) and table_id in self.rooms:
-                        await self.refresh(self.rooms[table_id], revision)
-            except Exception:  # a database hiccup: look again next time
-                log.exception("following the shared store")
 
     async def stop(self) -> None:
         for task in list(self._tasks):
@@ -611,72 +533,3 @@ class Tables(TableTimers):
             raise asyncio.CancelledError()
         if failure is not None:
             raise failure
-
-    # --- computer seats ---------------------------------------------------------------
-    def _kick(self, room: Room) -> None:
-        """Let the computer seats play while one of them is to act."""
-        self._watch(room)
-        if room.computer_duty() is None or (room.computer is not None and not room.computer.done()):
-            return
-        room.computer = self._spawn(self._computer_turns(room))
-
-    async def _computer_turns(self, room: Room) -> None:
-        """The computer seats act while one is to (:meth:`Room.computer_duty`):
-        a trump chosen (:meth:`TrumpChoice.genchoice <kozyri.play.TrumpChoice.genchoice>`),
-        a move searched by the engine pool from the seat's view, a draw offer
-        answered as :meth:`Session.computer_turns <kozyri.play.session.Session.computer_turns>`
-        answers it (the seat to move searches once, to judge and then to
-        move; another answers by its last search)."""
-        failures = 0
-        while (duty := room.computer_duty()) is not None:
-            what, seat = duty
-            if what == "choose":
-                await self._computer_acts(room, seat, "move", room.session.last_seq, room.choice.genchoice(), 0.0)
-                continue
-            if what == "answer" and seat != room.mover:
-                answer = "accept_draw" if room.judgements.get(seat) else "decline_draw"
-                await self._computer_acts(room, seat, answer, room.session.last_seq)
-                continue
-            async with room.lock:  # the seat's view as stored
-                seq, body = room.session.last_seq, room.agent_request(seat)
-            budget = budget_seconds("agent_move", body, self.limits.max_request_seconds)
-            try:
-                reply = await self.pool.run("agent_move", body, budget)
-            except (PoolFull, JobTimeout) as exc:
-                log.warning("table %s, seat %s: %s; asking again", room.id, seat, exc)
-                await asyncio.sleep(COMPUTER_RETRY_SECONDS)
-                continue
-            if not reply.get("ok"):
-                failures += 1
-                log.error("table %s, seat %s: the engine failed: %s", room.id, seat, reply.get("error"))
-                if failures >= COMPUTER_ATTEMPTS:
-                    room.stalled = reply.get("error")
-                    return
-                await asyncio.sleep(COMPUTER_RETRY_SECONDS)
-                continue
-            room.judgements[seat] = bool(reply.get("accepts_draw"))
-            if what == "answer":
-                if room.judgements[seat]:
-                    await self._computer_acts(room, seat, "accept_draw", seq)
-                    continue
-                if not await self._computer_acts(room, seat, "decline_draw", seq):
-                    continue
-                seq += 1
-            await self._computer_acts(room, seat, "move", seq, reply["move"], float(reply.get("seconds") or 0.0))
-
-    async def _computer_acts(self, room: Room, seat: int, action: str, seq: int, move=None,
-                             seconds: float | None = None) -> bool:
-        """A computer seat's request, decided at event ``seq``; dropped if the
-        table moved on meanwhile. A request the table refuses otherwise (a
-        bug) stops the computer seats of this table (``stalled``) rather than
-        asking again forever. Whether it was applied."""
-        ply = room.ply if action == "move" else None
-        try:
-            await self.act(room, seat, action, ply=ply, move=move, seconds=seconds, seq=seq)
-            return True
-        except (Refused, GameOver):
-            return False
-        except KozyriError as exc:
-            log.error("table %s, seat %s: the engine's %s %r was refused: %s", room.id, seat, action, move, exc)
-            room.stalled = str(exc)
-            return False
