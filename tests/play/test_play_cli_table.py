@@ -318,7 +318,7 @@ def test_pace_is_checked(cli, bad_input):
 def test_pace_pauses_between_consecutive_computer_moves_only(cli, tmp_path, monkeypatch):
     """--pace S: a pause of S seconds after a computer move when another computer moves next (the pauses
     are recorded, not waited for: no test depends on time)."""
-    import kozyri_cli.play as play_module
+    import kozyri_cli.terminal_game as play_module  # where the screen pauses
 
     pauses: list[float] = []
     monkeypatch.setattr(play_module.time, "sleep", pauses.append)
