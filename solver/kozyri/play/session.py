@@ -69,6 +69,7 @@ EVENT_KINDS = (CHOOSE, MOVE, RESIGN, OFFER_DRAW, ACCEPT_DRAW, DECLINE_DRAW, UNDO
 MOST_PAYLOAD_CHARS = 40
 #: The payload of a resign event that is a loss on time (a server's clock ran out: :meth:`Session.lose_on_time`).
 ON_TIME = "time"
+#: No number of seconds reaches it (a framework's 0.0 is checked against it at every step).
 INFINITY = float("inf")
 _EVENT_KEYS = ("seq", "kind", "seat", "payload", "seconds")
 
@@ -173,10 +174,6 @@ class Session:
         self.kind = settings.kind
         #: Every event so far, in order.
         self.events: list[Event] = []
-        #: The game's opening phase before the table (:meth:`GameKind.opening
-        #: <kozyri.play.games.GameKind.opening>`: Own Trumps' trump choice), None
-        #: for a game that has none (fixed trumps, a given start, Reversi).
-        self.choice = None
         #: The game once the cards are dealt (None during the trump choice).
         self.table: Table | None = None
         # The seats that agreed to the draw on offer (the one who offered first), or None.
@@ -186,6 +183,9 @@ class Session:
         # The seat whose resignation was a loss on time (:meth:`lose_on_time`), or None.
         self._out_of_time: int | None = None
         self._turn_started = time.monotonic()
+        #: The game's opening phase before the table (:meth:`GameKind.opening
+        #: <kozyri.play.games.GameKind.opening>`: Own Trumps' trump choice), None
+        #: for a game that has none (fixed trumps, a given start, Reversi).
         self.choice = None if start is not None else self.kind.opening(settings, tables)
         if self.choice is None:
             self.table = self.kind.new_table(settings, tables, start)
