@@ -79,7 +79,10 @@ def awkward(task):
 def nap(seconds: float) -> float:
     """A long task: says which process runs it, then sleeps in small steps
     (as a kernel that releases the GIL would run)."""
-    print(f"working {os.getpid()}", flush=True)
+    # One write of the whole line (a pipe takes up to PIPE_BUF bytes at once): two workers' lines never
+    # interleave (print writes the text and the line end apart where the stream is unbuffered).
+    sys.stdout.write(f"working {os.getpid()}\n")
+    sys.stdout.flush()
     ends = time.monotonic() + seconds
     while time.monotonic() < ends:
         time.sleep(0.05)
