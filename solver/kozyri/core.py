@@ -24,6 +24,7 @@ import json
 import math
 import re
 import threading
+from collections.abc import Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -469,7 +470,7 @@ class Candidate:
 
 
 @dataclass
-class AgentInfo:
+class AgentInfo(Mapping):
     """What a player (an agent, an engine) knows about the move it chose.
 
     ``value``: a proven value for the player to move (Own Trumps with three
@@ -488,6 +489,28 @@ class AgentInfo:
     (:class:`SearchResult`): why the search ended before it had settled the
     move (``"time limit"``, ``"node limit"``, ``"interrupted"``, ...), None
     when it settled it (a proof, a forced move, a finished search).
+
+    The engine API (:mod:`kozyri.protocols.client`) answers its ``play`` and
+    its ``analyse`` with this one type, as python-chess answers an
+    ``InfoDict``: an engine also says which position (``ply``, ``seat``) and
+    ``move`` its answer is about, and an analysis gives ``pv`` (the main
+    line), ``multipv`` (the line's rank) and ``share`` (of the search) where
+    they apply; an agent leaves them None (its :class:`PlayResult` holds its
+    move). Moves are the game's own objects.
+
+    It reads as a mapping too, so python-chess's and dict-style code work
+    (``info["nodes"]``, ``info.get("pv")``, ``"pv" in info``, ``dict(info)``):
+    its keys are the fields that hold something (not None; ``candidates``
+    when not empty) and ``proven`` (the proven value's name, the JSON's word).
+    As a :class:`collections.Counter` reads a missing count as 0,
+    ``info[name]`` reads a field that holds nothing as None, like the
+    attribute (``info["pv"] is None``), though ``name in info`` is False.
+
+    >>> info = AgentInfo("mcts", estimate=0.25, nodes=400)
+    >>> info["nodes"], "pv" in info, info["pv"], info.get("pv", []), info.get("estimate")
+    (400, False, None, [], 0.25)
+    >>> list(info)
+    ['agent', 'estimate', 'nodes', 'playouts', 'worlds', 'depth', 'seconds', 'forced']
     """
 
     agent: str
@@ -505,10 +528,45 @@ class AgentInfo:
     #: The moves the search weighed, best first (the chosen move first): :class:`Candidate`\ s. Empty for
     #: an agent that does not search; not part of :meth:`to_json` (the game writes the moves).
     candidates: tuple = ()
+    #: An engine's answer (None from an agent; like ``pv``, ``multipv`` and ``share``, not part of
+    #: :meth:`to_json`, whose door writes them): the position it is about, its number of moves played
+    #: (``ply``) and the seat to act (``seat``), and the move answered (the game's own).
+    ply: int | None = None
+    seat: int | None = None
+    move: Any = None
+    #: An analysis's main line from the position (its moves, the first one ``move``), when the value
+    #: is proven and every card is known; else None.
+    pv: list | None = None
+    #: A line of a multi-line analysis: its rank (1 the best) and the share of the search it got.
+    multipv: int | None = None
+    share: float | None = None
+
+    @property
+    def proven(self) -> str | None:
+        """The proven value's name (``"win"``, ``"draw"``, ``"loss"``; the JSON's ``proven``), None when unknown."""
+        return self.value.name if self.value is not None and self.value.known else None
+
+    # --- read as a mapping -------------------------------------------------------------
+    def __getitem__(self, key):
+        if key not in _INFO_KEYS:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __contains__(self, key) -> bool:
+        return key in _INFO_KEYS and _holds(getattr(self, key))
+
+    def __iter__(self):
+        return (key for key in _INFO_KEYS if _holds(getattr(self, key)))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def get(self, key, default=None):
+        """The field ``key`` when it holds something, else ``default`` (as a dict's ``get``)."""
+        return getattr(self, key) if key in self else default
 
     def to_json(self) -> dict:
-        out = {"agent": self.agent,
-               "proven": self.value.name if self.value is not None and self.value.known else None,
+        out = {"agent": self.agent, "proven": self.proven,
                "estimate": None if self.estimate is None else round(self.estimate, 4),
                "nodes": self.nodes, "playouts": self.playouts, "worlds": self.worlds,
                "seconds": round(self.seconds, 6)}
@@ -523,9 +581,21 @@ class AgentInfo:
         return out
 
 
+#: The keys of an :class:`AgentInfo` read as a mapping, in order: its fields and ``proven``.
+_INFO_KEYS = ("agent", "value", "proven", "estimate", "score", "nodes", "playouts", "worlds", "depth", "seconds",
+              "stopped", "forced", "candidates", "ply", "seat", "move", "pv", "multipv", "share")
+
+
+def _holds(value) -> bool:
+    """Whether a field of an :class:`AgentInfo` holds something (a key of the mapping)."""
+    return value is not None and not (isinstance(value, tuple) and not value)
+
+
 class PlayResult(NamedTuple):
     """A player's move and what it knows (unpacks as ``move, info``). The
-    move is the game's own (an Own Trumps ``Move``, a Reversi square name)."""
+    move is the game's own (an Own Trumps ``Move``, before the deal a suit's
+    letter; a Reversi square name), from an agent and from the engine API
+    alike."""
 
     move: Any
     info: AgentInfo

@@ -1,6 +1,7 @@
 """The engine for asyncio programs (kozyri.protocols.async_client): the same
 answers as the blocking engine, the event loop free while it thinks, an
-analysis with ``async for``, a cancelled call that stops its search."""
+analysis with ``async for``, a cancelled call that stops its search; the
+game's moves (text on request) and one info type, as the blocking engine's."""
 
 from __future__ import annotations
 
@@ -8,12 +9,14 @@ import asyncio
 
 import pytest
 
-from kozyri.core import Limit
+from kozyri.core import AgentInfo, Limit
+from kozyri.owntrumps import Move, Position
 from kozyri.play import GameSettings, Session
 from kozyri.protocols.async_client import AsyncEngine
 from kozyri.protocols.client import Engine, EngineError, EngineTerminatedError
 
 DEAL = "QS KH AS | KS QH AH"
+SMALL = Position.from_text(DEAL, trumps="SH")
 
 
 def game_moves(play) -> list[str]:
@@ -64,6 +67,9 @@ def test_the_loop_runs_while_a_subprocess_engine_thinks_and_an_analysis_streams(
                 async for info in analysis:
                     infos.append(info["depth"])
             analysed = await engine.analyse(DEAL, Limit(nodes=500), trumps="SH")
+            played = await engine.play(DEAL, Limit(nodes=500), trumps="SH")
+            written = await engine.play(DEAL, Limit(nodes=500), trumps="SH", text=True)
+            lines = await engine.analyse(SMALL, Limit(nodes=500), multipv=3)
             stop.set()
             await counting
             with pytest.raises(EngineError, match="level"):
@@ -72,12 +78,17 @@ def test_the_loop_runs_while_a_subprocess_engine_thinks_and_an_analysis_streams(
             await engine.quit()
         with pytest.raises(EngineTerminatedError):
             await engine.play(DEAL, trumps="SH")
-        return ticks, infos, analysed, analysis.info
+        return ticks, infos, analysed, analysis.info, played, written, lines
 
-    ticks, depths, analysed, last = asyncio.run(main())
+    ticks, depths, analysed, last, played, written, lines = asyncio.run(main())
     assert ticks > 0  # the loop ran while the subprocess started and searched
     assert depths == list(range(1, len(depths) + 1)) and last["stopped"] in (None, "node limit")
-    assert analysed["move"] in ("KH", "AS", "QS")
+    assert type(analysed) is type(played.info) is type(last) is AgentInfo  # one info type
+    assert type(analysed["move"]) is type(played.move) is Move and analysed.move in SMALL.legal_moves()
+    assert written.move == played.move.text(SMALL.deck) and type(written.move) is str
+    assert all(type(move) is Move for move in analysed.pv) and analysed.pv[0] == analysed.move
+    assert [info.multipv for info in lines] == list(range(1, len(lines) + 1))
+    assert all(type(info.move) is Move for info in lines) and lines[0].pv == analysed.pv
 
 
 def test_a_cancelled_call_stops_its_search_and_the_engine_answers_the_next():
@@ -94,4 +105,4 @@ def test_a_cancelled_call_stops_its_search_and_the_engine_answers_the_next():
             return await asyncio.wait_for(engine.play(DEAL, Limit(nodes=300), trumps="SH"), 120)
 
     move, info = asyncio.run(main())
-    assert move in ("KH", "AS", "QS") and info.nodes > 0
+    assert move in SMALL.legal_moves() and info.nodes > 0

@@ -2,7 +2,9 @@
 games played by the engine in this process and over ``kozyri engine
 --jsonl`` in a subprocess, move for move the same under a node budget, each
 move legal in a kozyri.play.Session; analysis streamed as it deepens; the
-engine's refusals, a dead or hung subprocess, and every subprocess reaped."""
+engine's refusals, a dead or hung subprocess, and every subprocess reaped.
+Moves are the game's objects (text on request), and ``play`` and ``analyse``
+answer one info type."""
 
 from __future__ import annotations
 
@@ -14,8 +16,8 @@ import threading
 
 import pytest
 
-from kozyri.core import DRAW, KozyriError, Limit, PlayResult, ProtocolError
-from kozyri.owntrumps import GameRecord, Position
+from kozyri.core import DRAW, AgentInfo, KozyriError, Limit, PlayResult, ProtocolError
+from kozyri.owntrumps import GameRecord, Move, Position
 from kozyri.owntrumps.table_store import TABLES_ENV
 from kozyri.play import GameSettings, Session
 from kozyri.protocols import client
@@ -30,6 +32,8 @@ from tests.conftest import empty_table_store
 from tests.protocols.drivers import WAIT
 
 SMALL_DEAL = "QS KH AS | KS QH AH"
+#: The same deal as a position: its deck writes the engine's moves.
+SMALL = Position.from_text(SMALL_DEAL, trumps="SH")
 #: A stand-in engine that starts at once: it answers every JSON Lines request
 #: with the move QS; "stubborn", it ignores SIGTERM and the end of its input.
 FAKE_ENGINE = [sys.executable, "-c", """
@@ -45,6 +49,8 @@ while stubborn:
     time.sleep(1)
 """]
 INFO_KEYS = {"ply", "seat", "move", "agent", "proven", "value", "estimate", "nodes", "seconds", "depth", "pv"}
+#: The keys of an info that hold something on a 36-card deal, where nothing is proven (no value, no main line).
+UNPROVEN_KEYS = INFO_KEYS - {"proven", "value", "pv"}
 
 
 @pytest.fixture(autouse=True)
@@ -79,12 +85,13 @@ def play_game(engine: Engine, players: int, seed: int) -> list[str]:
                                           seats=[None] * players))
     moves = []
     while session.phase == "play":
-        legal = [session.table.move_text(move) for move in session.table.legal_moves()]
         result = engine.play(session, Limit(nodes=300), seed=seed)
-        assert isinstance(result, PlayResult) and result.move in legal
+        assert isinstance(result, PlayResult) and isinstance(result.move, Move)
+        assert result.move in session.table.legal_moves() and result.move is result.info.move
         assert result.info.agent in ("mcts", "pimc") and result.info.nodes >= 0
+        assert (result.info.ply, result.info.seat) == (session.ply, session.to_act)
         session.act(session.to_act, result.move)
-        moves.append(result.move)
+        moves.append(session.events[-1].payload)  # its text, as the session wrote it
     assert session.ending is not None and session.ply == len(moves) > 0
     return moves
 
@@ -100,11 +107,31 @@ def test_play_answers_the_move_and_what_the_agent_knows(subprocess_engine):
     with Engine.in_process() as engine:
         for each in (engine, subprocess_engine):
             move, info = each.play(SMALL_DEAL, Limit(nodes=500), trumps="SH", level=5)
-            assert move in ("QS", "KH") and info.value == DRAW and info.estimate == 0.0
+            assert isinstance(move, Move) and move.text(SMALL.deck) in ("QS", "KH")
+            assert info.value == DRAW and info.estimate == 0.0
             assert each.id["name"] == "kozyri" and each.id["protocol"] == "1"
             forced = each.play(Position.from_text("QS | KS QH KH", trumps="SH"), Limit(nodes=10))
-            assert forced.move == "QS" and forced.info.forced
-            assert each.legal_moves(SMALL_DEAL, trumps="SH") == ["QS", "AS", "KH"]
+            assert forced.move == Move.lead(SMALL.deck.parse_card("QS")) and forced.info.forced
+            assert each.legal_moves(SMALL_DEAL, trumps="SH", text=True) == ["QS", "AS", "KH"]
+            assert each.legal_moves(SMALL) == SMALL.legal_moves()
+
+
+def test_a_move_is_the_games_and_its_text_comes_on_request(subprocess_engine):
+    """The engine's text is read against the game given: one of the game's legal moves (a Move,
+    which ``move.text(deck)`` writes as the engine did); ``text=True`` answers the text as it came."""
+    beating = SMALL.play("KH")  # seat 1 beats KH (with a follow card: KH+9S's form) or takes
+    with Engine.in_process(level=4) as engine:
+        for each in (engine, subprocess_engine):
+            for game, position, options in [(SMALL, SMALL, {}), (SMALL_DEAL, SMALL, {"trumps": "SH"}),
+                                            (SMALL.to_json(), SMALL, {}), (GameRecord(SMALL), SMALL, {}),
+                                            (beating, beating, {})]:
+                result = each.play(game, Limit(nodes=200), seed=3, **options)
+                assert type(result.move) is Move and result.move in position.legal_moves()
+                assert result.info.move is result.move
+                written = each.play(game, Limit(nodes=200), seed=3, text=True, **options)
+                assert type(written.move) is str and written.move == result.move.text(position.deck)
+                assert written.info.move == written.move and type(written.info) is AgentInfo
+                assert position is SMALL or "+" in written.move  # a beat and its follow card: one Move
 
 
 def test_a_record_of_four_players_is_seen_by_the_player_to_move_only(subprocess_engine):
@@ -122,11 +149,34 @@ def test_analyse_gives_the_main_line_of_a_proven_position(subprocess_engine):
     for info in infos:
         assert INFO_KEYS - {"depth"} <= set(info)
         assert info["value"] == DRAW and info["proven"] == "draw" and info["pv"][0] == info["move"]
+        assert type(info) is AgentInfo and all(type(move) is Move for move in info.pv)  # the main line's moves
+        assert [move.text(SMALL.deck) for move in info.pv] == ["KH", "AH+KS", "AS+QS"]
     # the same answer; the proof's effort (nodes, playouts) depends on what each process's kept
     # proofs hold from earlier requests (the subprocess serves the whole module), not on the answer
     effort = {"seconds", "nodes", "playouts"}
     assert [{k: v for k, v in info.items() if k not in effort} for info in infos] == [
         {k: v for k, v in infos[1].items() if k not in effort}] * 2
+
+
+def test_play_and_analyse_answer_one_info_type_read_by_name_or_by_key(subprocess_engine):
+    with Engine.in_process() as engine:
+        for each in (engine, subprocess_engine):
+            played = each.play(SMALL, Limit(nodes=500)).info
+            analysed = each.analyse(SMALL, Limit(nodes=500))
+            lines = each.analyse(SMALL, Limit(nodes=500), multipv=2)
+            with each.analysis(SMALL, Limit(nodes=500)) as analysis:
+                streamed = list(analysis)
+            assert {type(info) for info in (played, analysed, *lines, *streamed)} == {AgentInfo}
+            for info in (played, analysed, *lines, *streamed):
+                assert info["nodes"] == info.nodes and info.get("agent") == info.agent == "mcts"
+                assert type(info["move"]) is Move and info.move in SMALL.legal_moves()
+            for info in (played, analysed, lines[0], streamed[-1]):
+                assert info["value"] == info.value == DRAW and info["proven"] == "draw"
+            # a field that holds nothing reads None, but is not a key (python-chess's "pv" in info)
+            assert "pv" not in played and played["pv"] is None and played.get("pv", []) == []
+            assert "pv" in analysed and "multipv" not in analysed and "multipv" in lines[0]
+            with pytest.raises(KeyError):
+                played["colour"]
 
 
 def test_analysis_streams_infos_as_it_deepens(subprocess_engine):
@@ -136,9 +186,10 @@ def test_analysis_streams_infos_as_it_deepens(subprocess_engine):
         for each in (engine, subprocess_engine):
             with each.analysis(deal, Limit(nodes=1000)) as analysis:
                 assert isinstance(analysis, AnalysisResult) and analysis.info == {}
-                infos = [dict(info) for info in analysis]
+                infos = list(analysis)
                 final = analysis.wait()
-            assert len(infos) >= 2 and all(INFO_KEYS <= set(info) for info in infos)
+            assert len(infos) >= 2 and all(UNPROVEN_KEYS <= set(info) for info in infos)
+            assert all(type(info["move"]) is Move and "pv" not in info for info in infos)
             assert [info["depth"] for info in infos] == list(range(1, len(infos) + 1))
             nodes = [info["nodes"] for info in infos]
             assert nodes == sorted(nodes) and nodes[-1] == 1000
@@ -206,7 +257,7 @@ def test_a_refused_request_is_an_engine_error_with_the_engines_words(subprocess_
 
 def test_a_killed_engine_raises_terminated_and_is_reaped():
     engine = Engine.popen(FAKE_ENGINE, timeout=WAIT)
-    assert engine.id["name"] == "fake" and engine.play(SMALL_DEAL).move == "QS"
+    assert engine.id["name"] == "fake" and engine.play(SMALL_DEAL, text=True).move == "QS"
     pid = engine.pid
     os.kill(pid, signal.SIGKILL)
     with pytest.raises(EngineTerminatedError, match="the engine ended"):
@@ -220,7 +271,11 @@ def test_a_killed_engine_raises_terminated_and_is_reaped():
 def test_quit_ends_the_subprocess_and_later_calls_raise():
     with Engine.popen(FAKE_ENGINE, timeout=WAIT) as engine:
         pid = engine.pid
-        assert engine.play(SMALL_DEAL, Limit(nodes=10)).move == "QS"
+        assert engine.play(SMALL_DEAL, Limit(nodes=10), text=True).move == "QS"
+        # read against the game given: QS is a legal move of this deal, not of the next one
+        assert engine.play(SMALL_DEAL, trumps="SH").move == Move.lead(SMALL.deck.parse_card("QS"))
+        with pytest.raises(EngineError, match="the engine answered 'QS', no legal move here"):
+            engine.play(SMALL.play("KH"))
     assert engine.closed and reaped(pid)
     with pytest.raises(EngineTerminatedError, match="quit"):
         engine.play(SMALL_DEAL, Limit(nodes=10))
@@ -236,7 +291,7 @@ def test_an_engine_that_ignores_the_end_of_its_input_and_sigterm_is_killed(monke
     stubborn = [*FAKE_ENGINE, "stubborn"]
     with Engine.popen(stubborn, timeout=WAIT) as engine:
         pid = engine.pid
-        assert engine.play(SMALL_DEAL).move == "QS"
+        assert engine.play(SMALL_DEAL, text=True).move == "QS"
     assert reaped(pid)
 
 

@@ -1,15 +1,15 @@
 """Multi-line analysis (python-chess's ``multipv``; issue 44): the moves a
 search weighed, best first, the engine's own move first, from the searching
 agents' root statistics (kozyri.core.Candidate), on JSON Lines and the
-Python engine API."""
+Python engine API (each line an AgentInfo, its move and main line the game's moves)."""
 
 from __future__ import annotations
 
 import pytest
 
 from kozyri.agents import make_agent
-from kozyri.core import Limit
-from kozyri.owntrumps import GameRecord, Position
+from kozyri.core import AgentInfo, Limit
+from kozyri.owntrumps import GameRecord, Move, Position
 from kozyri.protocols.client import Engine
 from kozyri.protocols.messages import JsonRequests
 
@@ -41,9 +41,19 @@ def test_multipv_on_json_lines_and_the_engine_api():
         assert [info["multipv"] for info in several] == list(range(1, len(several) + 1))
         assert several[0]["move"] == single["move"] and several[0]["estimate"] == single["estimate"]
         assert len({info["move"] for info in several}) == len(several) == 3
+        assert all(type(info) is AgentInfo and type(info.move) is Move for info in several)
+        written = engine.analyse(deal, Limit(nodes=500), multipv=3, text=True)  # the same search, as text
+        assert [info.move.text(deal.deck) for info in several] == [info.move for info in written]
+        assert set(info.move for info in several) <= set(deal.legal_moves())
         proven = engine.analyse("QS KH AS | KS QH AH", Limit(nodes=500), trumps="SH", multipv=5)
-        assert proven[0]["pv"] == ["KH", "AH+KS", "AS+QS"] and all(info["pv"] is None for info in proven[1:])
+        small = Position.from_text("QS KH AS | KS QH AH", trumps="SH")
+        assert all(type(move) is Move for move in proven[0]["pv"])
+        assert [move.text(small.deck) for move in proven[0]["pv"]] == ["KH", "AH+KS", "AS+QS"]
+        assert all(info["pv"] is None and "pv" not in info for info in proven[1:])
         assert proven[0]["value"] is not None and proven[0]["value"].name == "draw"
+        written = engine.analyse("QS KH AS | KS QH AH", Limit(nodes=500), trumps="SH", multipv=5, text=True)
+        assert written[0]["pv"] == ["KH", "AH+KS", "AS+QS"]
+        assert [info.move for info in written] == [info.move.text(small.deck) for info in proven]
 
 
 @pytest.mark.parametrize("request_, words", [

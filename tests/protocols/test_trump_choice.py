@@ -71,6 +71,10 @@ def test_engine_play_chooses_the_trumps_then_plays_the_deal_the_same_on_both_tra
         here = self_play_from_the_choice(engine)
         suit, info = engine.choose_trumps(TrumpChoice("4x3", 2, seed=3))
         assert suit in "SHDC" and info.agent == "trump choice"
+        # a suit is its letter (kozyri has no suit type): the same with text=True; the legal moves the free suits
+        assert type(suit) is str and (info.move, info.seat, info.ply) == (suit, 0, 0)
+        assert engine.choose_trumps(TrumpChoice("4x3", 2, seed=3), text=True).move == suit
+        assert engine.legal_moves(TrumpChoice("4x3", 2, seed=3, chosen=["H"])) == ["S", "D", "C"]
         dealt = Session(GameSettings.create(deck="4x3", players=2, trumps="SH", seed=1, seats=[None, None]))
         with pytest.raises(InvalidInput, match="the trumps are chosen already"):
             engine.choose_trumps(dealt)

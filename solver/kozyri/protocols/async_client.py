@@ -5,7 +5,9 @@ with awaitable calls, as python-chess pairs ``chess.engine.popen_uci`` with
 
 Each call runs the blocking engine's on a worker thread
 (:func:`asyncio.to_thread`), so the event loop goes on while the engine
-thinks; the answers are the blocking engine's, request for request. Calls
+thinks; the answers are the blocking engine's, request for request (the
+game's moves, ``text=True`` their text; one :class:`~kozyri.core.AgentInfo`
+type from ``play`` and ``analyse``). Calls
 are answered one at a time (the blocking engine's lock). A call whose task is
 cancelled stops the search in progress in this process at once (a
 subprocess's runs to its budget, its reply dropped) and raises
@@ -17,7 +19,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
-from kozyri.core import Limit, PlayResult
+from kozyri.core import AgentInfo, Limit, PlayResult
 from kozyri.protocols.client import REPLY_TIMEOUT_SECONDS, AnalysisResult, Engine
 
 __all__ = ["AsyncAnalysis", "AsyncEngine"]
@@ -62,19 +64,19 @@ class AsyncEngine:
             raise
 
     async def play(self, game, limit: Limit | None = None, **options) -> PlayResult:
-        """The engine's move (:meth:`Engine.play`)."""
+        """The engine's move, the game's (:meth:`Engine.play`; ``text=True``: its text)."""
         return await self._call(self.engine.play, game, limit, **options)
 
     async def choose_trumps(self, game, limit: Limit | None = None, **options) -> PlayResult:
         """The trump suit the seat to choose takes (:meth:`Engine.choose_trumps`)."""
         return await self._call(self.engine.choose_trumps, game, limit, **options)
 
-    async def analyse(self, game, limit: Limit | None = None, **options):
-        """One search of the analysis agent (:meth:`Engine.analyse`)."""
+    async def analyse(self, game, limit: Limit | None = None, **options) -> AgentInfo | list[AgentInfo]:
+        """One search of the analysis agent (:meth:`Engine.analyse`; ``multipv=N``: a list)."""
         return await self._call(self.engine.analyse, game, limit, **options)
 
-    async def legal_moves(self, game, **options) -> list[str]:
-        """The legal moves of the player to move, as text."""
+    async def legal_moves(self, game, **options) -> list:
+        """The legal moves of the player to move (:meth:`Engine.legal_moves`; ``text=True``: their text)."""
         return await self._call(self.engine.legal_moves, game, **options)
 
     def analysis(self, game, limit: Limit | None = None, **options) -> AsyncAnalysis:
@@ -105,14 +107,14 @@ class AsyncAnalysis:
         self._owner, self._blocking = owner, blocking
 
     @property
-    def info(self) -> dict:
-        """The latest info dict (empty before the first search ends)."""
+    def info(self) -> AgentInfo | dict:
+        """The latest info (``{}`` before the first search ends)."""
         return self._blocking.info
 
-    def __aiter__(self) -> AsyncIterator[dict]:
+    def __aiter__(self) -> AsyncIterator[AgentInfo]:
         return self
 
-    async def __anext__(self) -> dict:
+    async def __anext__(self) -> AgentInfo:
         found = await self._owner._call(next, self._blocking, None)
         if found is None:
             raise StopAsyncIteration
@@ -122,8 +124,8 @@ class AsyncAnalysis:
         """End the analysis: no further search starts, the one in progress stops (in this process)."""
         self._blocking.stop()
 
-    async def wait(self) -> dict:
-        """Run the analysis to its end; the last info dict (with ``stopped``)."""
+    async def wait(self) -> AgentInfo | dict:
+        """Run the analysis to its end; the last info (with ``stopped``)."""
         return await self._owner._call(self._blocking.wait)
 
     async def __aenter__(self) -> AsyncAnalysis:

@@ -10,14 +10,25 @@ the in-process engine writes each request as a line and answers it with
 --jsonl`` runs, so the same request gets the same answer either way (under a
 node budget the moves do not depend on the machine).
 
-* :meth:`Engine.play` answers a :class:`~kozyri.core.PlayResult`: the move as
-  text (``AS``, ``KH+9S``, ``take3``: what :meth:`kozyri.play.Session.act`
-  and every protocol take) and its :class:`~kozyri.core.AgentInfo`;
-* :meth:`Engine.analyse` answers an info dict (:func:`info_from_reply`): one
-  search of the analysis agent, with ``pv`` when proven;
+* :meth:`Engine.play` answers a :class:`~kozyri.core.PlayResult`: the
+  game's move (an Own Trumps :class:`~kozyri.owntrumps.rules.Move`, read
+  against the game given; before the deal the suit, its letter) and its
+  :class:`~kozyri.core.AgentInfo`;
+* :meth:`Engine.analyse` answers an :class:`~kozyri.core.AgentInfo` too
+  (:func:`info_from_reply`): one search of the analysis agent, with ``pv``
+  when proven; with ``multipv=N`` a list of them, one per line;
 * :meth:`Engine.analysis` is an :class:`AnalysisResult`: a deepening
   analysis (searches of 64, 128, 256, ... nodes, as the text protocol's
-  ``analyze``) whose info dicts arrive as each search ends.
+  ``analyze``) whose infos arrive as each search ends.
+
+The engine speaks text (``AS``, ``KH+9S``, ``take3``); the client reads
+each move against the game it was given, so a move is the game's object
+(as python-chess answers a ``chess.Move``). ``move.text(deck)`` writes it
+(python-chess's ``move.uci()``: a card's number means something only in
+its deck), and every call takes ``text=True`` to answer the engine's text
+as it came, the game left unread (what every protocol and
+:meth:`kozyri.play.Session.act` take, and what a relay to another program
+needs).
 
 Errors are typed: :class:`EngineError` (the engine refused a request: its
 one-line message), :class:`EngineTerminatedError` (the engine is gone: it
@@ -29,32 +40,36 @@ its input, waits :data:`QUIT_GRACE_SECONDS`, then terminates and kills it.
 
 from __future__ import annotations
 
-import collections
 import itertools
 import json
-import queue
-import subprocess
 import sys
 import threading
 import time
 import weakref
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 import kozyri.checks as checks
 from kozyri.checks import seconds as checked_seconds
-from kozyri.core import DEPTH_LIMIT, AgentInfo, InvalidInput, Limit, PlayResult, ProtocolError, Value
+from kozyri.core import DEPTH_LIMIT, AgentInfo, InvalidInput, KozyriError, Limit, PlayResult, Value
+from kozyri.protocols.client_transport import (
+    QUIT_GRACE_SECONDS,
+    EngineError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    InProcessTransport,
+    SubprocessTransport,
+    close_quietly,
+)
 
 __all__ = ["DEFAULT_COMMAND", "FIRST_ANALYSIS_NODES", "QUIT_GRACE_SECONDS", "REPLY_TIMEOUT_SECONDS",
            "AnalysisResult", "Engine", "EngineError", "EngineLimit", "EngineTerminatedError", "EngineTimeoutError",
-           "agent_info", "game_json", "info_from_reply"]
+           "GameMoves", "game_json", "info_from_reply"]
 
 #: The command :meth:`Engine.popen` runs by default: this interpreter's ``kozyri engine --jsonl``.
 DEFAULT_COMMAND = (sys.executable, "-m", "kozyri_cli", "engine", "--jsonl")
 #: Seconds a subprocess's reply may take beyond its request's time limit before it counts as hung.
 REPLY_TIMEOUT_SECONDS = 120.0
-#: Seconds a subprocess is given to end after its input is closed (then to end after SIGTERM).
-QUIT_GRACE_SECONDS = 5.0
 #: Nodes of the first search of :meth:`Engine.analysis` (each next one has twice as many;
 #: the same as :data:`kozyri.protocols.analysis.FIRST_ANALYSIS_NODES`).
 FIRST_ANALYSIS_NODES = 64
@@ -67,18 +82,8 @@ _PLAY_OPTIONS = ("level", "agent", "memory", "seed")
 _ANALYSE_OPTIONS = ("multipv",)
 #: Keys of a reply that are about the exchange, not the answer.
 _ENVELOPE = ("id", "ok", "type")
-
-
-class EngineError(ProtocolError):
-    """The engine refused a request; the message is the engine's one line."""
-
-
-class EngineTerminatedError(EngineError):
-    """The engine is gone: its process ended (or was killed), or it was quit."""
-
-
-class EngineTimeoutError(EngineError, TimeoutError):
-    """A reply did not come in time (the subprocess is killed: it cannot be trusted to answer in order)."""
+#: The fields of an info a reply may give (the others, ``lines`` and ``phase``, are read apart or not kept).
+_INFO_FIELDS = frozenset(field.name for field in fields(AgentInfo))
 
 
 # --- what a search may spend ----------------------------------------------------------------
@@ -149,179 +154,70 @@ def game_json(game):
                        f"JSON or text, not {type(game).__name__}")
 
 
-def info_from_reply(reply: dict) -> dict:
-    """The info dict of a reply: the reply's fields (``ply``, ``seat``,
-    ``move``, ``agent``, ``proven``, ``estimate``, ``nodes``, ``playouts``,
+def info_from_reply(reply: dict, moves: GameMoves | None = None) -> AgentInfo:
+    """The :class:`~kozyri.core.AgentInfo` of a reply: its fields (``ply``,
+    ``seat``, ``move``, ``agent``, ``estimate``, ``nodes``, ``playouts``,
     ``worlds``, ``seconds``, ``stopped``/``forced`` when they apply, ``pv``
-    from ``analyze``) and ``value``, the proven :class:`~kozyri.core.Value`
-    (None when nothing is proven)."""
-    info = {key: value for key, value in reply.items() if key not in _ENVELOPE}
-    proven = info.get("proven")
-    info["value"] = None if proven is None else Value.parse(proven)
-    return info
+    from ``analyze``; the reply's ``proven`` is its ``value``, a
+    :class:`~kozyri.core.Value`). ``moves`` reads ``move`` and ``pv`` as the
+    game's moves (:class:`GameMoves`); without it they stay text."""
+    given = {key: value for key, value in reply.items() if key in _INFO_FIELDS}
+    proven = reply.get("proven")
+    given["value"] = None if proven is None else Value.parse(proven)
+    given.setdefault("agent", "unknown")
+    if moves is not None:
+        if given.get("move") is not None:
+            given["move"] = moves.move(given["move"])
+        if given.get("pv") is not None:
+            given["pv"] = moves.line(given["pv"])
+    return AgentInfo(**given)
 
 
-def agent_info(info: dict) -> AgentInfo:
-    """The :class:`~kozyri.core.AgentInfo` of an info dict."""
-    return AgentInfo(agent=info.get("agent", "unknown"), value=info.get("value"), estimate=info.get("estimate"),
-                     score=info.get("score"), nodes=info.get("nodes", 0), playouts=info.get("playouts", 0),
-                     worlds=info.get("worlds", 0), depth=info.get("depth", 0), seconds=info.get("seconds", 0.0),
-                     stopped=info.get("stopped"), forced=info.get("forced", False))
+class GameMoves:
+    """The game's moves of the engine's texts, read against a request's game
+    as the engine reads it (:func:`kozyri.protocols.messages.request_view`):
+    the legal moves of the player to move (Own Trumps
+    :class:`~kozyri.owntrumps.rules.Move` objects), or before the deal the free
+    suits (a suit is its letter, ``"S"``: kozyri has no suit type, and
+    :meth:`~kozyri.play.Session.act` and
+    :meth:`~kozyri.play.TrumpChoice.choose` take it). A text that is no such
+    move is an :class:`EngineError`: the engine answered another game."""
 
+    def __init__(self, request: dict):
+        from kozyri.play.owntrumps import TrumpChoice
+        from kozyri.protocols.messages import read_request, request_view
 
-# --- the two ways to reach an engine ----------------------------------------------------
-class _InProcess:
-    """Requests answered in this process by the code of ``kozyri engine --jsonl``."""
-
-    def __init__(self, level=None, tables=None):
-        from importlib.metadata import PackageNotFoundError, version
-
-        from kozyri.protocols.analysis import Strength
-        from kozyri.protocols.messages import JsonRequests
-
-        if tables is None:
-            from kozyri.owntrumps.table_store import TableStore
-
-            tables = TableStore()  # as the command: stored tables answer small decks exactly
-        strength = Strength() if level is None else Strength(level=level)
         try:
-            program = version("kozyri")  # the version the command answers, read as kozyri.__version__ reads it
-        except PackageNotFoundError:  # pragma: no cover - a source tree that is not installed
-            program = "unknown"
-        self._requests = JsonRequests(strength, version=program, tables=tables)
-        self._control = None
-        self._closed = False
+            self.view = request_view(read_request(request))
+        except KozyriError as exc:
+            raise EngineError(f"the engine's answer cannot be read against the game given ({exc}); "
+                              "text=True answers its text as it came") from None
+        if isinstance(self.view, TrumpChoice):
+            self.legal = {suit: suit for suit in self.view.free}
+        else:
+            self.legal = {move.text(self.view.deck): move for move in self.view.legal_moves()}
 
-    def exchange(self, line: str, timeout: float | None) -> dict:
-        from kozyri.search.control import SearchControl
-
-        if self._closed:
-            raise EngineTerminatedError("the engine was quit")
-        self._control = SearchControl()
+    def move(self, text: str):
+        """The legal move the engine wrote ``text``."""
         try:
-            return self._requests.answer(line.encode("utf-8"), self._control)
-        finally:
-            self._control = None
+            return self.legal[text]
+        except (KeyError, TypeError):
+            raise EngineError(f"the engine answered {text!r}, no legal move here "
+                              f"(legal: {' '.join(self.legal)})") from None
 
-    def cancel(self) -> None:
-        control = self._control
-        if control is not None:
-            control.cancel()
-
-    def close(self) -> None:
-        self.cancel()
-        self._closed = True
-
-
-class _Subprocess:
-    """Requests written to a subprocess's standard input, replies read from
-    its output by a reader thread (so that a wait can time out); its
-    standard error is drained by another thread (its last lines explain an
-    end)."""
-
-    def __init__(self, command, timeout: float | None, popen_args: dict):
-        self.command = [str(word) for word in command]
-        self.timeout = timeout
+    def line(self, texts: list) -> list:
+        """The moves of a main line from the position (its first move one of the legal moves)."""
+        if not texts:
+            return []
+        line = [self.move(texts[0])]
         try:
-            # A session of its own: Ctrl-C at a terminal reaches the caller, which quits the engine.
-            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            stderr=subprocess.PIPE, **{"start_new_session": True, **popen_args})
-        except OSError as exc:
-            raise EngineTerminatedError(f"cannot start the engine {' '.join(self.command)}: {exc}") from None
-        self._replies: queue.Queue = queue.Queue()
-        self._stderr: collections.deque = collections.deque(maxlen=20)
-        self._threads = [threading.Thread(target=self._read_replies, name="kozyri-client-replies", daemon=True),
-                         threading.Thread(target=self._read_errors, name="kozyri-client-stderr", daemon=True)]
-        for thread in self._threads:
-            thread.start()
-        self._gone = False
-
-    def _read_replies(self) -> None:
-        try:
-            for line in self.process.stdout:
-                self._replies.put(line)
-        except (OSError, ValueError):
-            pass
-        finally:
-            self._replies.put(None)
-
-    def _read_errors(self) -> None:
-        try:
-            for line in self.process.stderr:
-                self._stderr.append(line.decode("utf-8", "replace").rstrip())
-        except (OSError, ValueError):
-            pass
-
-    def _ended(self) -> EngineTerminatedError:
-        """The error for an engine whose output ended: its exit code and last words."""
-        self._gone = True
-        try:
-            code = self.process.wait(QUIT_GRACE_SECONDS)
-        except subprocess.TimeoutExpired:
-            self.close()
-            code = self.process.returncode
-        last = next((line for line in reversed(self._stderr) if line.strip()), None)
-        return EngineTerminatedError(f"the engine ended (exit code {code})" + (f": {last}" if last else ""))
-
-    def exchange(self, line: str, timeout: float | None) -> dict:
-        if self._gone:
-            raise EngineTerminatedError("the engine was quit" if self.process.returncode in (None, 0)
-                                        else f"the engine ended (exit code {self.process.returncode})")
-        try:
-            self.process.stdin.write(line.encode("utf-8") + b"\n")
-            self.process.stdin.flush()
-        except (OSError, ValueError):
-            raise self._ended() from None
-        try:
-            reply = self._replies.get(timeout=timeout)
-        except queue.Empty:
-            self.close(hung=True)
-            raise EngineTimeoutError(f"the engine did not answer within {timeout:g} seconds (it was stopped)") from None
-        if reply is None:
-            raise self._ended()
-        try:
-            return json.loads(reply)
-        except ValueError:
-            self.close(hung=True)
-            raise EngineError(f"the engine answered something that is not JSON: {reply[:80]!r}") from None
-
-    def cancel(self) -> None:
-        """A search in a subprocess runs to its budget (the JSON Lines form has no stop)."""
-
-    def close(self, hung: bool = False) -> None:
-        """End the process: its input closed (it ends at the end of its input),
-        then SIGTERM, then SIGKILL, each after a grace period (a ``hung``
-        process is killed at once); always reaped."""
-        self._gone = True
-        process = self.process
-        if process.poll() is None:
-            try:
-                process.stdin.close()
-            except OSError:
-                pass
-            for stop in ((process.kill,) if hung else (None, process.terminate, process.kill)):
-                if stop is not None:
-                    stop()
-                try:
-                    process.wait(QUIT_GRACE_SECONDS)
-                    break
-                except subprocess.TimeoutExpired:
-                    continue
-        process.wait()
-        for thread in self._threads:
-            thread.join(QUIT_GRACE_SECONDS)
-        for stream in (process.stdin, process.stdout, process.stderr):
-            try:
-                stream.close()
-            except OSError:
-                pass
-
-
-def _close_quietly(transport) -> None:
-    try:
-        transport.close()
-    except Exception:  # collected at exit: nothing to tell anybody
-        pass
+            position = self.view.position().play(line[0])
+            for text in texts[1:]:
+                line.append(position.parse_move(text))
+                position = position.play(line[-1])
+        except KozyriError as exc:
+            raise EngineError(f"the engine's main line {' '.join(texts)} is not one of this game: {exc}") from None
+        return line
 
 
 # --- the engine ----------------------------------------------------------------------------
@@ -344,7 +240,7 @@ class Engine:
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._options: dict = {}
-        self._finalizer = weakref.finalize(self, _close_quietly, transport)
+        self._finalizer = weakref.finalize(self, close_quietly, transport)
         #: The engine's own description: ``name``, ``version``, ``protocol``, ``agents``, ``levels``, ...
         self.id: dict = {}
         try:
@@ -360,7 +256,7 @@ class Engine:
         ``level``: the default strength (1-8 or a name; default 7, master);
         ``tables``: a :class:`~kozyri.owntrumps.table_store.TableStore` (the
         default store, as the command's)."""
-        return cls(_InProcess(level, tables))
+        return cls(InProcessTransport(level, tables))
 
     @classmethod
     def popen(cls, command=None, *, level=None, timeout: float | None = REPLY_TIMEOUT_SECONDS,
@@ -376,7 +272,7 @@ class Engine:
         words = list(DEFAULT_COMMAND if command is None else command)
         if level is not None:
             words += ["--level", str(level)]
-        return cls(_Subprocess(words, timeout, popen_args), timeout)
+        return cls(SubprocessTransport(words, timeout, popen_args), timeout)
 
     # --- the exchange -------------------------------------------------------------------
     def _request(self, fields: dict, seconds: float | None = None) -> dict:
@@ -431,17 +327,27 @@ class Engine:
             else:
                 self._options[key] = value
 
-    def play(self, game, limit: Limit | None = None, **options) -> PlayResult:
-        """The engine's move for the player to move: ``(move, info)``, the
-        move as text and what the agent knows (:class:`~kozyri.core.AgentInfo`).
-        Before the deal, the trump suit of the seat to choose (:meth:`choose_trumps`)."""
-        fields = self._fields("bestmove", game, limit, options)
-        info = info_from_reply(self._request(fields, fields.get("time")))
-        return PlayResult(info["move"], agent_info(info))
+    def _answer(self, fields: dict, text: bool) -> tuple[dict, GameMoves | None]:
+        """The reply to a request, and how to read its moves (None: as text)."""
+        reply = self._request(fields, fields.get("time"))
+        return reply, None if text else GameMoves(fields)
 
-    def choose_trumps(self, game, limit: Limit | None = None, **options) -> PlayResult:
+    def play(self, game, limit: Limit | None = None, *, text: bool = False, **options) -> PlayResult:
+        """The engine's move for the player to move: ``(move, info)``, the
+        game's move (an Own Trumps :class:`~kozyri.owntrumps.rules.Move`,
+        one of the game's legal moves; ``text=True``: its text, ``KH+9S``)
+        and what the engine knows (:class:`~kozyri.core.AgentInfo`, the
+        type :meth:`analyse` answers). Before the deal, the trump suit of the
+        seat to choose (:meth:`choose_trumps`)."""
+        fields = self._fields("bestmove", game, limit, options)
+        info = info_from_reply(*self._answer(fields, text))
+        return PlayResult(info.move, info)
+
+    def choose_trumps(self, game, limit: Limit | None = None, *, text: bool = False, **options) -> PlayResult:
         """The trump suit the seat to choose takes, before the deal: ``(suit,
-        info)``. ``game``: a :class:`~kozyri.play.Session` or a
+        info)``, the suit its letter (``"S"``: kozyri's suits are their
+        letters, what :meth:`kozyri.play.Session.act` takes; ``text`` changes
+        nothing). ``game``: a :class:`~kozyri.play.Session` or a
         :class:`~kozyri.play.TrumpChoice` in its trump choice, or a seat's view
         of one (its JSON). :meth:`play` does the same when given a game in its
         trump choice; this one refuses a game already dealt. Before the deal
@@ -451,16 +357,19 @@ class Engine:
         fields = self._fields("bestmove", game, limit, options)
         if not (isinstance(fields["game"], dict) and fields["game"].get("phase") == "trump choice"):
             raise InvalidInput("the trumps are chosen already: play() chooses the moves of the deal")
-        info = info_from_reply(self._request(fields, fields.get("time")))
-        return PlayResult(info["move"], agent_info(info))
+        info = info_from_reply(*self._answer(fields, text))
+        return PlayResult(info.move, info)
 
-    def analyse(self, game, limit: Limit | None = None, *, multipv: int | None = None, **options):
+    def analyse(self, game, limit: Limit | None = None, *, multipv: int | None = None, text: bool = False,
+                **options) -> AgentInfo | list[AgentInfo]:
         """One search of the position by the analysis agent (the engine's
-        agent, or a searching one when the level's does not search): its info
-        dict (:func:`info_from_reply`), with ``pv``, the main line, when the
-        value is proven and every card is known.
+        agent, or a searching one when the level's does not search): its
+        :class:`~kozyri.core.AgentInfo` (:func:`info_from_reply`; the type
+        :meth:`play` answers), ``move`` the game's move and ``pv``, the main
+        line as the game's moves, when the value is proven and every card is
+        known (``text=True``: as text).
 
-        ``multipv=N``: a list of up to N info dicts instead, as python-chess
+        ``multipv=N``: a list of up to N infos instead, as python-chess
         answers, one per move the search weighed, best first (the engine's
         move first): each the search's info with that line's ``multipv``
         (1, 2, ...), ``move``, ``estimate``, ``value`` and ``share`` of the
@@ -468,25 +377,31 @@ class Engine:
         if multipv is not None:
             options["multipv"] = multipv
         fields = self._fields("analyze", game, limit, options)
-        info = info_from_reply(self._request(fields, fields.get("time")))
+        reply, moves = self._answer(fields, text)
+        info = info_from_reply(reply, moves)
         if multipv is None:
             return info
-        lines = info.pop("lines")
-        return [{**info, "multipv": k, "move": line["move"], "estimate": line["estimate"], "share": line["share"],
-                 "proven": line["proven"], "value": None if line["proven"] is None else Value.parse(line["proven"]),
-                 "pv": info["pv"] if k == 1 else None}
-                for k, line in enumerate(lines, 1)]
+        read = (lambda move: move) if moves is None else moves.move
+        return [replace(info, multipv=k, move=read(line["move"]), estimate=line["estimate"], share=line["share"],
+                        value=None if line["proven"] is None else Value.parse(line["proven"]),
+                        pv=info.pv if k == 1 else None)
+                for k, line in enumerate(reply["lines"], 1)]
 
-    def analysis(self, game, limit: Limit | None = None, **options) -> AnalysisResult:
+    def analysis(self, game, limit: Limit | None = None, *, text: bool = False, **options) -> AnalysisResult:
         """A deepening analysis (:class:`AnalysisResult`): iterate over it for
-        its info dicts, one as each search ends; ``limit`` bounds the whole
-        (None: until it settles or is stopped)."""
+        its infos (each an :class:`~kozyri.core.AgentInfo`, moves the game's;
+        ``text=True``: text), one as each search ends; ``limit`` bounds the
+        whole (None: until it settles or is stopped)."""
         fields = self._fields("analyze", game, limit, options)  # the clocks; each search sets its own nodes and time
-        return AnalysisResult(self, fields, limit or Limit())
+        return AnalysisResult(self, fields, limit or Limit(), text)
 
-    def legal_moves(self, game, **options) -> list[str]:
-        """The legal moves of the player to move, as text."""
-        return self._request(self._fields("legal_moves", game, None, options))["moves"]
+    def legal_moves(self, game, *, text: bool = False, **options) -> list:
+        """The legal moves of the player to move: the game's moves, as
+        :meth:`play` answers them (``text=True``: their text); before the
+        deal the free suits."""
+        fields = self._fields("legal_moves", game, None, options)
+        reply, moves = self._answer(fields, text)
+        return reply["moves"] if moves is None else [moves.move(move) for move in reply["moves"]]
 
     def quit(self) -> None:
         """End the engine (a subprocess: reaped); later calls raise :class:`EngineTerminatedError`."""
@@ -514,28 +429,30 @@ class Engine:
 class AnalysisResult:
     """A deepening analysis, run as it is iterated: each search has twice the
     nodes of the one before (:data:`FIRST_ANALYSIS_NODES` first), within
-    the limit, and each yields an info dict about the best search so far,
-    its ``nodes`` and ``seconds`` counting the whole analysis and ``depth``
-    the searches made. It ends when the limit is spent, the value is proven,
-    the move is forced, more search adds nothing, or :meth:`stop` is called
-    (from any thread: in this process the search in progress stops at once,
-    in a subprocess at the end of the search in progress). :attr:`info` is
-    the latest info, :meth:`wait` runs it to the end and answers the last one
-    (its ``stopped``: ``"node limit"``, ``"time limit"``, ``"cancelled"``, or
-    None when it settled). Use it in a ``with`` block to stop it on leaving."""
+    the limit, and each yields an info (an :class:`~kozyri.core.AgentInfo`)
+    about the best search so far, its ``nodes`` and ``seconds`` counting the
+    whole analysis and ``depth`` the searches made. It ends when the limit
+    is spent, the value is proven, the move is forced, more search adds
+    nothing, or :meth:`stop` is called (from any thread: in this process the
+    search in progress stops at once, in a subprocess at the end of the
+    search in progress). :attr:`info` is the latest info (``{}``, an empty
+    mapping as python-chess's, before the first search ends), :meth:`wait`
+    runs it to the end and answers the last one (its ``stopped``: ``"node
+    limit"``, ``"time limit"``, ``"cancelled"``, or None when it settled).
+    Use it in a ``with`` block to stop it on leaving."""
 
-    def __init__(self, engine: Engine, fields: dict, limit: Limit):
-        self._engine, self._fields, self.limit = engine, fields, limit
-        #: The latest info dict (empty before the first search ends).
-        self.info: dict = {}
+    def __init__(self, engine: Engine, fields: dict, limit: Limit, text: bool = False):
+        self._engine, self._fields, self.limit, self._text = engine, fields, limit, text
+        #: The latest info (``{}`` before the first search ends).
+        self.info: AgentInfo | dict = {}
         self._stopped = threading.Event()
         self._searching = False
         self._steps = self._run()
 
-    def _run(self) -> Iterator[dict]:
+    def _run(self) -> Iterator[AgentInfo]:
         began, limit = time.monotonic(), self.limit
         budget, total, grown, depth = FIRST_ANALYSIS_NODES, 0, -1, 0
-        best = None
+        best = moves = None
         reason = None
         while True:
             nodes = budget if limit.nodes is None else min(budget, limit.nodes - total)
@@ -551,21 +468,24 @@ class AnalysisResult:
             request = {**self._fields, "nodes": nodes, "time": seconds}
             self._searching = True
             try:
-                found = info_from_reply(self._engine._request(request, seconds))
+                reply = self._engine._request(request, seconds)
             finally:
                 self._searching = False
+            if moves is None and not self._text:
+                moves = GameMoves(self._fields)  # once: every search is of the same game
+            found = info_from_reply(reply, moves)
             depth += 1
-            total += found["nodes"]
+            total += found.nodes
             # The deepest search so far (a search cut short may have searched less), or a proof.
-            if best is None or found["value"] is not None or found["nodes"] >= best["nodes"]:
+            if best is None or found.value is not None or found.nodes >= best.nodes:
                 best = found
-            self.info = {**best, "nodes": total, "seconds": round(time.monotonic() - began, 6), "depth": depth}
-            self.info.pop("stopped", None)
+            self.info = replace(best, nodes=total, seconds=round(time.monotonic() - began, 6), depth=depth,
+                                stopped=None)
             yield self.info
-            if found.get("forced") or (found["value"] is not None and found.get("stopped") is None):
+            if found.forced or (found.value is not None and found.stopped is None):
                 break  # settled: more search cannot change the answer
-            if found.get("stopped") is not None and found["nodes"] < nodes:
-                reason = "cancelled" if self._stopped.is_set() else found["stopped"]
+            if found.stopped is not None and found.nodes < nodes:
+                reason = "cancelled" if self._stopped.is_set() else found.stopped
                 break
             if limit.nodes is not None and total >= limit.nodes:
                 reason = "node limit"
@@ -573,16 +493,16 @@ class AnalysisResult:
             if getattr(limit, "depth", None) is not None and depth >= limit.depth:
                 reason = DEPTH_LIMIT
                 break
-            if found["nodes"] <= grown:
+            if found.nodes <= grown:
                 break  # the search no longer grows (every line is played out)
-            grown, budget = found["nodes"], budget * 2
+            grown, budget = found.nodes, budget * 2
         if best is not None:
-            self.info = {**self.info, "stopped": reason}
+            self.info = replace(self.info, stopped=reason)
 
     def __iter__(self) -> AnalysisResult:
         return self
 
-    def __next__(self) -> dict:
+    def __next__(self) -> AgentInfo:
         return next(self._steps)
 
     def stop(self) -> None:
@@ -591,8 +511,8 @@ class AnalysisResult:
         if self._searching:  # (not another call's search)
             self._engine._transport.cancel()
 
-    def wait(self) -> dict:
-        """Run the analysis to its end; the last info dict (with ``stopped``)."""
+    def wait(self) -> AgentInfo | dict:
+        """Run the analysis to its end; the last info (with ``stopped``)."""
         for _ in self._steps:
             pass
         return self.info

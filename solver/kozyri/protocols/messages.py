@@ -416,6 +416,15 @@ def _dealt(request: Request) -> Input:
     return request.game
 
 
+def request_view(request: Request) -> Observation | TrumpChoice:
+    """What the request's game is to the player to act, as the engine reads
+    it: the view of the player to move, or the trump choice before the deal
+    (the Python engine API reads the engine's move texts against it)."""
+    if isinstance(request.game, ChoiceGame):
+        return _choosing(request)
+    return _view(request)[0]
+
+
 def _view(request: Request) -> tuple[Observation, int]:
     """The view of the player to move (as ``kozyri bestmove`` reads it) and its ply, from the request's game."""
     _dealt(request)
