@@ -26,13 +26,21 @@ The rules are those of :mod:`kozyri.owntrumps.kernels` (its tables
 OpenSpiel game (:class:`kozyri.owntrumps.actions.ActionCodec`): ``c`` plays
 card ``c`` alone, ``size + size * b + c`` beats with ``b`` and follows with
 ``c``, ``size + size * size`` takes. The plain-Python reference the tests
-compare these kernels with is :class:`kozyri.play.Session`.
+compare these kernels with is :class:`kozyri.play.Session` (the games, the
+legal actions), and for the kernels that choose an action,
+:func:`kozyri.rl.vector.sample_reference` and
+:func:`kozyri.rl.vector.argmax_reference` over the legal moves of the
+plain-Python rules.
 
-The kernels that step, play or list moves come twice: ``*_serial``
-(``@njit``) and ``*_parallel`` (``parallel=True``, ``prange`` over the
-games); the Python API picks one by the number of games (measured in
-``benchmarks/vector_steps.py``: threads started for every step pay only
-for thousands of games).
+The kernels that step, play, list or choose actions come twice:
+``*_serial(lo, hi, ...)`` runs on the games ``lo..hi-1`` (all of them:
+``0, N``), compiled without Numba's reference counts
+(:data:`kozyri.search.jit.search_kernel`: every array handed to an
+inlined helper cost two atomic operations, most of a step's time), and
+``*_parallel(n_chunks, ...)`` (``parallel=True``) shares ``n_chunks`` runs
+of games among Numba's threads, one call of the serial kernel a run. The
+Python API picks one (measured in ``benchmarks/vector_steps.py``: threads
+started for every step pay only on idle cores).
 """
 
 from __future__ import annotations
@@ -40,15 +48,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from kozyri.owntrumps.kernels import DRAWN, NO_FOLLOW, PLAYING, TAKE, game_status, gen_moves, next_holder
+from kozyri.owntrumps.kernels import DRAWN, PLAYING
 from kozyri.search.bits import lowest_bit, popcount
+from kozyri.search.jit import search_kernel
 
 #: ``result`` of a game stopped by the turn cap (a draw).
 CAPPED = -3
 #: ``result`` of a game drawn by the third occurrence of a position.
 REPEATED = -4
-#: Room for the legal moves of one position (as :data:`kozyri.owntrumps.mcts_kernels.MAX_MOVES`).
-MAX_MOVES = 4096
 
 
 # --- small helpers ---------------------------------------------------------------------
@@ -73,15 +80,38 @@ def kth_card(mask, k):
 
 
 @njit(cache=True, inline="always")
-def move_action(move, size):
-    """The action number of a kernel move code (:meth:`Move.encode <kozyri.owntrumps.rules.Move.encode>`)."""
-    kind = move >> 16
-    if kind == TAKE:
-        return size + size * size
-    follow = (move >> 8) & 0xFF
-    if follow == NO_FOLLOW:
-        return move & 0xFF
-    return size + size * (move & 0xFF) + follow
+def holder_after(g, hands, seat):
+    """The next seat after ``seat`` still holding cards in game ``g`` (``seat``
+    if none): :func:`~kozyri.owntrumps.kernels.next_holder` on the game's row
+    (no row view: a view costs Numba two reference counts)."""
+    n = hands.shape[1]
+    for step in range(1, n + 1):
+        s = seat + step
+        if s >= n:
+            s -= n
+        if hands[g, s] != 0:
+            return s
+    return seat
+
+
+@njit(cache=True, inline="always")
+def status_after(g, hands, pile, pile_len, mover, beat_mask):
+    """:func:`~kozyri.owntrumps.kernels.game_status` of game ``g`` after ``mover``
+    placed cards, on the game's row: ``PLAYING`` while two or more seats hold
+    cards, else the loser's seat, or ``DRAWN`` (the one-card draw)."""
+    if hands[g, mover] != 0:
+        return PLAYING
+    last = -1
+    for seat in range(hands.shape[1]):
+        if hands[g, seat] != 0:
+            if last >= 0:
+                return PLAYING
+            last = seat
+    h = hands[g, last]
+    if h & (h - np.uint64(1)) == 0:
+        if (beat_mask[last, pile[g, pile_len[g] - 1]] >> np.uint64(lowest_bit(h))) & np.uint64(1):
+            return DRAWN
+    return last
 
 
 @njit(cache=True, inline="always")
@@ -210,28 +240,98 @@ def is_legal(g, action, hands, pile, pile_len, to_move, beat_mask, must_beat):
 
 
 @njit(cache=True, inline="always")
-def random_action(g, hands, pile, pile_len, to_move, beat_mask, must_beat, rng):
-    """A uniformly random legal action of game ``g`` (in play), from its counts
-    alone (no move list): the beats in :func:`gen_moves` order, the take last."""
+def legal_count(g, hands, pile, pile_len, to_move, beat_mask, must_beat):
+    """The number of legal actions of game ``g`` (in play), from the cards'
+    bits (:func:`~kozyri.owntrumps.kernels.count_moves` on the game's row)."""
+    seat = to_move[g]
+    hand = hands[g, seat]
+    pl = pile_len[g]
+    if pl == 0:
+        return popcount(hand)
+    n_beaters = popcount(hand & beat_mask[seat, pile[g, pl - 1]])
+    n = n_beaters * max(1, popcount(hand) - 1)
+    if n_beaters == 0 or not must_beat:
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def kth_action(g, k, hands, pile, pile_len, to_move, beat_mask):
+    """The ``k``-th (from 0) of game ``g``'s legal actions in ascending order
+    (``0 <= k <`` :func:`legal_count`), without listing them: the leads by
+    card; the beats by beating card, then follow card; the take last (the
+    order of :func:`~kozyri.owntrumps.kernels.gen_moves`, which is the
+    actions' ascending order)."""
     size = pile.shape[1]
     seat = to_move[g]
     hand = hands[g, seat]
     pl = pile_len[g]
     if pl == 0:
-        return kth_card(hand, rand_below_at(rng, g, popcount(hand)))
+        return kth_card(hand, k)
     beaters = hand & beat_mask[seat, pile[g, pl - 1]]
-    n_beaters = popcount(beaters)
     follows = max(1, popcount(hand) - 1)
-    n_beats = n_beaters * follows
-    n = n_beats + (1 if n_beaters == 0 or not must_beat else 0)
-    r = rand_below_at(rng, g, n)
-    if r >= n_beats:
+    if k >= popcount(beaters) * follows:
         return size + size * size
-    b = kth_card(beaters, r // follows)
+    b = kth_card(beaters, k // follows)
     rest = hand & ~(np.uint64(1) << np.uint64(b))
     if rest == 0:
         return b
-    return size + size * b + kth_card(rest, r % follows)
+    return size + size * b + kth_card(rest, k % follows)
+
+
+@njit(cache=True, inline="always")
+def random_action(g, hands, pile, pile_len, to_move, beat_mask, must_beat, rng):
+    """A uniformly random legal action of game ``g`` (in play), from its counts
+    alone (no move list): one number of ``rng[g]`` a choice."""
+    n = legal_count(g, hands, pile, pile_len, to_move, beat_mask, must_beat)
+    return kth_action(g, rand_below_at(rng, g, n), hands, pile, pile_len, to_move, beat_mask)
+
+
+@njit(cache=True, inline="always")
+def best_action(g, scores, hands, pile, pile_len, to_move, beat_mask, must_beat):
+    """Game ``g``'s legal action (in play) of the highest ``scores[g, action]``:
+    the lowest such action on a tie, a NaN score below every number (the
+    choice of ``argmax`` over the legal actions' scores, NaN aside). The
+    actions are read off the cards' bits in :func:`kth_action`'s order."""
+    size = pile.shape[1]
+    seat = to_move[g]
+    hand = hands[g, seat]
+    pl = pile_len[g]
+    one = np.uint64(1)
+    best = -1
+    top = scores[g, 0]
+    if pl == 0:
+        h = hand
+        while h:
+            c = lowest_bit(h)
+            h &= h - one
+            s = scores[g, c]
+            if best < 0 or s > top or (top != top and s == s):
+                best, top = c, s
+        return best
+    bs = hand & beat_mask[seat, pile[g, pl - 1]]
+    any_beat = bs != 0
+    while bs:
+        b = lowest_bit(bs)
+        bs &= bs - one
+        rest = hand & ~(one << np.uint64(b))
+        if rest == 0:
+            s = scores[g, b]
+            if best < 0 or s > top or (top != top and s == s):
+                best, top = b, s
+        base = size + size * b
+        while rest:
+            c = lowest_bit(rest)
+            rest &= rest - one
+            s = scores[g, base + c]
+            if best < 0 or s > top or (top != top and s == s):
+                best, top = base + c, s
+    if not any_beat or not must_beat:
+        take = size + size * size
+        s = scores[g, take]
+        if best < 0 or s > top or (top != top and s == s):
+            best = take
+    return best
 
 
 @njit(cache=True, inline="always")
@@ -271,10 +371,10 @@ def apply_action(g, action, hands, pile, pile_len, to_move, ply, result, key, hi
         else:
             k = place(g, seat, (action - size) // size, hands, pile, pile_len, k, z_hand, z_pile)
             k = place(g, seat, (action - size) % size, hands, pile, pile_len, k, z_hand, z_pile)
-        status = game_status(hands[g], pile[g], pile_len[g], seat, beat_mask)
+        status = status_after(g, hands, pile, pile_len, seat, beat_mask)
     ply[g] += 1
     if status == PLAYING:
-        nxt = next_holder(hands[g], seat)
+        nxt = holder_after(g, hands, seat)
         to_move[g] = nxt
         k ^= z_move[seat] ^ z_move[nxt]
         key[g] = k
@@ -283,7 +383,7 @@ def apply_action(g, action, hands, pile, pile_len, to_move, ply, result, key, hi
         if status == PLAYING and ply[g] >= turn_cap:
             status = CAPPED
     else:
-        last = next_holder(hands[g], seat)
+        last = holder_after(g, hands, seat)
         to_move[g] = last
         if status == DRAWN:  # the last player's one card goes onto the pile (rules.apply_move)
             k = place(g, last, lowest_bit(hands[g, last]), hands, pile, pile_len, k, z_hand, z_pile)
@@ -318,28 +418,66 @@ def step_one(g, action, choose, auto_reset, hands, pile, pile_len, to_move, ply,
 
 
 @njit(cache=True, inline="always")
-def write_legal(g, hands, pile, pile_len, to_move, result, beat_mask, take_n, must_beat, moves, mask, actions, counts):
+def write_legal(g, hands, pile, pile_len, to_move, result, beat_mask, must_beat, mask, actions, counts):
     """Game ``g``'s legal actions into ``mask[g]`` (1 for each) and/or ``actions[g]``
-    with their number in ``counts[g]``; none once the game is over. An
-    array with no columns is not written."""
+    (ascending) with their number in ``counts[g]``; none once the game is
+    over. An array with no columns is not written. The actions are read off
+    the cards' bits in :func:`kth_action`'s order, which is ascending."""
     size = pile.shape[1]
-    n = 0
-    if result[g] == PLAYING:
-        n = gen_moves(hands[g], pile[g], pile_len[g], to_move[g], beat_mask, take_n, must_beat, moves, 0)
-    if mask.shape[1] > 0:
+    to_mask, to_list = mask.shape[1] > 0, actions.shape[1] > 0
+    if to_mask:
         for a in range(mask.shape[1]):
             mask[g, a] = 0
-        for i in range(n):
-            mask[g, move_action(moves[i], size)] = 1
-    if actions.shape[1] > 0:
-        # Ascending: gen_moves lists leads by card, beats by beating then follow card, the take last.
-        for i in range(n):
-            actions[g, i] = move_action(moves[i], size)
+    n = 0
+    if result[g] == PLAYING:
+        seat = to_move[g]
+        hand = hands[g, seat]
+        pl = pile_len[g]
+        one = np.uint64(1)
+        if pl == 0:
+            h = hand
+            while h:
+                c = lowest_bit(h)
+                h &= h - one
+                if to_mask:
+                    mask[g, c] = 1
+                if to_list:
+                    actions[g, n] = c
+                n += 1
+        else:
+            bs = hand & beat_mask[seat, pile[g, pl - 1]]
+            any_beat = bs != 0
+            while bs:
+                b = lowest_bit(bs)
+                bs &= bs - one
+                rest = hand & ~(one << np.uint64(b))
+                if rest == 0:
+                    if to_mask:
+                        mask[g, b] = 1
+                    if to_list:
+                        actions[g, n] = b
+                    n += 1
+                base = size + size * b
+                while rest:
+                    c = lowest_bit(rest)
+                    rest &= rest - one
+                    if to_mask:
+                        mask[g, base + c] = 1
+                    if to_list:
+                        actions[g, n] = base + c
+                    n += 1
+            if not any_beat or not must_beat:
+                take = size + size * size
+                if to_mask:
+                    mask[g, take] = 1
+                if to_list:
+                    actions[g, n] = take
+                n += 1
     counts[g] = n
 
 
-# --- N games: each kernel serial and parallel --------------------------------------------
-@njit(cache=True)
+# --- N games: each kernel serial (games lo..hi-1, no reference counts) and parallel (runs of games) ----
+@search_kernel
 def deal_orders_serial(orders, hands, pile, pile_len, to_move, ply, result, key, history, seen, leader, sixes, z_hand,
                        z_pile, z_move):
     """Deal every game from its card order (``orders[g]``, kozyri's deal) and start it."""
@@ -348,7 +486,7 @@ def deal_orders_serial(orders, hands, pile, pile_len, to_move, ply, result, key,
         start_game(g, hands, pile_len, to_move, ply, result, key, history, seen, leader, z_hand, z_pile, z_move, pile)
 
 
-@njit(cache=True)
+@search_kernel
 def deal_random_serial(hands, pile, pile_len, to_move, ply, result, key, history, seen, rng, leader, sixes, z_hand,
                        z_pile, z_move):
     """Deal every game at random from its ``rng`` state (the kernels' own shuffle) and start it."""
@@ -357,21 +495,30 @@ def deal_random_serial(hands, pile, pile_len, to_move, ply, result, key, history
         start_game(g, hands, pile_len, to_move, ply, result, key, history, seen, leader, z_hand, z_pile, z_move, pile)
 
 
-@njit(cache=True)
-def check_actions(actions, hands, pile, pile_len, to_move, result, beat_mask, must_beat):
-    """The first game in play whose action is illegal, or -1."""
+@search_kernel
+def first_illegal(actions, hands, pile, pile_len, to_move, result, beat_mask, must_beat):
+    """The first game in play whose action is not legal (a number out of
+    range included), or -1."""
     for g in range(hands.shape[0]):
         if result[g] == PLAYING and not is_legal(g, actions[g], hands, pile, pile_len, to_move, beat_mask, must_beat):
             return g
     return -1
 
 
-@njit(cache=True)
-def step_serial(actions, choose, auto_reset, hands, pile, pile_len, to_move, ply, result, key, history, seen, rng,
-                beat_mask, take_n, must_beat, z_hand, z_pile, z_move, turn_cap, leader, sixes, rewards, done):
-    """One step of every game (see :func:`step_one`); returns the moves played."""
+@search_kernel
+def step_serial(lo, hi, actions, choose, check, auto_reset, hands, pile, pile_len, to_move, ply, result, key, history,
+                seen, rng, beat_mask, take_n, must_beat, z_hand, z_pile, z_move, turn_cap, leader, sixes, rewards,
+                done):
+    """One step of the games ``lo..hi-1`` (see :func:`step_one`); returns the
+    moves played. With ``check`` (only for all the games: 0, N), every
+    game's action is checked first: when one is not legal, no game moves and
+    ``-1 - g`` is returned, ``g`` that game (:func:`first_illegal`)."""
+    if check:
+        bad = first_illegal(actions, hands, pile, pile_len, to_move, result, beat_mask, must_beat)
+        if bad >= 0:
+            return -1 - bad
     played = 0
-    for g in range(hands.shape[0]):
+    for g in range(lo, hi):
         played += step_one(g, actions[g], choose, auto_reset, hands, pile, pile_len, to_move, ply, result, key,
                            history, seen, rng, beat_mask, take_n, must_beat, z_hand, z_pile, z_move, turn_cap, leader,
                            sixes, rewards, done)
@@ -379,14 +526,22 @@ def step_serial(actions, choose, auto_reset, hands, pile, pile_len, to_move, ply
 
 
 @njit(cache=True, parallel=True)
-def step_parallel(actions, choose, auto_reset, hands, pile, pile_len, to_move, ply, result, key, history, seen, rng,
-                  beat_mask, take_n, must_beat, z_hand, z_pile, z_move, turn_cap, leader, sixes, rewards, done):
-    """:func:`step_serial` with the games shared among Numba's threads."""
+def step_parallel(n_chunks, actions, choose, check, auto_reset, hands, pile, pile_len, to_move, ply, result, key,
+                  history, seen, rng, beat_mask, take_n, must_beat, z_hand, z_pile, z_move, turn_cap, leader, sixes,
+                  rewards, done):
+    """:func:`step_serial` of all the games in ``n_chunks`` runs shared among
+    Numba's threads (the check first, serial)."""
+    if check:
+        bad = first_illegal(actions, hands, pile, pile_len, to_move, result, beat_mask, must_beat)
+        if bad >= 0:
+            return -1 - bad
+    n_games = hands.shape[0]
+    per = (n_games + n_chunks - 1) // n_chunks
     played = 0
-    for g in prange(hands.shape[0]):
-        played += step_one(g, actions[g], choose, auto_reset, hands, pile, pile_len, to_move, ply, result, key,
-                           history, seen, rng, beat_mask, take_n, must_beat, z_hand, z_pile, z_move, turn_cap, leader,
-                           sixes, rewards, done)
+    for k in prange(n_chunks):
+        played += step_serial(k * per, min(n_games, (k + 1) * per), actions, choose, False, auto_reset, hands, pile,
+                              pile_len, to_move, ply, result, key, history, seen, rng, beat_mask, take_n, must_beat,
+                              z_hand, z_pile, z_move, turn_cap, leader, sixes, rewards, done)
     return played
 
 
@@ -403,12 +558,12 @@ def play_out(g, hands, pile, pile_len, to_move, ply, result, key, history, seen,
     return played
 
 
-@njit(cache=True)
-def play_random_serial(hands, pile, pile_len, to_move, ply, result, key, history, seen, rng, beat_mask, take_n,
+@search_kernel
+def play_random_serial(lo, hi, hands, pile, pile_len, to_move, ply, result, key, history, seen, rng, beat_mask, take_n,
                        must_beat, z_hand, z_pile, z_move, turn_cap, rewards):
-    """Every game played to its end at random (see :func:`play_out`); returns the moves played."""
+    """The games ``lo..hi-1`` played to their end at random (see :func:`play_out`); returns the moves played."""
     played = 0
-    for g in range(hands.shape[0]):
+    for g in range(lo, hi):
         for s in range(hands.shape[1]):
             rewards[g, s] = 0.0
         played += play_out(g, hands, pile, pile_len, to_move, ply, result, key, history, seen, rng, beat_mask, take_n,
@@ -417,35 +572,82 @@ def play_random_serial(hands, pile, pile_len, to_move, ply, result, key, history
 
 
 @njit(cache=True, parallel=True)
-def play_random_parallel(hands, pile, pile_len, to_move, ply, result, key, history, seen, rng, beat_mask, take_n,
-                         must_beat, z_hand, z_pile, z_move, turn_cap, rewards):
-    """:func:`play_random_serial` with the games shared among Numba's threads."""
+def play_random_parallel(n_chunks, hands, pile, pile_len, to_move, ply, result, key, history, seen, rng, beat_mask,
+                         take_n, must_beat, z_hand, z_pile, z_move, turn_cap, rewards):
+    """:func:`play_random_serial` of all the games in ``n_chunks`` runs shared among Numba's threads."""
+    n_games = hands.shape[0]
+    per = (n_games + n_chunks - 1) // n_chunks
     played = 0
-    for g in prange(hands.shape[0]):
-        for s in range(hands.shape[1]):
-            rewards[g, s] = 0.0
-        played += play_out(g, hands, pile, pile_len, to_move, ply, result, key, history, seen, rng, beat_mask, take_n,
-                           must_beat, z_hand, z_pile, z_move, turn_cap, rewards)
+    for k in prange(n_chunks):
+        played += play_random_serial(k * per, min(n_games, (k + 1) * per), hands, pile, pile_len, to_move, ply,
+                                     result, key, history, seen, rng, beat_mask, take_n, must_beat, z_hand, z_pile,
+                                     z_move, turn_cap, rewards)
     return played
 
 
-@njit(cache=True)
-def legal_serial(hands, pile, pile_len, to_move, result, beat_mask, take_n, must_beat, mask, actions, counts):
-    """Every game's legal actions (see :func:`write_legal`)."""
-    moves = np.empty(MAX_MOVES, dtype=np.int32)
-    for g in range(hands.shape[0]):
-        write_legal(g, hands, pile, pile_len, to_move, result, beat_mask, take_n, must_beat, moves, mask, actions,
-                    counts)
+@search_kernel
+def legal_serial(lo, hi, hands, pile, pile_len, to_move, result, beat_mask, must_beat, mask, actions, counts):
+    """The legal actions of the games ``lo..hi-1`` (see :func:`write_legal`)."""
+    for g in range(lo, hi):
+        write_legal(g, hands, pile, pile_len, to_move, result, beat_mask, must_beat, mask, actions, counts)
 
 
 @njit(cache=True, parallel=True)
-def legal_parallel(hands, pile, pile_len, to_move, result, beat_mask, take_n, must_beat, mask, actions, counts,
-                   n_chunks):
-    """:func:`legal_serial` in ``n_chunks`` runs of games shared among Numba's threads."""
+def legal_parallel(n_chunks, hands, pile, pile_len, to_move, result, beat_mask, must_beat, mask, actions, counts):
+    """:func:`legal_serial` of all the games in ``n_chunks`` runs shared among Numba's threads."""
     n_games = hands.shape[0]
     per = (n_games + n_chunks - 1) // n_chunks
     for k in prange(n_chunks):
-        moves = np.empty(MAX_MOVES, dtype=np.int32)
-        for g in range(k * per, min(n_games, (k + 1) * per)):
-            write_legal(g, hands, pile, pile_len, to_move, result, beat_mask, take_n, must_beat, moves, mask, actions,
-                        counts)
+        legal_serial(k * per, min(n_games, (k + 1) * per), hands, pile, pile_len, to_move, result, beat_mask,
+                     must_beat, mask, actions, counts)
+
+
+# --- choosing the actions: a random legal one, the best-scored legal one -------------------
+@search_kernel
+def sample_serial(lo, hi, draws, hands, pile, pile_len, to_move, result, beat_mask, must_beat, rng, out):
+    """A uniformly random legal action of each game ``lo..hi-1`` into ``out``
+    (-1 once the game is over): its ``k``-th legal action (ascending), ``k``
+    drawn from ``rng[g]`` (the choice :func:`step_one` would make) or, when
+    ``draws`` has a value a game, ``int(draws[g] * count)`` (a uniform draw in
+    [0, 1); at most ``count - 1``)."""
+    for g in range(lo, hi):
+        if result[g] != PLAYING:
+            out[g] = -1
+            continue
+        n = legal_count(g, hands, pile, pile_len, to_move, beat_mask, must_beat)
+        if draws.shape[0] == 0:
+            k = rand_below_at(rng, g, n)
+        else:
+            k = min(np.int64(draws[g] * n), n - 1)
+        out[g] = kth_action(g, k, hands, pile, pile_len, to_move, beat_mask)
+
+
+@njit(cache=True, parallel=True)
+def sample_parallel(n_chunks, draws, hands, pile, pile_len, to_move, result, beat_mask, must_beat, rng, out):
+    """:func:`sample_serial` of all the games in ``n_chunks`` runs shared among Numba's threads."""
+    n_games = hands.shape[0]
+    per = (n_games + n_chunks - 1) // n_chunks
+    for k in prange(n_chunks):
+        sample_serial(k * per, min(n_games, (k + 1) * per), draws, hands, pile, pile_len, to_move, result, beat_mask,
+                      must_beat, rng, out)
+
+
+@search_kernel
+def argmax_serial(lo, hi, scores, hands, pile, pile_len, to_move, result, beat_mask, must_beat, out):
+    """The legal action of the highest score of each game ``lo..hi-1`` into
+    ``out`` (:func:`best_action`; -1 once the game is over)."""
+    for g in range(lo, hi):
+        if result[g] == PLAYING:
+            out[g] = best_action(g, scores, hands, pile, pile_len, to_move, beat_mask, must_beat)
+        else:
+            out[g] = -1
+
+
+@njit(cache=True, parallel=True)
+def argmax_parallel(n_chunks, scores, hands, pile, pile_len, to_move, result, beat_mask, must_beat, out):
+    """:func:`argmax_serial` of all the games in ``n_chunks`` runs shared among Numba's threads."""
+    n_games = hands.shape[0]
+    per = (n_games + n_chunks - 1) // n_chunks
+    for k in prange(n_chunks):
+        argmax_serial(k * per, min(n_games, (k + 1) * per), scores, hands, pile, pile_len, to_move, result, beat_mask,
+                      must_beat, out)

@@ -8,6 +8,18 @@ evaluation at the speed of the kernels (docs/rl.md, "Many games at once").
 >>> rewards, done = games.step_random()
 >>> rewards.shape, done.dtype
 ((4, 2), dtype('bool'))
+>>> rewards, done = games.step(games.sample_legal(np.random.default_rng(1)))
+>>> games.ply.tolist()
+[2, 2, 2, 2]
+
+**Choosing in Python.** A learner's loop chooses each game's action and
+calls :meth:`~VectorOwnTrumps.step`: from :meth:`~VectorOwnTrumps.legal_actions`
+or :meth:`~VectorOwnTrumps.legal_mask`, or with the kernels' helpers
+:meth:`~VectorOwnTrumps.sample_legal` (a uniformly random legal action per
+game) and :meth:`~VectorOwnTrumps.masked_argmax` (the legal action of the
+highest score), which read the legal actions off the cards' bits without
+listing them. Their plain-Python references, :func:`sample_reference` and
+:func:`argmax_reference`, are what the tests compare them with.
 
 **Actions** are numbered as in the OpenSpiel game
 (:class:`~kozyri.owntrumps.actions.ActionCodec`, docs/openspiel.md), so
@@ -36,6 +48,7 @@ a draw (the OpenSpiel game's returns).
 
 from __future__ import annotations
 
+import math
 import random
 
 import numba
@@ -147,7 +160,9 @@ class VectorOwnTrumps:
         self._done = np.zeros(n_games, dtype=np.bool_)
         self._no_actions = np.zeros(n_games, dtype=np.int64)
         self._counts = np.zeros(n_games, dtype=np.int64)
-        self._n_chunks = max(1, min(n_games, 8 * numba.get_num_threads()))
+        self._no_draws = np.zeros(0, dtype=np.float64)
+        #: How a kernel's games are shared (``parallel``): runs of games, a few for each of Numba's threads.
+        self._n_chunks = max(1, min(n_games, 4 * numba.get_num_threads()))
         self._resets = 0
         #: The moves played by the last step.
         self.steps_played = 0
@@ -219,12 +234,68 @@ class VectorOwnTrumps:
         return self.n_games, min(self.num_actions, self.deck.size * (self.deck.size - 1) + 1)
 
     def _legal(self, mask: np.ndarray, actions: np.ndarray) -> None:
-        args = (self._hands, self._pile, self._pile_len, self._to_move, self._result, self._beat_mask, self._take_n,
-                self.rules.must_beat, mask, actions, self._counts)
+        self._games(K.legal_serial, K.legal_parallel, self._hands, self._pile, self._pile_len, self._to_move,
+                    self._result, self._beat_mask, self.rules.must_beat, mask, actions, self._counts)
+
+    def _games(self, serial, parallel, *args):
+        """``serial(0, n_games, *args)``, or ``parallel(n_chunks, *args)`` with ``parallel=True``."""
         if self.parallel:  # None: serial
-            K.legal_parallel(*args, self._n_chunks)
+            return parallel(self._n_chunks, *args)
+        return serial(0, self.n_games, *args)
+
+    def sample_legal(self, rng: np.random.Generator | None = None, out: np.ndarray | None = None) -> np.ndarray:
+        """A uniformly random legal action of each game, ``(n_games,)`` int64
+        (-1 for a finished game), chosen in the kernels from the cards' bits
+        (no list of actions is made). ``rng`` None: drawn from the games' own
+        generator, the choice :meth:`step_random` makes (``step(sample_legal())``
+        plays the games ``step_random()`` plays); a numpy ``Generator``: its
+        ``rng.random(n_games)`` draw ``u`` picks the ``int(u * count)``-th legal
+        action in ascending order (``actions[i, int(u[i] * counts[i])]`` of
+        :meth:`legal_actions`). ``out``: an int64 array of shape ``(n_games,)``
+        to write into (it is returned)."""
+        out = self._actions_out(out)
+        if rng is None:
+            draws = self._no_draws
+        elif isinstance(rng, np.random.Generator):
+            draws = rng.random(self.n_games)
         else:
-            K.legal_serial(*args)
+            raise InvalidInput(f"rng must be a numpy Generator or None, not {checks.shown(rng)}")
+        self._games(K.sample_serial, K.sample_parallel, draws, self._hands, self._pile, self._pile_len,
+                    self._to_move, self._result, self._beat_mask, self.rules.must_beat, self._rng, out)
+        return out
+
+    def masked_argmax(self, scores, out: np.ndarray | None = None) -> np.ndarray:
+        """Each game's legal action of the highest score, ``(n_games,)`` int64
+        (-1 for a finished game): ``scores`` is ``(n_games, num_actions)``, a
+        policy's logits or values say (any strides: a broadcast row will do);
+        a tie goes to the lowest action number, as ``argmax`` breaks it, and a
+        NaN score counts below every number. Only the legal actions' scores are
+        read, off the cards' bits in the kernels (no mask is made).
+        ``out``: an int64 array of shape ``(n_games,)`` to write into."""
+        shape = (self.n_games, self.num_actions)
+        try:
+            scores = np.asarray(scores)
+        except (TypeError, ValueError, OverflowError):
+            raise InvalidInput(f"scores must be an array of shape {shape}, not a {type(scores).__name__} "
+                               "that numpy cannot read as an array") from None
+        if scores.shape != shape:
+            raise InvalidInput(f"scores must be an array of shape {shape}, not {scores.shape}")
+        if scores.dtype.kind not in "fiub":
+            raise InvalidInput(f"scores must be real numbers, not {scores.dtype} values")
+        if scores.dtype not in (np.float32, np.float64):
+            scores = scores.astype(np.float64)
+        out = self._actions_out(out)
+        self._games(K.argmax_serial, K.argmax_parallel, scores, self._hands, self._pile, self._pile_len,
+                    self._to_move, self._result, self._beat_mask, self.rules.must_beat, out)
+        return out
+
+    def _actions_out(self, out) -> np.ndarray:
+        if out is None:
+            return np.empty(self.n_games, dtype=np.int64)
+        if (not isinstance(out, np.ndarray) or out.shape != (self.n_games,) or out.dtype != np.int64
+                or not out.flags.c_contiguous or not out.flags.writeable):
+            raise InvalidInput(f"out must be a writeable C-contiguous int64 array of shape ({self.n_games},)")
+        return out
 
     def step(self, actions) -> tuple[np.ndarray, np.ndarray]:
         """Play ``actions`` (one per game, the OpenSpiel numbering): returns
@@ -232,34 +303,53 @@ class VectorOwnTrumps:
         done ``(n_games,)`` bool. A finished game's action is ignored, whatever
         it is (-1 say: the game stays finished, done); with ``auto_reset`` a
         game is dealt anew at once after the step that ends it. An illegal action
-        raises IllegalMove naming its game, and no game moves."""
-        actions = self._checked_actions(actions)
-        bad = K.check_actions(actions, self._hands, self._pile, self._pile_len, self._to_move, self._result,
-                              self._beat_mask, self.rules.must_beat)
-        if bad >= 0:
-            raise IllegalMove(f"game {bad}: action {int(actions[bad])} is not legal (legal: "
+        raises IllegalMove naming its game, and no game moves.
+
+        An integer numpy array (the int16 of :meth:`legal_actions`, the int64 of
+        :meth:`sample_legal`) goes to the kernels as it is: they check every
+        game's action, then step, in one call. Other input (a list, floats,
+        unsigned numbers) is checked in Python first."""
+        if type(actions) is np.ndarray and actions.dtype.kind == "i" and actions.shape == (self.n_games,):
+            array = actions if (actions.dtype == np.int64 and actions.flags.c_contiguous
+                                and actions.flags.writeable) else np.array(actions, dtype=np.int64, order="C")
+        else:
+            array = self._checked_actions(actions)
+        played = self._step(array, False, True)
+        if played < 0:
+            self._checked_actions(actions)  # a number out of range is named as such first
+            bad = -1 - played
+            raise IllegalMove(f"game {bad}: action {int(array[bad])} is not legal (legal: "
                               f"{self._legal_text(bad)})")
-        return self._step(actions, False)
+        return self._rewards.copy(), self._done.copy()
 
     def step_random(self) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`step` with a uniformly random legal action in each game, chosen in the kernels."""
-        return self._step(self._no_actions, True)
-
-    def _step(self, actions: np.ndarray, choose: bool) -> tuple[np.ndarray, np.ndarray]:
-        kernel = K.step_parallel if self.parallel else K.step_serial  # None: serial
-        self.steps_played = kernel(actions, choose, self.auto_reset, *self._args(), self._rng, self._beat_mask,
-                                   self._take_n, self.rules.must_beat, self._z_hand, self._z_pile, self._z_move,
-                                   self.turn_cap, self.leader, self._sixes, self._rewards, self._done)
+        self._step(self._no_actions, True, False)
         return self._rewards.copy(), self._done.copy()
+
+    def _step(self, actions: np.ndarray, choose: bool, check: bool) -> int:
+        """Step every game (see :func:`~kozyri.owntrumps.batch_kernels.step_serial`):
+        the moves played, or ``-1 - g`` when ``check`` finds game ``g``'s action
+        illegal (then no game moved)."""
+        played = self._games(K.step_serial, K.step_parallel, actions, choose, check, self.auto_reset, *self._args(),
+                             self._rng, self._beat_mask, self._take_n, self.rules.must_beat, self._z_hand,
+                             self._z_pile, self._z_move, self.turn_cap, self.leader, self._sixes, self._rewards,
+                             self._done)
+        if played >= 0:
+            self.steps_played = played
+        return played
 
     def play_random(self) -> int:
         """Play every unfinished game to its end with uniformly random legal
         actions, inside the kernels (self-play at full speed); returns the
         moves played. The final rewards are in :attr:`rewards`."""
         threads = self.parallel if self.parallel is not None else self.n_games >= PARALLEL_FROM
-        kernel = K.play_random_parallel if threads else K.play_random_serial
-        played = kernel(*self._args(), self._rng, self._beat_mask, self._take_n, self.rules.must_beat, self._z_hand,
-                        self._z_pile, self._z_move, self.turn_cap, self._rewards)
+        args = (*self._args(), self._rng, self._beat_mask, self._take_n, self.rules.must_beat, self._z_hand,
+                self._z_pile, self._z_move, self.turn_cap, self._rewards)
+        if threads:
+            played = K.play_random_parallel(self._n_chunks, *args)
+        else:
+            played = K.play_random_serial(0, self.n_games, *args)
         self._done[:] = self._result != PLAYING
         return int(played)
 
@@ -353,6 +443,34 @@ class VectorOwnTrumps:
         top = np.where(self._pile_len > 0, self._pile[rows, np.maximum(self._pile_len - 1, 0)], -1)
         return {"seat": seat.astype(np.int32), "hand": hand, "top": top.astype(np.int32), "pile": on_pile,
                 "pile_len": self._pile_len.astype(np.int32), "counts": counts.astype(np.int32)}
+
+
+def sample_reference(legal: list[list[int]], draws) -> list[int]:
+    """What :meth:`VectorOwnTrumps.sample_legal` picks from a generator's
+    draws, in plain Python: for each game its legal actions ``legal[i]`` (any
+    order), the ``int(draws[i] * count)``-th in ascending order (at most the
+    last), -1 for a game with none."""
+    picks = []
+    for actions, u in zip(legal, draws):
+        actions = sorted(actions)
+        picks.append(actions[min(int(float(u) * len(actions)), len(actions) - 1)] if actions else -1)
+    return picks
+
+
+def argmax_reference(legal: list[list[int]], scores) -> list[int]:
+    """What :meth:`VectorOwnTrumps.masked_argmax` picks, in plain Python: for
+    each game the legal action (of ``legal[i]``) of the highest
+    ``scores[i][action]``, the lowest on a tie, a NaN below every number;
+    -1 for a game with none."""
+    picks = []
+    for i, actions in enumerate(legal):
+        best, top = -1, None
+        for action in sorted(actions):
+            score = float(scores[i][action])
+            if best < 0 or score > top or (math.isnan(top) and not math.isnan(score)):
+                best, top = action, score
+        picks.append(best)
+    return picks
 
 
 def _popcount(masks: np.ndarray) -> np.ndarray:
