@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 
 import click
-from click.utils import make_default_short_help
 
 from kozyri_cli.common import KozyriGroup
 
@@ -64,9 +63,16 @@ class LazyGroup(KozyriGroup):
                 if not command.hidden:
                     rows.append((name, command.get_short_help_str(limit)))
             else:
-                rows.append((name, make_default_short_help(COMMANDS[name][1], limit)))
+                rows.append((name, unloaded_short_help(name, limit)))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+
+
+def unloaded_short_help(name: str, limit: int) -> str:
+    """The short help of a command not imported, as click makes it from the
+    command's docstring (a stand-in command: click's own helper for it is
+    deprecated)."""
+    return click.Command(name, help=COMMANDS[name][1]).get_short_help_str(limit)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

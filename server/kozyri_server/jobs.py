@@ -178,9 +178,9 @@ def _review(body: dict, control: SearchControl) -> dict:
 
 
 def _reversi_review(body: dict, control: SearchControl) -> dict:
-    """A finished Reversi game reviewed move by move (:mod:`kozyri.studies.reversi_review`)."""
+    """A finished Reversi game reviewed move by move (:mod:`kozyri.studies.review.reversi`)."""
     _known(body, ("game", "seat", "time", "nodes"), "reversi review")
-    from kozyri.studies.reversi_review import review_reversi
+    from kozyri.studies.review.reversi import review_reversi
 
     seat = body.get("seat")
     limit = Limit(checks.seconds(body.get("time"), '"time"', none=True),

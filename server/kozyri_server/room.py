@@ -409,23 +409,14 @@ class Room:
 
     # --- the computer seats -----------------------------------------------------------
     def computer_duty(self) -> tuple[str, int] | None:
-        """What a computer seat is to do now, as :meth:`Session.computer_turns
-        <kozyri.play.session.Session.computer_turns>` would: ``("answer",
-        SEAT)`` a draw on offer (the computer seats answer before the people),
-        ``("choose", SEAT)`` its trump, ``("move", SEAT)``; None when a person
-        is to act (or to answer the offer first), at the end, or while the
-        table is not being played."""
-        session = self.session
+        """What a computer seat is to do now (:meth:`Session.duty
+        <kozyri.play.session.Session.duty>`, the seats taken over from
+        absent people counted as the computer's): ``("answer", SEAT)``,
+        ``("choose", SEAT)``, ``("move", SEAT)``; None when a person is to
+        act, at the end, or while the table is not being played."""
         if self.status != PLAYING or self.is_over or self.stalled is not None:
             return None
-        offer = session.draw_offer
-        if offer is not None:
-            computers = [seat for seat in offer["waiting"] if self.is_computer(seat)]
-            return ("answer", computers[0]) if computers else None
-        seat = session.to_act
-        if seat is None or not self.is_computer(seat):
-            return None
-        return ("choose" if session.table is None else "move"), seat
+        return self.session.duty(self.is_computer)
 
     def agent_request(self, seat: int) -> dict:
         """The engine job of ``seat``'s move: its seat (agent, budget, seed,

@@ -353,3 +353,29 @@ def test_computer_seats_wait_for_people_to_answer_an_offer():
     session.decline_draw(2)
     made = session.computer_turns()
     assert [e.kind for e in made] == ["move"] and session.to_act == 2
+
+
+def test_the_duty_of_the_computer_seats_is_what_computer_turns_does_next():
+    # Seat 1 a computer, seats 0 and 2 people, trumps to choose: each duty is then done by computer_turns.
+    session = Session(GameSettings.create(deck="4x3", players=3, trumps="choose", seed=5,
+                                          seats=[None, {"level": 2}, None]))
+    assert session.duty() is None and session.to_act == 0  # a person chooses first
+    assert session.duty(lambda seat: seat == 0) == ("choose", 0)  # a seat taken over is the computer's
+    session.act(0, person_choice(session, random.Random(1)))
+    assert session.duty() == ("choose", 1)
+    assert [e.kind for e in session.computer_turns()] == ["choose"] and session.duty() is None
+    session.act(2, person_choice(session, random.Random(1)))
+    rng = random.Random(3)
+    while session.phase != "over" and session.to_act != 1:
+        session.act(session.to_act, person_choice(session, rng))
+    assert session.phase == "play" and session.duty() == ("move", 1)
+    session.offer_draw(0)
+    assert session.duty() == ("answer", 1)  # the computer answers before the people
+    session.decline_draw(1)
+    assert session.duty() == ("move", 1)
+    made = session.computer_turns()
+    assert [e.kind for e in made] == ["move"] and session.duty() is None
+    if session.phase == "play":
+        session.offer_draw(session.to_act)
+        assert session.duty() == (("answer", 1) if 1 in session.holders else None)
+        assert session.duty(lambda seat: False) is None  # every seat a person's: nothing for the computer

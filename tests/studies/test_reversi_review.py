@@ -1,4 +1,4 @@
-"""A Reversi game reviewed move by move (``kozyri.studies.reversi_review``):
+"""A Reversi game reviewed move by move (``kozyri.studies.review.reversi``):
 exact losses in a solved endgame checked against plain-Python negamax,
 forced passes unmarked, estimates never marked, the JSON keys those of the
 Own Trumps review, a seat's moves, stopping and bad input."""
@@ -14,7 +14,7 @@ from kozyri.core import IllegalMove, InvalidInput, Limit
 from kozyri.reversi.board import PASS, Board
 from kozyri.reversi.endgame import solve
 from kozyri.search.control import SearchControl
-from kozyri.studies.reversi_review import EXACT_EMPTIES, estimate_scale, review_reversi
+from kozyri.studies.review.reversi import EXACT_EMPTIES, estimate_scale, review_reversi
 from kozyri.studies.review import THRESHOLDS, review_game
 from tests.studies.test_review import played_game
 from tests.support.reversi_reference import negamax

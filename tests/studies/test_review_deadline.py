@@ -13,7 +13,7 @@ import pytest
 
 from kozyri.core import Limit
 from kozyri.search.control import SearchControl
-from kozyri.studies.reversi_review import review_reversi
+from kozyri.studies.review.reversi import review_reversi
 from kozyri.studies.review import MoveClock, review_game
 from tests.studies.test_review import played_game
 

@@ -65,6 +65,10 @@ CHOICE, PLAY, OVER = "trump choice", "play", "over"
 CHOOSE, MOVE, RESIGN, OFFER_DRAW, ACCEPT_DRAW, DECLINE_DRAW, UNDO = (
     "choose", "move", "resign", "offer draw", "accept draw", "decline draw", "undo")
 EVENT_KINDS = (CHOOSE, MOVE, RESIGN, OFFER_DRAW, ACCEPT_DRAW, DECLINE_DRAW, UNDO)
+#: What a computer seat may be to do (:meth:`Session.duty`): answer a draw on offer, choose its
+#: trump, move (the last two named as the events they make).
+ANSWER = "answer"
+DUTIES = (ANSWER, CHOOSE, MOVE)
 #: The longest text an event holds (a suit, a move).
 MOST_PAYLOAD_CHARS = 40
 #: The payload of a resign event that is a loss on time (a server's clock ran out: :meth:`Session.lose_on_time`).
@@ -330,13 +334,10 @@ class Session:
             if on_event is not None:
                 on_event(event)
 
-        while True:
-            if self.phase == PLAY and self._offer is not None:
-                waiting = [seat for seat in self.holders if seat not in self._offer]
-                computers = [seat for seat in waiting if self.seats[seat].is_agent]
-                if not computers:
-                    return made  # people are to answer first
-                seat, result, spent = computers[0], None, None
+        while (duty := self.duty()) is not None:
+            what, seat = duty
+            if what == ANSWER:
+                result, spent = None, None
                 if seat == self.to_act:
                     result, spent = self._think(control)
                     if result is None:
@@ -347,17 +348,34 @@ class Session:
                     emit(self._decline_draw(seat))
                     if result is not None:
                         emit(self._act(seat, result.move, spent))
-                continue
-            seat = self.to_act
-            if seat is None or not self.seats[seat].is_agent:
-                return made
-            if self.table is None:
+            elif what == CHOOSE:
                 emit(self._act(seat, self.choice.genchoice()))
-                continue
-            result, spent = self._think(control)
-            if result is None:
-                return made
-            emit(self._act(seat, result.move, spent))
+            else:
+                result, spent = self._think(control)
+                if result is None:
+                    return made
+                emit(self._act(seat, result.move, spent))
+        return made
+
+    def duty(self, is_computer: Callable[[int], bool] | None = None) -> tuple[str, int] | None:
+        """What a computer seat is to do now: ``(ANSWER, SEAT)`` a draw on
+        offer (the computer seats answer before the people), ``(CHOOSE,
+        SEAT)`` its trump, ``(MOVE, SEAT)``; None when a person is to act (or
+        to answer the offer first), or at the end. ``is_computer(seat)``
+        says which seats the computer plays: by default those given an
+        agent; the server's tables add the seats they took over from absent
+        people. :meth:`computer_turns` does these duties; the server does
+        them on its engine workers."""
+        if is_computer is None:
+            seats = self.seats
+            is_computer = lambda seat: seats[seat].is_agent  # noqa: E731 - the default, read once a call
+        if self.phase == PLAY and self._offer is not None:
+            computers = [seat for seat in self.holders if seat not in self._offer and is_computer(seat)]
+            return (ANSWER, computers[0]) if computers else None
+        seat = self.to_act
+        if seat is None or not is_computer(seat):
+            return None
+        return (CHOOSE if self.table is None else MOVE), seat
 
     def _think(self, control):
         """The move the agent of the seat to move chooses, and its seconds;

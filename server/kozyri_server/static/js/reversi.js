@@ -9,7 +9,7 @@
   const FILES = "abcdefgh";
   const COLOURS = ["X", "O"];
   const WORDS = { X: "Black (X)", O: "White (O)" };
-  /** Discs of the engine's heuristic that map to tanh(1) (kozyri.studies.reversi_review.ESTIMATE_DISCS). */
+  /** Discs of the engine's heuristic that map to tanh(1) (kozyri.studies.review.reversi.ESTIMATE_DISCS). */
   const ESTIMATE_DISCS = 16;
 
   const el = Dom.el;

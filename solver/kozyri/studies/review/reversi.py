@@ -1,5 +1,5 @@
 """A review of one Reversi game, move by move, in the JSON shape of the Own
-Trumps review (:mod:`kozyri.studies.review`), so that one page shows both.
+Trumps review (:mod:`kozyri.studies.review.owntrumps`), so that one page shows both.
 
 For each move reviewed: the mover's options as the engine sees them, the
 move played, the best move, the loss, a mark. Values are for the mover on
@@ -11,7 +11,7 @@ settles the position and every option: the values are exactly -1, 0 or +1,
 the loss is the value before the move minus the value after the move
 played (0, 1 or 2 steps, as in Own Trumps), and the best moves are those
 that keep the value. A move judged so is ``"exact"``; a loss of one step or
-more is a ``"blunder"`` (:data:`~kozyri.studies.review.THRESHOLDS`) and a
+more is a ``"blunder"`` (:data:`~kozyri.studies.review.shared.THRESHOLDS`) and a
 turning point. When a solve does not finish within the move's budget, the
 move is judged by estimate instead.
 
@@ -30,7 +30,7 @@ never marked.
 
 Under the caller's deadline (the server's cap on a request) the review
 answers before it with every move, each move's time lowered to its share of
-what is left as in the Own Trumps review (:class:`~kozyri.studies.review.MoveClock`):
+what is left as in the Own Trumps review (:class:`~kozyri.studies.review.shared.MoveClock`):
 a move so cut short is ``"cut": true`` and the review ``"complete": false``
 (``"reviewed_moves"``, ``"cut_moves"``).
 
@@ -67,7 +67,7 @@ from kozyri.reversi.endgame import load_kernels, solve
 from kozyri.reversi.engine import NAME as ENGINE_NAME
 from kozyri.reversi.engine import best_move
 from kozyri.search.control import SearchControl, controlled, part_of
-from kozyri.studies.review import (
+from kozyri.studies.review.shared import (
     ESTIMATE,
     EXACT,
     FORCED,
@@ -76,6 +76,7 @@ from kozyri.studies.review import (
     MoveClock,
     completeness_json,
     mark_for,
+    rounded,
     total_time_bound,
 )
 
@@ -108,7 +109,7 @@ class ReversiOption:
 
     def to_json(self) -> dict:
         return {"move": self.move, "value": None if self.value is None else self.value.range_name,
-                "estimate": _rounded(self.estimate), "share": None}
+                "estimate": rounded(self.estimate), "share": None}
 
 
 @dataclass
@@ -144,11 +145,11 @@ class ReversiMove:
         elif self.judged == ESTIMATE:
             loss = None if self.estimate_before is None or self.estimate_after is None else \
                 max(0.0, self.estimate_before - self.estimate_after)
-            estimate = {"before": _rounded(self.estimate_before), "after": _rounded(self.estimate_after),
-                        "loss": _rounded(loss), "uncertainty": None, "visits": None, "worlds": 1,
+            estimate = {"before": rounded(self.estimate_before), "after": rounded(self.estimate_after),
+                        "loss": rounded(loss), "uncertainty": None, "visits": None, "worlds": 1,
                         "iterations": self.nodes}
         return {"number": self.number, "seat": self.seat, "played": self.played, "best": self.best,
-                "judged": self.judged, "loss": _rounded(self.loss), "mark": self.mark, "turning": self.turning,
+                "judged": self.judged, "loss": rounded(self.loss), "mark": self.mark, "turning": self.turning,
                 "exact": exact, "estimate": estimate, "options": [o.to_json() for o in self.options],
                 "seconds": round(self.seconds, 3), "cut": self.cut}
 
@@ -176,7 +177,7 @@ class ReversiReview:
             marks = {name: sum(m.mark == name for m in mine) for name in THRESHOLDS}
             out.append({"seat": seat, "moves": len(mine), "judged": len(losses),
                         "exact": sum(m.judged == EXACT for m in mine),
-                        "average_loss": _rounded(sum(losses) / len(losses)) if losses else None,
+                        "average_loss": rounded(sum(losses) / len(losses)) if losses else None,
                         "inaccuracies": marks["inaccuracy"], "mistakes": marks["mistake"],
                         "blunders": marks["blunder"]})
         return out
@@ -220,10 +221,6 @@ class ReversiReview:
             "seconds": round(self.seconds, 3),
             **completeness_json(self),
         }
-
-
-def _rounded(x: float | None) -> float | None:
-    return None if x is None else round(float(x), 4)
 
 
 def read_reversi_record(record) -> tuple[str | None, list[str], dict]:

@@ -1,0 +1,89 @@
+"""What every game's review shares: the scale, the marks, the budget.
+
+A review judges each move on one scale for the mover, -1 (it loses), 0 (a
+draw), +1 (it wins); a move's **loss** is the drop on that scale from the
+best move to the move played, and its **mark** the largest of
+:data:`THRESHOLDS` the loss reaches, less :data:`CONFIDENCE_Z` standard
+errors where the loss is an estimate with an uncertainty. Under a caller's
+deadline each move that needs a search gets at most an equal share of what
+is left (:class:`MoveClock`), less a reserve for the reply, so a review is
+answered whole; a move so cut short is ``"cut"`` and the review not
+``"complete"`` (:func:`completeness_json`).
+"""
+
+from __future__ import annotations
+
+import time
+
+from kozyri.core import Limit
+from kozyri.search.control import LEAST_PART_SECONDS, SearchControl
+
+#: The version of the JSON shape, the same for every game's review.
+JSON_VERSION = 1
+#: The smallest loss of each mark, on the -1..+1 scale of expected scores.
+THRESHOLDS = {"inaccuracy": 0.2, "mistake": 0.4, "blunder": 0.8}
+#: An expected score beyond +-this counts as winning or losing (turning points of estimates).
+OUTLOOK_BAND = 1 / 3
+#: A move by estimate is marked by its loss less this many standard errors (about 98% one-sided).
+CONFIDENCE_Z = 2.0
+#: Under a deadline, the seconds kept for the reply: this share of the time left when the review
+#: starts, at most :data:`REPLY_RESERVE_MOST` (the JSON, the way back to the server).
+REPLY_RESERVE = 0.05
+REPLY_RESERVE_MOST = 1.0
+#: How a move was judged: by a proof, by the engine's estimate, not at all (too few visits), or forced.
+EXACT, ESTIMATE, UNCLEAR, FORCED = "exact", "estimate", "unclear", "forced"
+
+
+def completeness_json(review) -> dict:
+    """The keys saying whether a review is whole (its ``moves``, ``planned``, ``stopped``, ``cut_moves``)."""
+    return {"complete": review.complete, "reviewed_moves": len(review.moves), "cut_moves": review.cut_moves}
+
+
+class MoveClock:
+    """The time each move of a review may take under the caller's deadline: at
+    most an equal share of what is left (less the reply's reserve) for each
+    move left that needs a search (see the package's docstring)."""
+
+    def __init__(self, ctrl: SearchControl, searched: int):
+        #: Moves still to review that need a search.
+        self.left = searched
+        remaining = ctrl.remaining
+        self.end = None if remaining is None else \
+            time.monotonic() + remaining - min(REPLY_RESERVE_MOST, REPLY_RESERVE * remaining)
+
+    def move_limit(self, limit: Limit, searched: bool) -> tuple[Limit, bool]:
+        """``limit`` for the next move, its time lowered to the move's share; and whether it was lowered."""
+        if not searched or self.end is None:
+            return limit, False
+        share = max(0.0, self.end - time.monotonic()) / max(1, self.left)
+        self.left -= 1
+        if limit.time is not None and limit.time <= share:
+            return limit, False
+        return Limit(max(share, LEAST_PART_SECONDS), limit.nodes, limit.memory), True
+
+
+def rounded(x: float | None) -> float | None:
+    """A number of the JSON, to 4 places (None stays None)."""
+    return None if x is None else round(float(x), 4)
+
+
+def total_time_bound(limit: Limit, moves: int) -> float | None:
+    """About the most a review of ``moves`` moves takes under ``limit`` a move (None without a time limit)."""
+    return None if limit.time is None else round(limit.time * moves, 3)
+
+
+def mark_for(loss: float | None, uncertainty: float = 0.0) -> str | None:
+    """The mark of a loss (:data:`THRESHOLDS`) less :data:`CONFIDENCE_Z` times its ``uncertainty``, or None."""
+    if loss is None:
+        return None
+    loss -= CONFIDENCE_Z * uncertainty
+    found = None
+    for name, least in THRESHOLDS.items():  # in increasing order
+        if loss >= least - 1e-9:
+            found = name
+    return found
+
+
+def outlook(score: float) -> int:
+    """+1 winning, 0 unclear (or a draw), -1 losing: the side of +-:data:`OUTLOOK_BAND` a score is on."""
+    return 1 if score > OUTLOOK_BAND else -1 if score < -OUTLOOK_BAND else 0
