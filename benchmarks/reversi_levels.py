@@ -14,7 +14,9 @@ the server and of ``kozyri play`` goes through), played to its end.
 The score of the higher level (win 1, draw 1/2) is a mean over the pairs,
 with a 95% normal interval over pairs, and the Elo difference it implies
 (:func:`kozyri.runs.elo`); the ladder chains the steps from level 1 = 0,
-so the intervals add up along the chain. Levels 2-8 think for a time a
+so the intervals add up along the chain. A clean sweep (every pair won)
+implies no finite difference: such a step counts at its interval's lower
+end, and the levels above it are shown as at least that far. Levels 2-8 think for a time a
 move, so a step measures this machine at its load: the script prints
 both, and each game's row (``--out``, JSON Lines, appended as each game
 ends) keeps its seconds.
@@ -104,19 +106,26 @@ def main() -> None:
           f"load average at the start {os.getloadavg()[0]:.1f}", flush=True)
     print("| step | pairs | W-D-L (higher level) | score | 95% interval | Elo | Elo 95% interval | seconds |")
     print("|---|---|---|---|---|---|---|---|")
-    chain = 0.0
+    chain, bounded = 0.0, False
     ladder = []
     for text in args.steps.split(","):
         high, low = (int(x) for x in text.split("-"))
         found = step(high, low, starts, args.out, args.seed * 1000)
-        chain += found["elo"]
-        ladder.append((high, chain))
+        # A clean sweep (score 1 or 0) implies no finite Elo: the step counts at its interval's
+        # near end, and the levels above it are "at least" (or "at most") that far.
+        whole = found["score"] in (0.0, 1.0)
+        gap = found["elo_interval"][0] if found["score"] == 1.0 else found["elo_interval"][1] if whole \
+            else found["elo"]
+        chain, bounded = chain + gap, bounded or whole
+        ladder.append((high, chain, bounded))
+        shown = f"{'>=' if found['score'] == 1.0 else '<='}{gap:+.0f}" if whole else f"{found['elo']:+.0f}"
         print(f"| {found['step']} | {found['pairs']} | {found['wins']}-{found['draws']}-{found['losses']} | "
               f"{found['score']:.3f} | {found['interval'][0]:.3f}-{found['interval'][1]:.3f} | "
-              f"{found['elo']:+.0f} | {found['elo_interval'][0]:+.0f} to {found['elo_interval'][1]:+.0f} | "
+              f"{shown} | {found['elo_interval'][0]:+.0f} to {found['elo_interval'][1]:+.0f} | "
               f"{found['seconds']:.0f} |", flush=True)
-    print("chained from the first step's lower level = 0: "
-          + ", ".join(f"level {level} {value:+.0f}" for level, value in ladder))
+    print("chained from the first step's lower level = 0 (>=: a clean sweep below, counted at its "
+          "interval's end): " + ", ".join(f"level {level} {'>=' if at_least else ''}{value:+.0f}"
+                                          for level, value, at_least in ladder))
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 

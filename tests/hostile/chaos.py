@@ -191,6 +191,8 @@ class Figures:
     reversi: int = 0
     person_seats: int = 0
     lost_joins: int = 0
+    #: Games that every person seat's lost join left without a client, finished by the server alone.
+    unwatched: int = 0
     spectators: int = 0
     zombies: int = 0
     restarts: int = 0
@@ -1164,6 +1166,12 @@ class Game:
         status = self.final_status
         if status == "abandoned" or ending is None:
             summary = (await self.request("GET", f"/api/tables/{self.id}")).json()
+            if not tokens and summary.get("status") == "finished" and summary.get("ending") is not None:
+                # Every person seat's join was answered by a server killed meanwhile: no client ever
+                # played, so none saw the end the server reached without them (a clock, a takeover).
+                figures.finished += 1
+                figures.unwatched += 1
+                return
             if summary.get("status") != "abandoned":
                 self.fail("unresolved", f"over, but neither finished nor abandoned: {json.dumps(summary)[:800]}")
             elif self.options.get("takeover") is not None or self.truth.session.table is not None:
