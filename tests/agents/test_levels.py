@@ -28,6 +28,28 @@ def test_levels_by_number_and_name():
         level(1, "chess")
 
 
+def test_reversi_levels_2_to_6_search_a_fixed_depth_and_play_the_same_moves_every_time():
+    from kozyri.agents import make_agent
+    from kozyri.agents.levels import resolve
+
+    board = Board.from_moves("f5d6c3d3c4f4c5b3c2")
+    depths = []
+    for number in range(2, 7):
+        agent = resolve("reversi", level=number).make_agent(seed=number)
+        first, again = agent.choose(board, None), agent.choose(board, None)
+        assert first.move == again.move and first.info.depth == again.info.depth == agent.depth, number
+        assert first.info.stopped == "depth limit" and first.info.value is None, number
+        depths.append(agent.depth)
+    assert depths == sorted(set(depths))  # each level searches deeper than the one below
+    # Exact from its empties on: at 8 empties level 4 solves, level 3 (exact_empties 0) does not.
+    near_end = Board("XXXXXXXXOOOOOOOOXXXXOOXXOOXOXOXXXOXOOXXOOOXXOX--OOXXOO----XXXX-- X")
+    assert resolve("reversi", level=4).make_agent().choose(near_end, None).info.value is not None
+    assert resolve("reversi", level=3).make_agent().choose(near_end, None).info.value is None
+    for bad in ({"depth": 0}, {"depth": 61}, {"exact_empties": -1}, {"depth": 2.5}):
+        with pytest.raises(InvalidInput):
+            make_agent("alphabeta", game="reversi", **bad)
+
+
 def test_a_level_gives_the_agent_for_what_is_hidden():
     two, four = GameRecord.deal("4x3", 2, seed=1), GameRecord.deal("4x3", 4, seed=1)
     strong = level(6)

@@ -11,8 +11,11 @@ game can offer easy, medium and hard opponents that really differ.
 Own Trumps levels name one agent for a view in which every card is known
 (two players: ``mcts``) and one for hidden hands (three or four players:
 ``pimc``); levels 3 to 6 are budgets of search iterations (the same moves on
-every machine), 7 and 8 of time. Reversi's levels are the engine with a
-growing time a move. The Elo scale of the levels, measured in the arena
+every machine), 7 and 8 of time. Reversi's levels 2 to 6 are the engine
+searching a fixed number of moves deep, exact from a fixed number of empty
+squares (the same moves on every machine: they were a time a move, and 2
+ms, 10 ms, 30 ms, 0.1 s and 0.3 s gave levels 4 to 7 within 60 Elo of each
+other, benchmarks/RESULTS.md), 7 and 8 a time. The Elo scale of the levels, measured in the arena
 (duplicate games, intervals), is in docs/agents.md and benchmarks/RESULTS.md.
 
 Which agent plays, at which budget, with which stored tables, is worked
@@ -105,16 +108,19 @@ LEVELS: dict[str, tuple[Level, ...]] = {
               uses_tables=True, options=FINISHING),
     ),
     "reversi": tuple(
-        Level(number, name, agent, agent, limit, description)
-        for number, name, agent, limit, description in (
-            (1, "beginner", "random", Limit(), "a legal move at random"),
-            (2, "novice", "alphabeta", Limit(time=0.002), "alpha-beta, 2 ms a move"),
-            (3, "casual", "alphabeta", Limit(time=0.01), "alpha-beta, 10 ms a move"),
-            (4, "club", "alphabeta", Limit(time=0.03), "alpha-beta, 30 ms a move"),
-            (5, "strong", "alphabeta", Limit(time=0.1), "alpha-beta, 0.1 s a move"),
-            (6, "expert", "alphabeta", Limit(time=0.3), "alpha-beta, 0.3 s a move, exact near the end"),
-            (7, "master", "alphabeta", Limit(time=1.0), "alpha-beta, 1 s a move, exact near the end"),
-            (8, "strongest", "alphabeta", Limit(time=3.0), "alpha-beta, 3 s a move, exact near the end"),
+        Level(number, name, agent, agent, limit, description, options=options)
+        for number, name, agent, limit, description, options in (
+            (1, "beginner", "random", Limit(), "a legal move at random", ()),
+            (2, "novice", "alphabeta", Limit(), "alpha-beta one move deep", (("depth", 1), ("exact_empties", 0))),
+            (3, "casual", "alphabeta", Limit(), "alpha-beta 2 moves deep", (("depth", 2), ("exact_empties", 0))),
+            (4, "club", "alphabeta", Limit(), "alpha-beta 4 moves deep, exact from 8 empty squares",
+             (("depth", 4), ("exact_empties", 8))),
+            (5, "strong", "alphabeta", Limit(), "alpha-beta 6 moves deep, exact from 12 empty squares",
+             (("depth", 6), ("exact_empties", 12))),
+            (6, "expert", "alphabeta", Limit(), "alpha-beta 8 moves deep, exact from 14 empty squares",
+             (("depth", 8), ("exact_empties", 14))),
+            (7, "master", "alphabeta", Limit(time=1.0), "alpha-beta, 1 s a move, exact near the end", ()),
+            (8, "strongest", "alphabeta", Limit(time=3.0), "alpha-beta, 3 s a move, exact near the end", ()),
         )),
 }
 

@@ -6,9 +6,10 @@ board."""
 from __future__ import annotations
 
 from kozyri.agents.base import Agent
+from kozyri.checks import whole_number
 from kozyri.core import AgentInfo, GameOver, InvalidInput, PlayResult
 from kozyri.reversi.board import PASS, Board
-from kozyri.reversi.engine import best_move
+from kozyri.reversi.engine import EXACT_EMPTIES, MAX_DEPTH, best_move
 
 
 class ReversiAgent(Agent):
@@ -37,10 +38,25 @@ class RandomAgent(ReversiAgent):
 
 
 class AlphaBetaAgent(ReversiAgent):
-    """The Reversi engine (:func:`kozyri.reversi.engine.best_move`)."""
+    """The Reversi engine (:func:`kozyri.reversi.engine.best_move`).
+
+    ``depth``: the deepest search, in plies (None: as deep as the time
+    allows); ``exact_empties``: solve the game exactly from this many empty
+    squares on (None: the engine's
+    :data:`~kozyri.reversi.engine.EXACT_EMPTIES`; 0: never). A level that
+    sets both plays the same moves on every machine that gets that deep,
+    and solves, within the move's time (a second when the limit names none;
+    depth 8 takes some milliseconds here).
+    """
 
     name = "alphabeta"
     searches = True
 
+    def __init__(self, seed: int = 0, depth: int | None = None, exact_empties: int | None = None):
+        super().__init__(seed)
+        self.depth = MAX_DEPTH if depth is None else whole_number(depth, "the depth", 1, MAX_DEPTH)
+        self.exact_empties = EXACT_EMPTIES if exact_empties is None else \
+            whole_number(exact_empties, "the exact empties", 0, 60)
+
     def _choose(self, view, moves, limit, control) -> PlayResult:
-        return best_move(view, limit, control=control)
+        return best_move(view, limit, control=control, max_depth=self.depth, exact_empties=self.exact_empties)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from kozyri.core import TIME_LIMIT, AgentInfo, Limit, PlayResult, Value
+from kozyri.core import DEPTH_LIMIT, TIME_LIMIT, AgentInfo, Limit, PlayResult, Value
 from kozyri.reversi import search_kernels as sk
 from kozyri.reversi.board import PASS, Board, square_name, squares_of
 from kozyri.reversi.endgame import solve
@@ -43,7 +43,8 @@ def best_move(
     at most, if negative). ``info.stopped`` says why the thinking ended
     before the move was settled: ``"time limit"`` (its budget; the normal
     end of a think that does not solve), ``"interrupted"`` (Ctrl-C) or
-    ``"cancelled"``; None when it solved the position.
+    ``"cancelled"``, ``"depth limit"`` (``max_depth`` plies searched: a
+    level's fixed depth); None when it solved the position.
 
     Returns ``move=None`` when the game is over (``info.score``: the final
     disc difference) and ``"pass"`` when the side to move has no legal move.
@@ -73,7 +74,8 @@ def best_move(
                                  depth=board.empties)
         info.nodes = ctrl.nodes
         info.seconds = time.perf_counter() - started
-        info.stopped = None if info.value is not None else ctrl.reason or TIME_LIMIT
+        deepest = info.depth >= max_depth  # a level's fixed depth reached, not its time
+        info.stopped = None if info.value is not None else ctrl.reason or (DEPTH_LIMIT if deepest else TIME_LIMIT)
     return PlayResult(move, info)
 
 
