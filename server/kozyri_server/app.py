@@ -42,7 +42,7 @@ from kozyri_server.logs import log_table_events
 from kozyri_server.openapi import openapi_document
 from kozyri_server.pool import EnginePool, JobTimeout, PoolFull
 from kozyri_server.players import NoPlayer, Players, TooManyAttempts, Unauthorized, bearer
-from kozyri_server.postgres_store import PostgresStore, is_postgres_url
+from kozyri_server.postgres_store import PostgresStore
 from kozyri_server.ratings import Ratings
 from kozyri_server.room import Refused
 from kozyri_server.store import SqliteStore, Store
@@ -311,7 +311,7 @@ class Api:
 def open_store(db: str | Path) -> Store:
     """The store ``--db`` names: a PostgreSQL database (``postgresql://...``,
     shared by several servers) or a SQLite file (created if missing)."""
-    if is_postgres_url(db):
+    if checks.is_postgres_url(db):
         return PostgresStore(db)
     return SqliteStore(db)
 

@@ -31,18 +31,11 @@ from kozyri.core import InvalidInput, MissingExtra
 from kozyri_server.sql import pyformat
 from kozyri_server.store import SqlStore
 
-#: The prefixes of a PostgreSQL address (``--db``); anything else is a SQLite file.
-URL_PREFIXES = ("postgresql://", "postgres://")
 
 #: Any number: the key of the advisory lock that serialises preparing the schema.
 SCHEMA_LOCK = 0x6B6F7A79
 #: Another number: the key of the advisory lock that serialises the rating of finished tables.
 RATINGS_LOCK = 0x6B6F7A7A
-
-
-def is_postgres_url(db) -> bool:
-    """Whether ``--db`` names a PostgreSQL database rather than a SQLite file."""
-    return isinstance(db, str) and db.startswith(URL_PREFIXES)
 
 
 class PostgresStore(SqlStore):

@@ -251,3 +251,12 @@ def name(value, what: str, most: int = 40) -> str:
     if not visible:
         raise InvalidInput(f"{what} must not be blank (it needs a letter, a digit or a symbol)")
     return text
+
+
+#: The prefixes of a PostgreSQL address (a server's ``--db``, an offline solve's ``--store``).
+POSTGRES_PREFIXES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(target) -> bool:
+    """Whether ``target`` names a PostgreSQL database rather than a SQLite file."""
+    return isinstance(target, str) and target.startswith(POSTGRES_PREFIXES)

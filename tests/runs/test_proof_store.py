@@ -489,3 +489,11 @@ def test_an_unreachable_postgres_server_is_one_line():
     assert message.startswith("cannot open the PostgreSQL proof store postgresql://nobody:***@127.0.0.1:1/x: ")
     assert "\n" not in message and "secret" not in message
     assert caught.value.__cause__ is None and caught.value.__suppress_context__
+
+
+def test_a_postgres_address_is_told_apart_from_a_file_by_one_rule():
+    from kozyri.checks import is_postgres_url
+
+    assert is_postgres_url("postgresql://ann@db.example/proofs") and is_postgres_url("postgres://db/x")
+    assert not any(is_postgres_url(target) for target in ("proofs.db", "/tmp/postgresql://x", "POSTGRESQL://x",
+                                                          None, 5))

@@ -70,6 +70,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import kozyri.checks as checks
+from kozyri.checks import is_postgres_url
 from kozyri.core import InvalidInput, KozyriError, MissingExtra
 from kozyri.runs.proof_records import (DISPROVED, MOST_INT, OPEN, PROVED, SETTLED, SOLVE_FIELDS, STATUSES,  # noqa: F401
                                        JobRecord, Lemma, ProofConflict, ProofStoreError, SolveRecord, canonical_json,
@@ -81,8 +82,6 @@ from kozyri.runs.proof_sql import (CREATE_VERSION, DELETE_LEMMA, GAME_EXISTS, IN
                                    SELECT_LEMMA, SELECT_SOLVE, SELECT_VERSION, SOLVE_COLUMNS, UPDATE_SOLVE, UPSERT_JOB,
                                    VERSION_TABLE, get_many_query, lemmas_query)
 
-#: The prefixes of a PostgreSQL address; any other target is a SQLite file.
-URL_PREFIXES = ("postgresql://", "postgres://")
 
 #: How long (seconds) a SQLite write waits for another process's write before it fails.
 DEFAULT_TIMEOUT = 30.0
@@ -92,11 +91,6 @@ BATCH = 500
 
 #: Any number: the key of PostgreSQL's advisory lock that serialises preparing the tables.
 SCHEMA_LOCK = 0x6B7A7073
-
-
-def is_postgres_url(target) -> bool:
-    """Whether ``target`` names a PostgreSQL database rather than a SQLite file."""
-    return isinstance(target, str) and target.startswith(URL_PREFIXES)
 
 
 def shown_url(url: str) -> str:
