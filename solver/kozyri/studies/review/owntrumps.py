@@ -134,6 +134,7 @@ from typing import Callable
 
 import kozyri.checks as checks
 from kozyri.agents import make_agent
+from kozyri.agents.base import with_limit_defaults
 from kozyri.agents.owntrumps.base import perfect_information
 from kozyri.agents.owntrumps.mcts import MctsAgent, cards_in_hands
 from kozyri.agents.owntrumps.trees import MoveStats
@@ -156,11 +157,12 @@ from kozyri.studies.review.owntrumps_report import (
     Review,
 )
 from kozyri.studies.review.shared import (
+    DEFAULT_LIMIT,
     ESTIMATE,
     EXACT,
     FORCED,
     UNCLEAR,
-    MoveClock,
+    judge_moves,
     mark_for,
     outlook,
 )
@@ -175,8 +177,6 @@ DEFAULT_NODES = 1000
 SOLVER_NODES_PER_ITERATION = 20
 #: The engine when the caller names none.
 DEFAULT_AGENT = "pimc"
-#: The budget a move when the caller names none.
-DEFAULT_LIMIT = Limit(time=1.0)
 
 
 def reviewed_moves(record: GameRecord, seat: int | None = None) -> list[int]:
@@ -218,9 +218,7 @@ def review_game(record: GameRecord, limit_per_move: Limit | None = None, *, seat
     """
     if not isinstance(record, GameRecord):
         raise InvalidInput(f"a review is of a GameRecord, not {type(record).__name__}")
-    limit = limit_per_move if limit_per_move is not None else DEFAULT_LIMIT
-    if limit.time is None and limit.nodes is None:
-        limit = Limit(DEFAULT_LIMIT.time, None, limit.memory)
+    limit = with_limit_defaults(limit_per_move, DEFAULT_LIMIT)
     numbers = reviewed_moves(record, seat)
     engine = _engine(agent)
     positions = record.positions()
@@ -231,19 +229,13 @@ def review_game(record: GameRecord, limit_per_move: Limit | None = None, *, seat
     review = Review(record, [], limit, engine.name, seat, len(numbers))
     began = time.monotonic()
     searched = {number: len(positions[number - 1].legal_moves()) > 1 for number in numbers}
-    with controlled(None, control) as ctrl:
-        clock = MoveClock(ctrl, sum(searched.values()))
-        for number in numbers:
-            before = positions[number - 1]
-            move_limit, lowered = clock.move_limit(limit, searched[number])
-            move_review = _review_move(number, before, record.moves[number - 1], views[before.to_move][number - 1],
-                                       move_limit, tables, engine, ctrl, exact, lowered)
-            if ctrl.stopped:  # the move was cut short: left out
-                break
-            review.moves.append(move_review)
-            if on_move is not None:
-                on_move(move_review)
-        review.stopped = ctrl.reason
+
+    def judge(number: int, move_limit: Limit, ctrl: SearchControl, lowered: bool) -> MoveReview:
+        before = positions[number - 1]
+        return _review_move(number, before, record.moves[number - 1], views[before.to_move][number - 1],
+                            move_limit, tables, engine, ctrl, exact, lowered)
+
+    judge_moves(review, numbers, searched, limit, control, judge, on_move)
     review.seconds = time.monotonic() - began
     return review
 

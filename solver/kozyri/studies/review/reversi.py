@@ -61,20 +61,22 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import kozyri.checks as checks
+from kozyri.agents.base import with_limit_defaults
 from kozyri.core import InvalidInput, Limit, Value
 from kozyri.reversi.board import BLACK, PASS, Board, split_moves
 from kozyri.reversi.endgame import load_kernels, solve
 from kozyri.reversi.engine import NAME as ENGINE_NAME
 from kozyri.reversi.engine import best_move
-from kozyri.search.control import SearchControl, controlled, part_of
+from kozyri.search.control import SearchControl, part_of
 from kozyri.studies.review.shared import (
+    DEFAULT_LIMIT,
     ESTIMATE,
     EXACT,
     FORCED,
     JSON_VERSION,
     THRESHOLDS,
-    MoveClock,
     completeness_json,
+    judge_moves,
     mark_for,
     rounded,
     total_time_bound,
@@ -86,8 +88,6 @@ EXACT_EMPTIES = 14
 ESTIMATE_DEPTH = 6
 #: Discs of the engine's heuristic that map to tanh(1) (about 0.76) on the -1..+1 scale.
 ESTIMATE_DISCS = 16.0
-#: The budget a move when the caller names none.
-DEFAULT_LIMIT = Limit(time=1.0)
 
 
 def estimate_scale(discs: float) -> float:
@@ -259,9 +259,7 @@ def review_reversi(record, limit_per_move: Limit | None = None, *, seat: int | N
     start, moves, data = read_reversi_record(record)
     if seat is not None:
         checks.seat(seat, 2, "the seat")
-    limit = limit_per_move if limit_per_move is not None else DEFAULT_LIMIT
-    if limit.time is None and limit.nodes is None:
-        limit = Limit(DEFAULT_LIMIT.time, None, limit.memory)
+    limit = with_limit_defaults(limit_per_move, DEFAULT_LIMIT)
     board = Board(start)
     positions = []
     for move in moves:
@@ -273,17 +271,11 @@ def review_reversi(record, limit_per_move: Limit | None = None, *, seat: int | N
         load_kernels()  # before any clock starts
     began = time.monotonic()
     searched = {number: len(positions[number - 1].legal_moves()) > 1 for number in numbers}
-    with controlled(None, control) as ctrl:
-        clock = MoveClock(ctrl, sum(searched.values()))
-        for number in numbers:
-            move_limit, lowered = clock.move_limit(limit, searched[number])
-            reviewed = _review_move(number, positions[number - 1], moves[number - 1], move_limit, ctrl, lowered)
-            if ctrl.stopped:
-                break
-            review.moves.append(reviewed)
-            if on_move is not None:
-                on_move(reviewed)
-        review.stopped = ctrl.reason
+
+    def judge(number: int, move_limit: Limit, ctrl: SearchControl, lowered: bool) -> ReversiMove:
+        return _review_move(number, positions[number - 1], moves[number - 1], move_limit, ctrl, lowered)
+
+    judge_moves(review, numbers, searched, limit, control, judge, on_move)
     review.seconds = time.monotonic() - began
     return review
 

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import time
 
+from collections.abc import Callable
+
 from kozyri.core import Limit
-from kozyri.search.control import LEAST_PART_SECONDS, SearchControl
+from kozyri.search.control import LEAST_PART_SECONDS, SearchControl, controlled
 
 #: The version of the JSON shape, the same for every game's review.
 JSON_VERSION = 1
@@ -32,6 +34,8 @@ REPLY_RESERVE = 0.05
 REPLY_RESERVE_MOST = 1.0
 #: How a move was judged: by a proof, by the engine's estimate, not at all (too few visits), or forced.
 EXACT, ESTIMATE, UNCLEAR, FORCED = "exact", "estimate", "unclear", "forced"
+#: The budget a move when the caller names none (nor a time, nor nodes).
+DEFAULT_LIMIT = Limit(time=1.0)
 
 
 def completeness_json(review) -> dict:
@@ -87,3 +91,24 @@ def mark_for(loss: float | None, uncertainty: float = 0.0) -> str | None:
 def outlook(score: float) -> int:
     """+1 winning, 0 unclear (or a draw), -1 losing: the side of +-:data:`OUTLOOK_BAND` a score is on."""
     return 1 if score > OUTLOOK_BAND else -1 if score < -OUTLOOK_BAND else 0
+
+
+def judge_moves(review, numbers: list[int], searched: dict[int, bool], limit: Limit, control,
+                judge: Callable, on_move: Callable | None) -> None:
+    """Judge the moves ``numbers`` in turn into ``review.moves``, as every
+    game's review does: ``judge(number, move_limit, ctrl, lowered)`` is one
+    move's verdict, its limit lowered to its share under the caller's
+    deadline (:class:`MoveClock`; ``searched[number]``: whether the move
+    needs a search), ``on_move(verdict)`` after each. A move the stop cut
+    short is left out; ``review.stopped`` says why the review ended early."""
+    with controlled(None, control) as ctrl:
+        clock = MoveClock(ctrl, sum(searched.values()))
+        for number in numbers:
+            move_limit, lowered = clock.move_limit(limit, searched[number])
+            verdict = judge(number, move_limit, ctrl, lowered)
+            if ctrl.stopped:  # the move was cut short: left out
+                break
+            review.moves.append(verdict)
+            if on_move is not None:
+                on_move(verdict)
+        review.stopped = ctrl.reason
