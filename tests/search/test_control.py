@@ -239,3 +239,37 @@ def test_a_signal_during_a_whole_step_ends_the_run_after_the_step():
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["written", "counted", "|", "signal", str(int(signal.SIGTERM))], \
         done.stdout + done.stderr
+
+
+#: A signal whose KeyboardInterrupt is lost, as one raised inside a callback from C (the
+#: compiler's object-cache callback prints "Exception ignored" and drops it): the run must still
+#: end, at the latest when its next computation starts.
+SIGNAL_LOST_IN_A_CALLBACK = """
+import os, signal
+from kozyri.core import Limit
+from kozyri.search.control import controlled, interrupts_end_run, last_signal
+
+done = []
+try:
+    with interrupts_end_run():
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(10**5):  # the signal is taken between two bytecodes: give it time to land here
+                pass
+        except KeyboardInterrupt:
+            done.append("lost")  # what a callback from C does with it
+        with controlled(Limit(time=1.0), None):
+            done.append("next computation")
+except KeyboardInterrupt:
+    print(*done, "|", "signal", last_signal())
+"""
+
+
+def test_a_signal_whose_interrupt_was_lost_still_ends_the_run():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", SIGNAL_LOST_IN_A_CALLBACK], capture_output=True, text=True,
+                          timeout=HANG)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["lost", "|", "signal", str(int(signal.SIGTERM))], done.stdout + done.stderr

@@ -329,6 +329,11 @@ class _Watcher:
             yield
             return
         first = not self.interruptible
+        if not first and self.ending_runs and self.signal is not None and not interrupt_waits():
+            # The run was ended by a signal whose KeyboardInterrupt got lost (raised inside a
+            # callback from C, such as the compiler's, which prints and drops it): end it now,
+            # before its next computation starts.
+            raise KeyboardInterrupt
         self.interruptible.append(root)
         if first:
             self.presses = 0
