@@ -22,30 +22,101 @@ from kozyri.owntrumps.cards import Deck
 
 
 @dataclass(frozen=True)
+class RuleOption:
+    """One rule option, declared once (:data:`Rules.OPTIONS`): every door
+    (the CLI's flags, the engine protocol, HTTP, OpenSpiel's parameters,
+    the RL environments, the page's new-game form) reads its name, default
+    and meaning from here instead of naming it."""
+
+    #: The field of :class:`Rules` and the key in JSON (``--must-beat`` on the command line).
+    name: str
+    default: bool
+    #: What it does, for ``--help`` and the API (one sentence, when on).
+    help: str
+    #: The short words of its two settings, for tables and summaries.
+    on_word: str
+    off_word: str
+
+    @property
+    def flag(self) -> str:
+        """The command line's form of the name: ``must-beat``."""
+        return self.name.replace("_", "-")
+
+
+@dataclass(frozen=True)
 class Rules:
-    """The rule options (RULES.md): both have the defaults the seeds imply."""
+    """The rule options (RULES.md): both have the defaults the seeds imply.
+    :data:`OPTIONS` declares them; a new option is a field here and a line
+    there, and every door picks it up."""
 
     #: Whoever can beat the top card must beat (may take only when unable).
     must_beat: bool = True
     #: After the deal every six of a player's trump suit goes to that player.
     pass_sixes: bool = False
 
+    #: The options, in order: name, default, meaning (the fields above).
+    OPTIONS = (
+        RuleOption("must_beat", True, "whoever can beat the top card must beat (may take only when unable)",
+                   "must beat", "may take"),
+        RuleOption("pass_sixes", False, "after the deal every six of a player's trump suit goes to that player",
+                   "sixes passed", "sixes stay"),
+    )
+
     def to_json(self) -> dict:
-        return {"must_beat": self.must_beat, "pass_sixes": self.pass_sixes}
+        return {option.name: getattr(self, option.name) for option in self.OPTIONS}
+
+    @classmethod
+    def option(cls, name: str) -> RuleOption:
+        """The declared option called ``name`` (InvalidInput names the known ones)."""
+        for option in cls.OPTIONS:
+            if option.name == name:
+                return option
+        raise InvalidInput(f"unknown rule option {name!r} (known: {', '.join(o.name for o in cls.OPTIONS)})")
+
+    @classmethod
+    def from_options(cls, options) -> "Rules":
+        """Rules from a mapping of option names to settings (any subset; the
+        rest keep their defaults). A setting is a bool, or the words
+        ``on``/``off``, ``true``/``false``, ``yes``/``no``, ``1``/``0`` as
+        protocols and forms send them; anything else is InvalidInput."""
+        if options is None:
+            return cls()
+        if not isinstance(options, dict):
+            raise InvalidInput('"rules" must be an object like {"must_beat": true, "pass_sixes": false}')
+        chosen = {}
+        for key, value in options.items():
+            option = cls.option(key)
+            chosen[option.name] = _setting(option, value)
+        return cls(**chosen)
 
     @classmethod
     def from_json(cls, obj) -> "Rules":
-        if obj is None:
-            return cls()
-        if not isinstance(obj, dict):
-            raise InvalidInput('"rules" must be an object like {"must_beat": true, "pass_sixes": false}')
-        unknown = set(obj) - {"must_beat", "pass_sixes"}
-        if unknown:
-            raise InvalidInput(f"unknown rule option {sorted(unknown)[0]!r} (known: must_beat, pass_sixes)")
-        for key, value in obj.items():
-            if not isinstance(value, bool):
-                raise InvalidInput(f'rule option "{key}" must be true or false')
-        return cls(**obj)
+        """Rules from JSON: an object of true/false settings (null: the defaults)."""
+        if isinstance(obj, dict):
+            for key, value in obj.items():
+                cls.option(key)
+                if not isinstance(value, bool):
+                    raise InvalidInput(f'rule option "{key}" must be true or false')
+        return cls.from_options(obj)
+
+    def replace(self, **changes) -> "Rules":
+        """These rules with some options changed (None: kept), as the doors' flags give them."""
+        return Rules.from_options({**self.to_json(), **{k: v for k, v in changes.items() if v is not None}})
+
+    def words(self) -> str:
+        """The settings in short words, in declaration order: ``must beat, sixes stay``."""
+        return ", ".join(o.on_word if getattr(self, o.name) else o.off_word for o in self.OPTIONS)
+
+
+_ON, _OFF = ("on", "true", "yes", "1"), ("off", "false", "no", "0")
+
+
+def _setting(option: RuleOption, value) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _ON + _OFF:
+        return value.strip().lower() in _ON
+    raise InvalidInput(f'rule option "{option.name}" must be on or off (true or false), not {value!r}')
 
 
 class MoveKind(IntEnum):
