@@ -36,7 +36,8 @@ from kozyri.agents.owntrumps.simple import greedy_scores
 from kozyri.core import LOSS, Limit
 from kozyri.owntrumps import Observation, Position, Rules
 from kozyri.owntrumps.prover import ProofSearch
-from kozyri.owntrumps.solver import decide, load_kernels, move_value
+from kozyri.owntrumps.decide import decide
+from kozyri.owntrumps.solver import load_kernels, move_value
 from kozyri.owntrumps.table_store import TableStore
 from kozyri.runs import wilson
 from kozyri.search.control import SearchControl

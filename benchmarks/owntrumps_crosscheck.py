@@ -20,7 +20,7 @@ import click
 from kozyri.owntrumps import Position, Rules
 from kozyri.owntrumps.position import random_playout
 from kozyri.owntrumps.prover import ProofSearch
-from kozyri.owntrumps.solver import decide
+from kozyri.owntrumps.decide import decide
 from kozyri.owntrumps.tables import RetrogradeTable
 from kozyri.search.control import SearchControl
 

@@ -34,7 +34,8 @@ import click
 from kozyri.core import Limit
 from kozyri.owntrumps import Position, Rules
 from kozyri.owntrumps.prover import ProofSearch
-from kozyri.owntrumps.solver import decide, load_kernels
+from kozyri.owntrumps.decide import decide
+from kozyri.owntrumps.solver import load_kernels
 from kozyri.owntrumps.tables import MAX_CARDS, RetrogradeTable
 from kozyri.search.control import SearchControl
 

@@ -15,11 +15,11 @@ from kozyri.core import LOSS, WIN, Limit
 from kozyri.owntrumps import Position, Rules
 from kozyri.owntrumps import dfpn_kernels as D
 from kozyri.owntrumps import proof_kernels as K
-from kozyri.owntrumps import solver as solver_module
+from kozyri.owntrumps import decide as decide_module
 from kozyri.owntrumps.kernels import state_arrays
 from kozyri.owntrumps.position import random_playout
 from kozyri.owntrumps.prover import ProofSearch
-from kozyri.owntrumps.solver import decide
+from kozyri.owntrumps.decide import decide
 from kozyri.owntrumps.tables import RetrogradeTable
 from kozyri.search.control import SearchControl
 from tests.support.owntrumps import paranoid_sweep, positions, reference_value, sweep
@@ -144,7 +144,7 @@ def test_decide_gives_the_same_values_with_and_without_proof_numbers():
 def test_decide_with_tiny_proof_number_budgets_stays_exact(monkeypatch):
     # Budgets of a few dozen nodes: df-pn runs in many parts, each to the
     # question whose proof number looked smaller, between short deepenings.
-    monkeypatch.setattr(solver_module, "DFPN_MIN_NODES", 48)
+    monkeypatch.setattr(decide_module, "DFPN_MIN_NODES", 48)
     parts = Counter()
     for pos in sweep(80, seed=29):
         search = ProofSearch(pos, memory_mb=16)

@@ -23,7 +23,7 @@ from kozyri.owntrumps import offline_jobs
 from kozyri.owntrumps.certificate import CertificateWriter
 from kozyri.owntrumps.offline import solve_offline
 from kozyri.owntrumps.prover import ProofSearch
-from kozyri.owntrumps.solver import decide
+from kozyri.owntrumps.decide import decide
 from kozyri.owntrumps.verify import verify_certificate
 from kozyri.search.control import SearchControl
 from tests.support.owntrumps import positions, reference_value

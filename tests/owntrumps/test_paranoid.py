@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from kozyri.core import DRAW, LOSS, NODE_LIMIT, WIN, Limit
 from kozyri.owntrumps import Position, Rules, solve
 from kozyri.owntrumps.prover import ProofSearch
-from kozyri.owntrumps.solver import decide
+from kozyri.owntrumps.decide import decide
 from kozyri.search.control import SearchControl
 from tests.support.owntrumps import (game_positions, paranoid_sweep, random_game_position, reference,
                                      reference_value)

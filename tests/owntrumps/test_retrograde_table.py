@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from kozyri.core import InvalidInput, LimitReached
 from kozyri.owntrumps import Position, Rules
 from kozyri.owntrumps.prover import ProofSearch
-from kozyri.owntrumps.solver import decide
+from kozyri.owntrumps.decide import decide
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.choice import PAIRS
 from kozyri.owntrumps.tables import DeckTables, RetrogradeTable, relabel_suits, suit_relabelling

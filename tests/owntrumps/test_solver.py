@@ -18,7 +18,8 @@ from kozyri.core import DRAW, LOSS, MEMORY_BOUND, NODE_LIMIT, WIN, Limit, Value
 from kozyri.owntrumps import Position, Rules, solve
 from kozyri.owntrumps import solver as solver_module
 from kozyri.owntrumps.prover import ProofSearch
-from kozyri.owntrumps.solver import decide, proven_moves
+from kozyri.owntrumps.decide import decide
+from kozyri.owntrumps.solver import proven_moves
 from kozyri.owntrumps.tables import RetrogradeTable
 from kozyri.search.control import SearchControl
 from kozyri.search.jit import warm_up_once

@@ -20,7 +20,8 @@ from kozyri.core import Limit, LimitReached
 from kozyri.owntrumps.certificate import body_line
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.prover import ProofSearch
-from kozyri.owntrumps.solver import decide, load_kernels
+from kozyri.owntrumps.decide import decide
+from kozyri.owntrumps.solver import load_kernels
 from kozyri.search.control import SearchControl
 
 #: What a job's answer says.
