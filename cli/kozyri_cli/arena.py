@@ -8,6 +8,7 @@ import click
 from click.core import ParameterSource
 
 from kozyri.agents import agent_names
+from kozyri.owntrumps.rules import OPTION_NAMES
 from kozyri.play import DEFAULT_TURN_CAP
 from kozyri.runs.files import holds_a_run, nothing_to_resume
 from kozyri.studies.arena import (
@@ -31,11 +32,11 @@ from kozyri_cli.common import (
     exit_interrupted_if,
     fail,
     one_budget,
+    rule_flags,
 )
 
 #: The options that decide a match's games (the settings line of its file).
-MATCH_OPTIONS = ("players", "deals", "deck", "seconds", "nodes", "memory", "seed", "turn_cap", "must_beat",
-                 "pass_sixes")
+MATCH_OPTIONS = ("players", "deals", "deck", "seconds", "nodes", "memory", "seed", "turn_cap", *OPTION_NAMES)
 
 ARENA_EPILOG = """\b
 The results file (--out), one JSON object a line: the settings, then a game
@@ -63,9 +64,7 @@ Formulas and format: docs/arena.md."""
               help="Seed of the deals and the agents.")
 @click.option("--turn-cap", type=click.IntRange(min=1), default=DEFAULT_TURN_CAP, show_default=True, metavar="N",
               help="Moves after which a game is stopped and counted as capped (scored as a draw, reported apart).")
-@click.option("--must-beat/--no-must-beat", default=True, show_default=True, help="Whoever can beat must beat.")
-@click.option("--pass-sixes/--no-pass-sixes", default=False, show_default=True,
-              help="Pass the sixes of the trump suits at the deal.")
+@rule_flags()
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.jsonl",
               help="Write every game to this file as it ends (JSON Lines: the settings, then a game a line).")
 @click.option("--resume", is_flag=True,
@@ -77,7 +76,7 @@ Formulas and format: docs/arena.md."""
 @click.option("--move-info", is_flag=True, help="Write each move's agent info (estimate, nodes, seconds) to --out too.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.pass_context
-def arena(ctx, agents, players, deals, deck, seconds, nodes, memory, seed, turn_cap, must_beat, pass_sixes, out,
+def arena(ctx, agents, players, deals, deck, seconds, nodes, memory, seed, turn_cap, rules, out,
           resume, summary, workers, move_info, as_json):
     """Play agents against each other over duplicate deals.
 
@@ -135,7 +134,7 @@ def arena(ctx, agents, players, deals, deck, seconds, nodes, memory, seed, turn_
     if len(agents) == 1:
         fail(f"name at least two agents (e.g. kozyri arena {agents[0]} greedy)")
     if agents:
-        settings = MatchSettings(lineup(agents, players), deals, deck, must_beat, pass_sixes,
+        settings = MatchSettings(lineup(agents, players), deals, deck, rules,
                                  None if nodes is not None else seconds, nodes, memory, seed, turn_cap)
     elif resume and out is not None and holds_a_run(out):
         if given - {"deals"}:

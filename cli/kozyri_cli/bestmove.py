@@ -26,6 +26,7 @@ from kozyri_cli.common import (
     fail,
     one_budget,
     progress_line,
+    rule_flags,
 )
 from kozyri_cli.owntrumps import SOLVE_EPILOG
 
@@ -67,13 +68,12 @@ auto: mcts when every card is visible, pimc when hands are hidden."""
 @click.option("--trumps", metavar="SUITS", help="Trump suits in seat order, e.g. SH (text form only).")
 @click.option("--leader", type=SEAT_NUMBER, metavar="N", help="Seat that moves first (text form; default 0).")
 @click.option("--deck", metavar="SPEC", help="36, 52, 32, 24, 2x3 or Q,K,A/S,H (text form).")
-@click.option("--must-beat/--no-must-beat", default=None, help="Whoever can beat must beat (default on).")
-@click.option("--pass-sixes/--no-pass-sixes", default=None, help="Pass the sixes of the trump suits at the deal.")
+@rule_flags(given_only=True, note="Overrides a JSON position's rules.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object: move, agent, proven, estimate, nodes, playouts, worlds, seconds.")
 @click.pass_context
 def bestmove(ctx, position, agent, seconds, nodes, level, seed, seat, open_hands, memory, example, trumps, leader,
-             deck, must_beat, pass_sixes, as_json):
+             deck, rule_changes, as_json):
     """The move a playing agent chooses for the player to move.
 
     Works for the real game: 36 cards, 2 to 4 players. With two players
@@ -94,7 +94,7 @@ def bestmove(ctx, position, agent, seconds, nodes, level, seed, seat, open_hands
       kozyri bestmove game.txt --nodes 20000 --seed 3    (the same move everywhere)
     """
     one_budget(ctx)
-    options = {"trumps": trumps, "leader": leader, "deck": deck, "must_beat": must_beat, "pass_sixes": pass_sixes}
+    options = {"trumps": trumps, "leader": leader, "deck": deck, **rule_changes}
     if example:
         if position is not None:
             fail("give either a POSITION or --example, not both")

@@ -15,6 +15,7 @@ that cannot be written.
 from __future__ import annotations
 
 import errno
+import functools
 import io
 import json
 import math
@@ -339,6 +340,49 @@ def one_budget(ctx: click.Context, time_param: str = "seconds", nodes_param: str
                 for source in given]
     if all(explicit) and ctx.params.get(nodes_param) is not None:
         fail("give --time or --nodes, not both (--nodes replaces the time limit: the same result on every machine)")
+
+
+# --- the rule options ----------------------------------------------------------
+def rule_flags(*, given_only: bool = False, note: str = ""):
+    """The Own Trumps rule options as flags, one ``--NAME/--no-NAME`` per
+    option of :data:`Rules.OPTIONS <kozyri.owntrumps.rules.Rules.OPTIONS>`
+    (its name, default and meaning from there), handed to the command as
+    one argument instead of one per option:
+
+    - ``rules``, a :class:`~kozyri.owntrumps.rules.Rules`: each flag
+      defaults to its option's default (shown in ``--help``);
+    - with ``given_only``, ``rule_changes``: a dict of the options given on
+      the command line only (name: True or False; ``{}`` when none), for
+      the command to lay over the rules its input names (or the defaults).
+      ``--help`` says each option's default.
+
+    ``note`` ends every flag's help (``"Overrides a JSON position's rules."``).
+    Put it among the command's options, where the flags belong in ``--help``."""
+    from kozyri.owntrumps.rules import OPTION_NAMES, Rules  # each command module loads it anyway
+
+    def decorate(command):
+        @functools.wraps(command)
+        def run(*args, **kwargs):
+            values = {name: kwargs.pop(name) for name in OPTION_NAMES}
+            if given_only:
+                kwargs["rule_changes"] = {name: value for name, value in values.items() if value is not None}
+            else:
+                kwargs["rules"] = Rules(**values)
+            return command(*args, **kwargs)
+
+        for option in reversed(Rules.OPTIONS):  # click lists the options bottom up
+            meaning = option.help[:1].upper() + option.help[1:]
+            if given_only:
+                default = f"[default: {'on' if option.default else 'off'}]"  # as click shows its own
+                flag = click.option(f"--{option.flag}/--no-{option.flag}", option.name, default=None,
+                                    help=f"{meaning}. {note}".strip() + "  " + default)
+            else:
+                flag = click.option(f"--{option.flag}/--no-{option.flag}", option.name, default=option.default,
+                                    show_default=True, help=f"{meaning}. {note}".strip())
+            run = flag(run)
+        return run
+
+    return decorate
 
 
 # --- input ---------------------------------------------------------------------

@@ -10,7 +10,7 @@ import click
 from kozyri.core import Limit
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.examples import example_position
-from kozyri.owntrumps.inputs import read_position, read_record, with_rules
+from kozyri.owntrumps.inputs import read_position, read_record
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord, record_json
 from kozyri.owntrumps.render import position_text, render_record, render_result, value_lines
@@ -29,6 +29,7 @@ from kozyri_cli.common import (
     exit_interrupted_if,
     fail,
     progress_line,
+    rule_flags,
     suggest_tables,
 )
 
@@ -39,7 +40,7 @@ _JSON_FORM = """\b
 JSON position ("deck", "pile", "to_move", "rules" optional):
   {"deck": "2x3", "hands": [["QS","AS","KH"], ["KS","QH","AH"]],
    "pile": [], "trumps": ["S","H"], "to_move": 0,
-   "rules": {"must_beat": true, "pass_sixes": false}}"""
+   "rules": """ + json.dumps(Rules().to_json()) + "}"
 _DECKS = """Decks: 36 (default), 52, 32, 24; SUITSxRANKS such as 2x3 (spades and
 hearts, Q K A) or 4x3 (Q K A of all four suits); RANKS/SUITS such as
 Q,K,A/S,H."""
@@ -53,6 +54,8 @@ POSITION is one of
                           `kozyri deal --json`)
   -                       standard input (JSON or text form)
 {_JSON_FORM}
+A rule flag overrides the JSON position's rules; --pass-sixes on a JSON
+position without it passes the sixes now (its pile must be empty).
 \b
 {_DECKS}"""
 
@@ -66,21 +69,21 @@ The deal is printed in two forms:
 
 # --- reading positions -------------------------------------------------------
 def load_position(arg: str | None, example: bool, trumps: str | None = None, leader: int | None = None,
-                  deck: str | None = None, must_beat: bool | None = None,
-                  pass_sixes: bool | None = None) -> Position:
-    """The position named on the command line (see ``kozyri solve --help``)."""
+                  deck: str | None = None, rule_changes: dict | None = None) -> Position:
+    """The position named on the command line (see ``kozyri solve --help``);
+    ``rule_changes``: the rule options given (:func:`~kozyri_cli.common.rule_flags`)."""
+    rule_changes = rule_changes or {}
     if example:
         if arg is not None:
             fail("give either a POSITION or --example, not both")
         if deck is not None:
             fail("--deck does not apply to --example (its deck is fixed)")
-        return example_position(with_rules(Rules(), must_beat, pass_sixes), trumps, leader)
+        return example_position(Rules(**rule_changes), trumps, leader)
     if arg is None:
         fail("no position given: pass a deal like \"QS KH AS | KS QH AH\" --trumps SH, "
              "a JSON file, - for standard input, or --example")
     content, source = argument_text(arg)
-    return read_position(content, source=source, trumps=trumps, leader=leader, deck=deck,
-                         must_beat=must_beat, pass_sixes=pass_sixes)
+    return read_position(content, source=source, trumps=trumps, leader=leader, deck=deck, **rule_changes)
 
 
 #: Decks bigger than this are beyond exact solving today (benchmarks/RESULTS.md).
@@ -108,12 +111,7 @@ def slow_solve_note(pos) -> str | None:
 @click.option("--deck", metavar="SPEC", help="36, 52, 32, 24, 2x3 or Q,K,A/S,H (text form; default: "
               "the ranks and suits the deal uses).")
 @click.option("--example", is_flag=True, help="Solve a small built-in deal.")
-@click.option("--must-beat/--no-must-beat", default=None,
-              help="Whoever can beat must beat (default on). Overrides a JSON position's rules.")
-@click.option("--pass-sixes/--no-pass-sixes", default=None,
-              help="Pass the sixes of the trump suits to their owners at the deal (default off). "
-                   "Overrides a JSON position's rules; on a JSON position without it, the sixes "
-                   "are passed now (its pile must be empty).")
+@rule_flags(given_only=True, note="Overrides a JSON position's rules.")
 @click.option("--time-limit", type=SECONDS, metavar="SECONDS",
               help="Stop after this long (all of it: the value, then the main line and the best moves); the "
                    "value may then be unknown. Ctrl-C and SIGTERM stop too, keeping what is proven.")
@@ -147,7 +145,7 @@ def slow_solve_note(pos) -> str | None:
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object: value, best_moves, pv, nodes, seconds, value_seconds, "
                    "best_moves_complete, pv_complete (--offline: progress lines, then the result).")
-def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_limit, value_only, best_moves,
+def solve(position, trumps, leader, deck, example, rule_changes, time_limit, value_only, best_moves,
           no_line, memory, offline, store, certificate, workers, scheduler, job_nodes, core_hours, as_json):
     """Solve an Own Trumps position exactly.
 
@@ -189,7 +187,7 @@ def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_l
                                              ("--job-nodes", job_nodes), ("--core-hours", core_hours)) if given]
     if offline_only and not offline:
         fail(f"{offline_only[0]} goes with --offline")
-    pos = load_position(position, example, trumps, leader, deck, must_beat, pass_sixes)
+    pos = load_position(position, example, trumps, leader, deck, rule_changes)
     if offline:
         from kozyri_cli.offline import run_offline
 
@@ -232,15 +230,13 @@ def solve(position, trumps, leader, deck, example, must_beat, pass_sixes, time_l
               help="2, 3 or 4 players.")
 @click.option("--trumps", metavar="SUITS", help="Trump suits in seat order [default: SH, SHD or SHDC].")
 @click.option("--leader", type=SEAT_NUMBER, default=0, show_default=True, metavar="N", help="Seat that moves first.")
-@click.option("--must-beat/--no-must-beat", default=True, show_default=True, help="Whoever can beat must beat.")
-@click.option("--pass-sixes/--no-pass-sixes", default=False, show_default=True,
-              help="Pass the sixes of the trump suits to their owners.")
+@rule_flags()
 @click.option("--record", "as_record", is_flag=True,
               help="Print only the game record (text form; with --json its JSON form), for `kozyri replay` "
                    "and `kozyri solve`.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print only the JSON position (one line; pipe it into `kozyri solve -`).")
-def deal(deck, seed, players, trumps, leader, must_beat, pass_sixes, as_record, as_json):
+def deal(deck, seed, players, trumps, leader, rules, as_record, as_json):
     """Deal a random Own Trumps position.
 
     The whole deck is dealt evenly. Prints the deal in text form with the
@@ -262,7 +258,6 @@ def deal(deck, seed, players, trumps, leader, must_beat, pass_sixes, as_record, 
     chosen = seed is None
     if chosen:
         seed = random.SystemRandom().randrange(1_000_000)
-    rules = Rules(must_beat=must_beat, pass_sixes=pass_sixes)
     record = GameRecord.deal(deck_obj, players, trumps, leader, seed, rules)
     pos = record.start
     if as_json or as_record:
@@ -282,10 +277,7 @@ def deal(deck, seed, players, trumps, leader, must_beat, pass_sixes, as_record, 
     command = f'kozyri solve "{text}" --trumps {"".join(pos.trumps)} --deck {deck_obj.spec()}'
     if leader:
         command += f" --leader {leader}"
-    if not must_beat:
-        command += " --no-must-beat"
-    if pass_sixes:
-        command += " --pass-sixes"
+    command += "".join(" " + flag for flag in rules.flags())
     click.echo("Solve it with" + (" (three or four players: the paranoid value)" if players > 2 else "") + ":")
     click.echo(f"  {command}")
     click.echo("Record (`kozyri deal --record` prints it alone; `kozyri replay` reads it):")

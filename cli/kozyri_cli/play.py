@@ -22,7 +22,7 @@ import click
 from kozyri.agents import agent_names
 from kozyri.agents.levels import Resolved, resolve
 from kozyri.checks import MOST_SEED
-from kozyri.owntrumps.inputs import read_record, with_rules
+from kozyri.owntrumps.inputs import read_record
 from kozyri.owntrumps.record import GameRecord
 from kozyri.owntrumps.rules import AGREEMENT, RESIGNATION, Rules
 from kozyri.owntrumps.table_store import TableStore
@@ -39,6 +39,7 @@ from kozyri_cli.common import (
     fail,
     one_budget,
     read_input,
+    rule_flags,
     standard_input,
 )
 from kozyri_cli.screen import Narrator, seat_label
@@ -103,8 +104,7 @@ def _replayed(session: Session, record: GameRecord) -> Session:
 @click.option("--nodes", type=NODES, metavar="N",
               help="With --agent: iterations a move instead of time (the same moves on every machine).")
 @click.option("--deck", metavar="SPEC", help="36 (default), 52, 32, 24, 4x3 or Q,K,A/S,H.")
-@click.option("--must-beat/--no-must-beat", default=None, help="Whoever can beat must beat (default on).")
-@click.option("--pass-sixes/--no-pass-sixes", default=None, help="The sixes of the trump suits go to their owners.")
+@rule_flags(given_only=True)
 @click.option("--leader", type=click.IntRange(0, 3), metavar="N", help="The player who chooses first and leads "
               "(default 0).")
 @click.option("--seed", type=SEED, metavar="N", help="The deal's and the computer players' seed (default: random).")
@@ -118,7 +118,7 @@ def _replayed(session: Session, record: GameRecord) -> Session:
               "terminal, 0 when the output is not one).")
 @click.option("--json", "as_json", is_flag=True, help="At the end of each game, print its result as one line of "
               "JSON.")
-def play(players, you, level, agent, seconds, nodes, deck, must_beat, pass_sixes, leader, seed, trumps, load_path,
+def play(players, you, level, agent, seconds, nodes, deck, rule_changes, leader, seed, trumps, load_path,
          save_path, color, pace, as_json):
     """Play Own Trumps against the computer in the terminal.
 
@@ -156,8 +156,8 @@ def play(players, you, level, agent, seconds, nodes, deck, must_beat, pass_sixes
     record = None
     if load_path is not None:
         given = [f"--{name}" for name, value in (("players", players), ("deck", deck), ("trumps", trumps),
-                                                 ("leader", leader), ("must-beat", must_beat),
-                                                 ("pass-sixes", pass_sixes)) if value is not None]
+                                                 ("leader", leader)) if value is not None]
+        given += [f"--{Rules.option(name).flag}" for name in rule_changes]
         if given:
             fail(f"{', '.join(given)}: the loaded record says the deal, the trumps and the rules")
         content, source = read_input(load_path, "record")
@@ -168,7 +168,7 @@ def play(players, you, level, agent, seconds, nodes, deck, must_beat, pass_sixes
         fail(f"--seat {you}: the seats of {players} players are 0..{players - 1}")
     computer, hint = strengths(level, agent, seconds, nodes, players)
     if record is None:
-        rules, leader = with_rules(Rules(), must_beat, pass_sixes), leader or 0
+        rules, leader = Rules(**rule_changes), leader or 0
     else:
         start = record.start
         deck, rules, trumps, leader = start.deck, start.rules, start.trumps, start.to_move

@@ -359,7 +359,7 @@ def table_lines(seen, paint=plain, over: bool | None = None, narrator: Narrator 
     d = view.deck
     over = view.is_over if over is None else over
     narrator = Narrator.of(seen) if narrator is None else narrator
-    rules = f"must_beat {'on' if view.rules.must_beat else 'off'}" + (", pass_sixes" if view.rules.pass_sixes else "")
+    rules = view.rules.switches(brief=True)
     when = "game over" if over else f"move {len(seen.moves) + 1}"
     lines = [paint(f"--- {when} --- deck {d.spec()}, {view.n_players} players, {rules} ---", "dim"),
              pile_line(view, paint)]

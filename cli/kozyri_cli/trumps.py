@@ -17,6 +17,7 @@ from kozyri_cli.common import (
     emit_json,
     exit_interrupted_if,
     progress_line,
+    rule_flags,
     suggest_tables,
 )
 from kozyri_cli.owntrumps import SOLVABLE_CARDS
@@ -50,18 +51,14 @@ See docs/trumps.md."""
               "the ranks and suits the deal uses).")
 @click.option("--leader", type=click.IntRange(0, 1), metavar="N",
               help="Player who leads, 0 or 1 (default 0, or the JSON's to_move).")
-@click.option("--must-beat/--no-must-beat", default=None,
-              help="Whoever can beat must beat (default on). Overrides a JSON deal's rules.")
-@click.option("--pass-sixes/--no-pass-sixes", default=None,
-              help="In each cell, pass the sixes of the two trump suits to their owners "
-                   "(default off). Overrides a JSON deal's rules.")
+@rule_flags(given_only=True, note="Overrides a JSON deal's rules.")
 @click.option("--time-limit", type=SECONDS, metavar="SECONDS",
               help="Time limit PER CELL (12 cells); a cell not solved in time shows '?'.")
 @click.option("--memory", type=MEGABYTES, default=1024, show_default=True, metavar="MB",
               help="Memory for the solver's tables (per cell).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object: the deal, the 12 cells, the grid and the analysis.")
-def trumps(deal, deck, leader, must_beat, pass_sixes, time_limit, memory, as_json):
+def trumps(deal, deck, leader, rule_changes, time_limit, memory, as_json):
     """How the choice of trumps decides a two-player deal.
 
     Solves DEAL exactly for each of the 12 ways to give the two players
@@ -85,8 +82,7 @@ def trumps(deal, deck, leader, must_beat, pass_sixes, time_limit, memory, as_jso
     command exits with code 130 after printing what it has.
     """
     content, source = argument_text(deal, "deal")
-    position = read_deal(content, source=source, deck=deck, leader=leader, must_beat=must_beat,
-                         pass_sixes=pass_sixes)
+    position = read_deal(content, source=source, deck=deck, leader=leader, **rule_changes)
     from kozyri.owntrumps import grid as grids  # the solver's kernels load once the deal is read
 
     if position.deck.size > SOLVABLE_CARDS and time_limit is None:

@@ -9,6 +9,7 @@ from click.core import ParameterSource
 
 from kozyri.agents import agent_names
 from kozyri.core import MOST_SECONDS
+from kozyri.owntrumps.rules import OPTION_NAMES
 from kozyri.owntrumps.table_store import TableStore
 from kozyri.play import DEFAULT_TURN_CAP
 from kozyri.runs import BACKENDS
@@ -27,11 +28,11 @@ from kozyri.studies.winrates import (
 )
 from kozyri_cli import main
 from kozyri_cli.common import (NODES, SECONDS, SEED, CountProgress, FiniteNumber, emit_json, exit_interrupted_if, fail,
-                               one_budget)
+                               one_budget, rule_flags)
 
 #: The options that decide a study's results (the settings line of its file).
-STUDY_OPTIONS = ("deck", "players", "must_beat", "pass_sixes", "deals", "all_deals", "seed", "hand", "seat",
-                 "trumps", "solve_time", "selfplay", "agent", "seconds", "nodes", "turn_cap")
+STUDY_OPTIONS = ("deck", "players", *OPTION_NAMES, "deals", "all_deals", "seed", "hand", "seat", "trumps", "solve_time",
+                 "selfplay", "agent", "seconds", "nodes", "turn_cap")
 
 WINRATES_EPILOG = """\b
 The results file (--out), one JSON object a line: the settings, then a deal
@@ -71,9 +72,7 @@ recomputes every figure from it. Formulas and format: docs/winrates.md."""
               help="Iterations per self-play move instead of time: the same results on every machine.")
 @click.option("--turn-cap", type=click.IntRange(min=1), default=DEFAULT_TURN_CAP, show_default=True, metavar="N",
               help="Moves after which a self-play game is stopped (a draw, reported apart as capped).")
-@click.option("--must-beat/--no-must-beat", default=True, show_default=True, help="Whoever can beat must beat.")
-@click.option("--pass-sixes/--no-pass-sixes", default=False, show_default=True,
-              help="Pass the sixes of the trump suits at the deal.")
+@rule_flags()
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.jsonl",
               help="Write every deal to this file as it is done (JSON Lines).")
 @click.option("--resume", is_flag=True,
@@ -89,7 +88,7 @@ recomputes every figure from it. Formulas and format: docs/winrates.md."""
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.pass_context
 def winrates(ctx, deck, players, deals, all_deals, seed, hand, seat, trumps, solve_time, selfplay, agent, seconds, nodes,
-             turn_cap, must_beat, pass_sixes, out, resume, workers, backend, scheduler, plot, as_json):
+             turn_cap, rules, out, resume, workers, backend, scheduler, plot, as_json):
     """How good each trump choice is, over many deals.
 
     Every deal is played under every assignment of distinct trumps (12 with
@@ -141,9 +140,8 @@ def winrates(ctx, deck, players, deals, all_deals, seed, hand, seat, trumps, sol
     if resume and holds_a_run(out):
         # The file's settings, with the options given that differ (only --deals may).
         found = RESULTS.read_settings(out).to_json()
-        options = {"deck": deck, "players": players, "must_beat": must_beat, "pass_sixes": pass_sixes, "deals": deals,
-                   "all_deals": all_deals, "seed": seed, "hand": hand, "seat": seat, "trumps": trumps,
-                   "solve_time": solve_time,
+        options = {"deck": deck, "players": players, **rules.to_json(), "deals": deals, "all_deals": all_deals,
+                   "seed": seed, "hand": hand, "seat": seat, "trumps": trumps, "solve_time": solve_time,
                    "selfplay": selfplay, "agent": agent, "seconds": seconds, "nodes": nodes, "turn_cap": turn_cap}
         typed = {name: options[name] for name in given}
         if "seconds" in typed or "nodes" in typed:
@@ -154,10 +152,10 @@ def winrates(ctx, deck, players, deals, all_deals, seed, hand, seat, trumps, sol
     else:
         if resume and not given:
             fail(nothing_to_resume(out))
-        settings = StudySettings(deck=deck, players=players, must_beat=must_beat, pass_sixes=pass_sixes,
-                                 deals=deals, all_deals=all_deals, seed=seed, hand=hand, seat=seat,
-                                 trumps=trumps, solve_time=solve_time, selfplay=selfplay, agent=agent,
-                                 time=None if nodes is not None else seconds, nodes=nodes, turn_cap=turn_cap)
+        settings = StudySettings(deck=deck, players=players, rules=rules, deals=deals, all_deals=all_deals, seed=seed,
+                                 hand=hand, seat=seat, trumps=trumps, solve_time=solve_time, selfplay=selfplay,
+                                 agent=agent, time=None if nodes is not None else seconds, nodes=nodes,
+                                 turn_cap=turn_cap)
     if plot is not None:
         from kozyri.studies.plots import check_available
 

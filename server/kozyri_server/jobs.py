@@ -31,6 +31,7 @@ from kozyri.agents.levels import Strength, resolve
 from kozyri.core import InvalidInput, KozyriError, Limit
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.inputs import classify_json, read_deal, read_record
+from kozyri.owntrumps.rules import OPTION_NAMES, Rules
 from kozyri.play.games import game_kind
 from kozyri.play.table import Seat
 from kozyri.protocols.messages import DEFAULT_SOLVE_SECONDS, JsonRequests, error_reply
@@ -146,12 +147,11 @@ def _game(value, what: str):
 
 
 def _trumps(body: dict, control: SearchControl) -> dict:
-    _known(body, ("game", "deck", "leader", "must_beat", "pass_sixes", "time", "memory"), "trumps")
+    _known(body, ("game", "deck", "leader", *OPTION_NAMES, "time", "memory"), "trumps")
     from kozyri.owntrumps.grid import trump_grid
 
     deck = None if body.get("deck") is None else Deck.of(body["deck"])
-    rules = {key: checks.switch(body[key], f'"{key}"') for key in ("must_beat", "pass_sixes")
-             if body.get(key) is not None}
+    rules = Rules.given(body, quoted=True)
     leader = body.get("leader")
     position = read_deal(_text(body.get("game"), "game"), deck=deck,
                          leader=None if leader is None else checks.whole_number(leader, '"leader"', 0, 1), **rules)

@@ -98,8 +98,8 @@ class _OpenSpielAgent(OwnTrumpsAgent):
         """The OpenSpiel game of the view's deck, players, rules and trumps."""
         pyspiel = self.modules[0]
         return pyspiel.load_game(self.modules[1].GAME_NAME, {
-            "players": view.n_players, "deck": view.deck.spec(), "must_beat": view.rules.must_beat,
-            "pass_sixes": view.rules.pass_sixes, "trumps": "".join(view.trumps), "move_cap": self.max_plies})
+            "players": view.n_players, "deck": view.deck.spec(), **view.rules.to_json(),
+            "trumps": "".join(view.trumps), "move_cap": self.max_plies})
 
     def numpy_random(self, view):
         import numpy as np

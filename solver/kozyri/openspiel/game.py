@@ -19,8 +19,9 @@ A game has up to three phases:
 2. **the deal**: one chance node per card, in the order of a shuffle dealt
    round the table (card ``i`` to seat ``i mod players``: kozyri's one deal,
    :meth:`Position.deal <kozyri.owntrumps.Position.deal>` with the order
-   drawn here), each outcome an undealt card with equal probability; with
-   ``pass_sixes`` the trump sixes then go to their owners;
+   drawn here), each outcome an undealt card with equal probability; the
+   rules then act on the deal (the trump sixes go to their owners when
+   they say so: :meth:`Position.as_dealt <kozyri.owntrumps.Position.as_dealt>`);
 3. **play**: one action per turn (a lead, a beat with its follow card, a
    take), played in the session (:meth:`Session.act <kozyri.play.Session.act>`).
    The first two phases stay OpenSpiel's own (it needs chance nodes); the
@@ -386,14 +387,15 @@ class OwnTrumpsState(pyspiel.State):
         """Play begins at ``start``, in a session; ``views``: every seat's
         start view of a state started from a view (``given``). Such a start
         is no deal: its session plays it with the sixes already passed
-        (``pass_sixes`` off: they are in the views), or a record would take
-        an empty pile for a deal whose sixes must be with their owners."""
+        (under :meth:`Rules.dealt <kozyri.owntrumps.rules.Rules.dealt>`: they
+        are in the views), or a record would take an empty pile for a deal
+        whose sixes must be with their owners."""
         d = self._d
         g = d.game
         d.chosen, d.dealt, d.given = tuple(chosen), tuple(dealt), given
         d.start_views, d.views, d.legal = views, None, None
-        if given and start.rules.pass_sixes:
-            start = replace(start, rules=replace(start.rules, pass_sixes=False))
+        if given and start.rules.changes_deal:
+            start = replace(start, rules=start.rules.dealt())
         d.session = Session(g.session_settings(start.trumps), start=start)
         d.to_act = d.session.to_act
 
@@ -544,11 +546,9 @@ class OwnTrumpsState(pyspiel.State):
 
 
 def _sixes(start: Position) -> list[int]:
-    """The trump sixes that were passed at the start (with ``pass_sixes``)."""
-    deck = start.deck
-    if not start.rules.pass_sixes or "6" not in deck.ranks:
-        return []
-    return [deck.card("6", s) for s in start.trumps if s in deck.suits]
+    """The trump sixes that were passed at the start (:meth:`Rules.sixes_passed
+    <kozyri.owntrumps.rules.Rules.sixes_passed>`)."""
+    return [card for card in start.rules.sixes_passed(start.deck, start.trumps) if card is not None]
 
 
 def _rng_of(probability_sampler) -> random.Random:

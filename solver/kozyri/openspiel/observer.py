@@ -144,7 +144,7 @@ class OwnTrumpsObserver:
                                                   for s in range(g.n_players)))
             return " | ".join(parts)
         if self.perfect_recall:
-            if self.own and not state.given and g.rules.pass_sixes:
+            if self.own and not state.given and g.rules.changes_deal:
                 parts.append("dealt " + deck.mask_text(deck.mask(state.own_dealt(player))))
             parts.append("start " + _view_text(state.start_view(player), self.own, self.public, player))
             if self.public:

@@ -24,8 +24,8 @@ DEFAULT_MOVE_CAP = 1000
 #: The ``trumps`` parameter that makes choosing the trumps the game's first phase.
 CHOOSE = "choose"
 #: Every parameter and its default (OpenSpiel's parameter specification).
-DEFAULTS = {"players": 2, "deck": "36", "must_beat": True, "pass_sixes": False, "trumps": "", "leader": 0,
-            "move_cap": DEFAULT_MOVE_CAP}
+DEFAULTS = {"players": 2, "deck": "36", **{option.name: option.default for option in Rules.OPTIONS}, "trumps": "",
+            "leader": 0, "move_cap": DEFAULT_MOVE_CAP}
 
 #: A state's phases (its ``phase``), and their names.
 CHOOSING, DEALING, PLAYING, OVER = range(4)
@@ -61,10 +61,8 @@ class Settings:
         self.deck = Deck.parse(_param(params, "deck"))
         if self.deck.size < n:
             raise InvalidInput(f"a {self.deck.size}-card deck cannot be dealt to {n} players")
-        self.rules = Rules(_param(params, "must_beat"), _param(params, "pass_sixes"))
-        if self.rules.pass_sixes and "6" in self.deck.ranks and self.deck.size // n < n:
-            raise InvalidInput(f"with pass_sixes a hand of {self.deck.size // n} cards could be left empty "
-                               "by the passing: take a larger deck")
+        self.rules = Rules(**{option.name: _param(params, option.name) for option in Rules.OPTIONS})
+        self.rules.check_deal(self.deck, n)
         trumps = _param(params, "trumps")
         self.trumps = None if trumps == CHOOSE else parse_trumps(trumps or "".join(SUITS[:n]), n)
         self.leader = _param(params, "leader")

@@ -243,7 +243,12 @@ class Position:
             raise InvalidInput("a deal in text form needs its trump suits, one per player in seat order "
                                "(e.g. --trumps SH)")
         pos = cls.build(deck, hands, pile, trumps, leader, rules)
-        return pos.pass_sixes() if pos.rules.pass_sixes else pos
+        return pos.as_dealt()
+
+    def as_dealt(self) -> "Position":
+        """This deal as its rules leave it once dealt: with ``pass_sixes`` the
+        trump sixes passed to their owners (:meth:`pass_sixes`), else itself."""
+        return self.pass_sixes() if self.rules.pass_sixes else self
 
     def pass_sixes(self) -> "Position":
         """Every six of a player's trump suit goes to that player (option ``pass_sixes``)."""
@@ -288,7 +293,7 @@ class Position:
                 raise InvalidInput(f"a deal's order holds every card of the {deck.spec()} deck once")
         hands = [sorted(cards[i::n_players]) for i in range(n_players)]
         pos = cls.build(deck, hands, [], trumps, leader, rules)
-        return pos.pass_sixes() if pos.rules.pass_sixes else pos
+        return pos.as_dealt()
 
     # --- output -------------------------------------------------------------
     def to_json(self) -> dict:

@@ -13,9 +13,13 @@ deck does not contain).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from enum import IntEnum
 
+import kozyri.checks as checks
 from kozyri.core import (AGREEMENT, BY_RULES, ENDING_REASONS, REPETITION, RESIGNATION,  # noqa: F401 - read here too
                          InvalidInput)
 from kozyri.owntrumps.cards import Deck
@@ -33,9 +37,8 @@ class RuleOption:
     default: bool
     #: What it does, for ``--help`` and the API (one sentence, when on).
     help: str
-    #: The short words of its two settings, for tables and summaries.
-    on_word: str
-    off_word: str
+    #: Whether the option acts at the deal only (the game after it is the same either way).
+    deal_only: bool = False
 
     @property
     def flag(self) -> str:
@@ -56,10 +59,9 @@ class Rules:
 
     #: The options, in order: name, default, meaning (the fields above).
     OPTIONS = (
-        RuleOption("must_beat", True, "whoever can beat the top card must beat (may take only when unable)",
-                   "must beat", "may take"),
+        RuleOption("must_beat", True, "whoever can beat the top card must beat (may take only when unable)"),
         RuleOption("pass_sixes", False, "after the deal every six of a player's trump suit goes to that player",
-                   "sixes passed", "sixes stay"),
+                   deal_only=True),
     )
 
     def to_json(self) -> dict:
@@ -74,22 +76,6 @@ class Rules:
         raise InvalidInput(f"unknown rule option {name!r} (known: {', '.join(o.name for o in cls.OPTIONS)})")
 
     @classmethod
-    def from_options(cls, options) -> "Rules":
-        """Rules from a mapping of option names to settings (any subset; the
-        rest keep their defaults). A setting is a bool, or the words
-        ``on``/``off``, ``true``/``false``, ``yes``/``no``, ``1``/``0`` as
-        protocols and forms send them; anything else is InvalidInput."""
-        if options is None:
-            return cls()
-        if not isinstance(options, dict):
-            raise InvalidInput('"rules" must be an object like {"must_beat": true, "pass_sixes": false}')
-        chosen = {}
-        for key, value in options.items():
-            option = cls.option(key)
-            chosen[option.name] = _setting(option, value)
-        return cls(**chosen)
-
-    @classmethod
     def from_json(cls, obj) -> "Rules":
         """Rules from JSON: an object of true/false settings (null: the defaults)."""
         if isinstance(obj, dict):
@@ -97,26 +83,156 @@ class Rules:
                 cls.option(key)
                 if not isinstance(value, bool):
                     raise InvalidInput(f'rule option "{key}" must be true or false')
-        return cls.from_options(obj)
+        if obj is None:
+            return cls()
+        if not isinstance(obj, dict):
+            raise InvalidInput('"rules" must be an object like {"must_beat": true, "pass_sixes": false}')
+        return cls(**obj)
 
-    def replace(self, **changes) -> "Rules":
-        """These rules with some options changed (None: kept), as the doors' flags give them."""
-        return Rules.from_options({**self.to_json(), **{k: v for k, v in changes.items() if v is not None}})
+    # --- the doors' forms ----------------------------------------------------------------
+    @classmethod
+    def given(cls, params: Mapping, *, text: bool = False, quoted: bool = False) -> dict[str, bool]:
+        """The options a door's parameters give (``params`` may hold other
+        keys; a missing option or None is not given), each checked as
+        :func:`kozyri.checks.switch` checks a switch (a bool; with ``text``
+        also the words ``on``/``off``, ...), named in its error as the key
+        (``quoted``: in double quotes, as a JSON key)."""
+        return {option.name: checks.switch(params[option.name], f'"{option.name}"' if quoted else option.name,
+                                           text=text)
+                for option in cls.OPTIONS if params.get(option.name) is not None}
 
-    def words(self) -> str:
-        """The settings in short words, in declaration order: ``must beat, sixes stay``."""
-        return ", ".join(o.on_word if getattr(self, o.name) else o.off_word for o in self.OPTIONS)
+    @classmethod
+    def from_options(cls, params: Mapping, *, text: bool = False, quoted: bool = False) -> "Rules":
+        """The rules of a door's parameters, parsed once for every door: the
+        options :meth:`given` gives, the rest the defaults."""
+        return cls(**cls.given(params, text=text, quoted=quoted))
+
+    @classmethod
+    def with_keywords(cls, rules: "Rules | None" = None, options: Mapping = (), *, caller: str) -> "Rules":
+        """The rules a Python function was given: ``rules`` (a :class:`Rules`
+        or its JSON form; None: the defaults) with the options given one by
+        one as keyword arguments (``must_beat=False``: how the functions took
+        them before they took ``rules`` whole), each True or False. A keyword
+        that is no option is a TypeError, as Python raises for ``caller()``."""
+        options = dict(options)
+        for key in options:
+            if key not in OPTION_NAMES:
+                raise TypeError(f"{caller}() got an unexpected keyword argument {key!r}")
+        base = cls.check(rules)
+        return replace(base, **{name: checks.switch(value, name) for name, value in options.items()})
+
+    @classmethod
+    def check(cls, rules) -> "Rules":
+        """``rules`` checked: a :class:`Rules` whose options are each True or
+        False, its JSON form (:meth:`from_json`), or None (the defaults)."""
+        if rules is None:
+            return cls()
+        if isinstance(rules, dict):
+            return cls.from_json(rules)
+        if not isinstance(rules, Rules):
+            raise InvalidInput(f"the rules are a Rules (kozyri.owntrumps.Rules) or its JSON form, "
+                               f"not {checks.shown(rules)}")
+        for option in cls.OPTIONS:
+            checks.switch(getattr(rules, option.name), option.name)
+        return rules
+
+    def flags(self) -> list[str]:
+        """The command line's flags of the options that differ from their
+        defaults: ``["--no-must-beat", "--pass-sixes"]``."""
+        return [f"--{'' if getattr(self, o.name) else 'no-'}{o.flag}" for o in self.OPTIONS
+                if getattr(self, o.name) != o.default]
+
+    def switches(self, brief: bool = False) -> str:
+        """The settings by name: ``must_beat on, pass_sixes off``; ``brief``:
+        an option that is off by default only when on, by its bare name
+        (``must_beat on, pass_sixes``, or ``must_beat off``)."""
+        parts = []
+        for option in self.OPTIONS:
+            on = getattr(self, option.name)
+            if brief and not option.default:
+                if on:
+                    parts.append(option.name)
+            else:
+                parts.append(f"{option.name} {'on' if on else 'off'}")
+        return ", ".join(parts)
+
+    # --- what the options do to a deal --------------------------------------------------
+    def dealt(self) -> "Rules":
+        """These rules once the deal is done: the options that act at the deal
+        only (:attr:`RuleOption.deal_only`, passing the sixes) off. A start
+        that is no deal (a seat's view, its sixes already where they went) is
+        played under these."""
+        return replace(self, **{o.name: False for o in self.OPTIONS if o.deal_only})
+
+    @property
+    def changes_deal(self) -> bool:
+        """Whether an option moves cards after the deal (the sixes passed): a
+        seat's hand at the start may then differ from the cards it was dealt."""
+        return any(getattr(self, o.name) for o in self.OPTIONS if o.deal_only)
+
+    def sixes_passed(self, deck: Deck, trumps) -> tuple[int | None, ...]:
+        """Per seat, the card its trump six is when the deal passes it to the
+        seat (``pass_sixes``), else None (the rule off, no six in the deck,
+        a trump suit the deck lacks)."""
+        six = self.pass_sixes and "6" in deck.ranks
+        return tuple(deck.card("6", suit) if six and suit in deck.suits else None for suit in trumps)
+
+    def check_deal(self, deck: Deck, players: int) -> None:
+        """InvalidInput when passing the sixes could leave a hand of ``deck``
+        dealt to ``players`` empty (a hand smaller than the number of sixes)."""
+        if self.pass_sixes and "6" in deck.ranks and deck.size // players < players:
+            raise InvalidInput(f"with pass_sixes a hand of {deck.size // players} cards could be left empty "
+                               "by the passing: take a larger deck")
 
 
-_ON, _OFF = ("on", "true", "yes", "1"), ("off", "false", "no", "0")
+#: The options' names, in declaration order (:data:`Rules.OPTIONS`).
+OPTION_NAMES = tuple(option.name for option in Rules.OPTIONS)
 
 
-def _setting(option: RuleOption, value) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in _ON + _OFF:
-        return value.strip().lower() in _ON
-    raise InvalidInput(f'rule option "{option.name}" must be on or off (true or false), not {value!r}')
+def spread_rules(data: dict) -> dict:
+    """``data`` (a settings' JSON form, as :func:`dataclasses.asdict` gives
+    it) with its ``"rules"`` entry replaced, in its place, by the options'
+    flat keys: ``{"deck": "36", "must_beat": true, "pass_sixes": false, ...}``."""
+    out = {}
+    for key, value in data.items():
+        if key == "rules":
+            out.update(value.to_json() if isinstance(value, Rules) else Rules.check(value).to_json())
+        else:
+            out[key] = value
+    return out
+
+
+def json_keys(names) -> list[str]:
+    """The keys of a JSON form whose fields are ``names``, ``"rules"`` spread
+    into the options' flat keys (:func:`spread_rules`)."""
+    return [key for name in names for key in (OPTION_NAMES if name == "rules" else (name,))]
+
+
+def takes_rule_options(cls):
+    """A class decorator for a dataclass with a ``rules`` field that keeps
+    the options flat in its JSON form (:func:`spread_rules`): its
+    constructor also takes the options one by one as keyword arguments
+    (``StudySettings(must_beat=False)``, over ``rules`` when both are given),
+    and each option reads as an attribute (``settings.must_beat``). Its
+    ``__post_init__`` checks ``rules`` (:meth:`Rules.check`)."""
+    init = cls.__init__
+    at = [field.name for field in dataclasses.fields(cls) if field.init].index("rules")  # its place as an argument
+
+    @functools.wraps(init)
+    def __init__(self, *args, **kwargs):
+        options = {name: kwargs.pop(name) for name in OPTION_NAMES if name in kwargs}
+        if options:
+            if len(args) > at:  # ``rules`` given by place
+                args = (*args[:at], Rules.with_keywords(args[at], options, caller=cls.__name__), *args[at + 1:])
+            else:
+                kwargs["rules"] = Rules.with_keywords(kwargs.get("rules"), options, caller=cls.__name__)
+        init(self, *args, **kwargs)
+
+    cls.__init__ = __init__
+    for option in Rules.OPTIONS:
+        setattr(cls, option.name, property(lambda self, name=option.name: getattr(self.rules, name),
+                                           doc=f"``rules.{option.name}``: {option.help}."))
+    return cls
 
 
 class MoveKind(IntEnum):

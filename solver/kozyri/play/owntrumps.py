@@ -212,8 +212,8 @@ class TrumpChoice:
     :func:`computer_trump`). Any free suit may be chosen, one the deck lacks
     too (Position.deal allows it; its player has no trump cards). When every
     seat has chosen, :meth:`table` deals (``Position.deal`` with the trumps,
-    the leader, the rules and ``seed``: with ``pass_sixes`` the trump sixes
-    go to their owners) and returns the :class:`OwnTrumpsTable` with the
+    the leader, the rules and ``seed``: the rules then act on the deal, the
+    trump sixes passed when they say so) and returns the :class:`OwnTrumpsTable` with the
     same seats. ``seats``, ``turn_cap`` and ``limit`` are a table's;
     ``chosen``: the suits chosen so far, in choosing order; ``seed``: the
     deal's (None: a random one, fixed now so that the choice can be stored).

@@ -52,14 +52,14 @@ from kozyri.agents.levels import resolve
 from kozyri.core import InvalidInput, Limit, load_json
 from kozyri.owntrumps.cards import SUITS, Deck, parse_suit
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.rules import Rules
+from kozyri.owntrumps.rules import OPTION_NAMES, Rules
 from kozyri.play.games import GAMES, GameKind, game_kind
 from kozyri.play.table import DEFAULT_TURN_CAP, Seat
 
 #: The keys of the settings' JSON form (and of :meth:`GameSettings.create`).
 SETTING_KEYS = ("game", "deck", "players", "rules", "trumps", "leader", "seed", "turn_cap", "seats")
 #: The text options of the engine protocol's ``newgame`` that are settings.
-OPTION_KEYS = ("game", "deck", "players", "trumps", "leader", "seed", "must_beat", "pass_sixes", "turn_cap")
+OPTION_KEYS = ("game", "deck", "players", "trumps", "leader", "seed", *OPTION_NAMES, "turn_cap")
 #: The keys of a computer seat's JSON form.
 SEAT_KEYS = ("level", "agent", "time", "nodes", "memory", "seed", "name")
 #: ``trumps`` when every seat chooses its trump suit before the deal.
@@ -253,8 +253,9 @@ class GameSettings:
     @classmethod
     def from_options(cls, options: Mapping[str, str]) -> GameSettings:
         """Settings from text options (the engine protocol's ``newgame
-        key=value``: the keys of :data:`OPTION_KEYS`; ``must_beat`` and
-        ``pass_sixes`` are on or off). Every seat is played from outside,
+        key=value``: the keys of :data:`OPTION_KEYS`; the rule options of
+        :data:`Rules.OPTIONS <kozyri.owntrumps.rules.Rules.OPTIONS>` are on
+        or off). Every seat is played from outside,
         and without ``trumps`` the seats have ``S``, ``H``, ... in turn (the
         engine deals at once; ``trumps=choose`` leaves the choice to the seats)."""
         unknown = [key for key in options if key not in OPTION_KEYS]
@@ -264,9 +265,8 @@ class GameSettings:
             if not isinstance(value, str):
                 raise InvalidInput(f"option {key} is text, not {checks.shown(value)}")
         kind = game_kind(options.get("game", DEFAULT_GAME).strip().lower())
-        rules_keys = ("must_beat", "pass_sixes")
         for key in options:
-            setting = "rules" if key in rules_keys else key
+            setting = "rules" if key in OPTION_NAMES else key
             if key not in ("game", "turn_cap") and setting not in kind.setting_keys:
                 raise InvalidInput(f'"{key}" is an {_owner(setting)} setting, not a {kind.title} one')
         settings: dict = {"game": kind.name, "turn_cap": options.get("turn_cap", DEFAULT_TURN_CAP)}
@@ -279,8 +279,7 @@ class GameSettings:
             players = given if given is not None else len(suits) if suits is not None else players
             seed = options.get("seed")
             settings.update(deck=options.get("deck"), players=players, trumps=suits,
-                            rules=Rules(checks.switch(options.get("must_beat", "on"), "must_beat", text=True),
-                                        checks.switch(options.get("pass_sixes", "off"), "pass_sixes", text=True)),
+                            rules=Rules.from_options(options, text=True),
                             leader=options.get("leader", 0), seed=None if seed is None else checks.seed(seed, text=True))
         return cls(**settings, seats=(Seat(),) * players)
 
@@ -303,8 +302,9 @@ class GameSettings:
         2**63-1, by default the settings' seed) shuffles the card numbers
         0 .. size-1 of the deck (suit by suit, ranks ascending), seat ``i``
         gets the shuffled cards ``i``, ``i + players``, ``i + 2 * players``,
-        ...; with ``pass_sixes`` each trump six then goes to its owner
-        (:meth:`Position.deal <kozyri.owntrumps.Position.deal>`)."""
+        ...; the rules then act on the deal (:meth:`Position.as_dealt
+        <kozyri.owntrumps.Position.as_dealt>`: the trump sixes passed when
+        they say so), as :meth:`Position.deal <kozyri.owntrumps.Position.deal>` does."""
         if not self.kind.setting_keys:
             raise InvalidInput(f"{self.kind.title} has no deal")
         trumps = self.trumps if trumps is None else trumps

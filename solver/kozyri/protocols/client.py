@@ -75,8 +75,9 @@ REPLY_TIMEOUT_SECONDS = 120.0
 FIRST_ANALYSIS_NODES = 64
 #: The deepest :attr:`EngineLimit.depth`: its one search's nodes stay within kozyri's node bound.
 MOST_DEPTH = 34
-#: A request's keys that say how to read its game, and how to play (besides ``time`` and ``nodes``).
-_GAME_OPTIONS = ("seat", "open", "trumps", "deck", "leader", "must_beat", "pass_sixes")
+#: A request's keys that say how to read its game (then the rule options, read from their declaration
+#: when a call is made: the client loads no game code until then), and how to play (besides ``time`` and ``nodes``).
+_GAME_OPTIONS = ("seat", "open", "trumps", "deck", "leader")
 _PLAY_OPTIONS = ("level", "agent", "memory", "seed")
 #: Options of one kind of request only.
 _ANALYSE_OPTIONS = ("multipv",)
@@ -231,8 +232,9 @@ class Engine:
     level's budget) and the request's options: ``level``, ``agent``,
     ``seed``, ``memory`` (how to play: the engine's defaults, or those of
     :meth:`configure`), ``seat`` (who must be to move), ``open`` (a record of
-    3-4 players seen whole), and ``trumps``, ``deck``, ``leader``,
-    ``must_beat``, ``pass_sixes`` for a deal in text form."""
+    3-4 players seen whole), and ``trumps``, ``deck``, ``leader`` and the
+    rule options (:data:`Rules.OPTIONS <kozyri.owntrumps.rules.Rules.OPTIONS>`)
+    for a deal in text form."""
 
     def __init__(self, transport, timeout: float | None = None):
         self._transport = transport
@@ -295,7 +297,9 @@ class Engine:
         return reply
 
     def _fields(self, kind: str, game, limit: Limit | None, options: dict) -> dict:
-        known = _GAME_OPTIONS + _PLAY_OPTIONS + (_ANALYSE_OPTIONS if kind == "analyze" else ())
+        from kozyri.owntrumps.rules import OPTION_NAMES
+
+        known = _GAME_OPTIONS + OPTION_NAMES + _PLAY_OPTIONS + (_ANALYSE_OPTIONS if kind == "analyze" else ())
         unknown = [key for key in options if key not in known]
         if unknown:
             raise InvalidInput(f"unknown option {unknown[0]!r} (known: {', '.join(known)})")

@@ -55,6 +55,7 @@ from kozyri.owntrumps.cards import SUIT_SYMBOLS, SUITS
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.render import position_text, view_lines
+from kozyri.owntrumps.rules import OPTION_NAMES
 from kozyri.play import OwnTrumpsTable, Seat, SeatTable, Session, Table
 from kozyri.play.owntrumps import TRUMP_CHOICE, TrumpChoice
 from kozyri.play.settings import CHOOSE, GameSettings
@@ -83,8 +84,8 @@ COMMANDS = (
     "setoption", "time_settings", "time_left", "analyze", "stop",
 )
 #: The options of ``newgame``.
-NEWGAME_OPTIONS = ("deck", "players", "trumps", "must_beat", "pass_sixes", "leader", "seed", "deal", "hand", "seat",
-                   "seats", "turn_cap")
+NEWGAME_OPTIONS = ("deck", "players", "trumps", *OPTION_NAMES, "leader", "seed", "deal", "hand", "seat", "seats",
+                   "turn_cap")
 #: The options of ``newgame`` that are the engine's own: where the deal comes from and which seats it plays (the
 #: others are the game's settings, read by :meth:`GameSettings.from_options <kozyri.play.GameSettings.from_options>`).
 ENGINE_OPTIONS = ("deal", "hand", "seat", "seats")

@@ -42,6 +42,7 @@ from kozyri.core import AgentInfo, Candidate, InvalidInput, KozyriError, Limit, 
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.inputs import Input, classify, classify_json, read_position_at, read_state_at
 from kozyri.owntrumps.observation import Observation
+from kozyri.owntrumps.rules import OPTION_NAMES
 from kozyri.owntrumps.solver import solve
 from kozyri.play.owntrumps import TRUMP_CHOICE, TrumpChoice, computer_trump
 from kozyri.play.table import Table
@@ -58,7 +59,7 @@ DEFAULT_SOLVE_SECONDS = 10.0
 #: The most lines an ``analyze`` request may ask for (``multipv``): more than any position has moves.
 MOST_LINES = 1000
 
-_GAME_KEYS = ("game", "seat", "open", "trumps", "deck", "leader", "must_beat", "pass_sixes")
+_GAME_KEYS = ("game", "seat", "open", "trumps", "deck", "leader", *OPTION_NAMES)
 _PLAY_KEYS = ("level", "agent", "time", "nodes", "memory", "seed")
 #: Each seat's clock (seconds left) and increment (seconds added after each of its moves): the move's
 #: time then comes from the clock of the seat to move (:func:`move_budget`; a seat beyond the list: no clock).
@@ -188,8 +189,7 @@ FIELDS = {
     "trumps": _text('"SH"'),
     "deck": lambda value, key: Deck.of(value),
     "leader": lambda value, key: checks.whole_number(value, f'"{key}"', 0),
-    "must_beat": _boolean,
-    "pass_sixes": _boolean,
+    **{name: _boolean for name in OPTION_NAMES},
     "level": _level,
     "agent": _agent,
     "time": lambda value, key: checks.seconds(value, "the time", none=True),
@@ -367,7 +367,7 @@ class JsonRequests:
 
 def _deal_options(request: Request) -> dict:
     """The options of a deal in text form (None where not given; the readers refuse them for other forms)."""
-    return {key: request.get(key) for key in ("trumps", "deck", "leader", "must_beat", "pass_sixes")}
+    return {key: request.get(key) for key in ("trumps", "deck", "leader", *OPTION_NAMES)}
 
 
 def _lines(result: PlayResult, view: Observation, most: int) -> list[dict]:

@@ -7,8 +7,8 @@ choice the suits chosen so far (public), in play the seat's
 what the public moves told it of the other hands). Two games that differ
 only in cards hidden from the seat give the same array.
 
-Its slices (``S`` the deck's cards, ``N`` the players; every value 0 or 1
-unless said otherwise), in order; :attr:`ObservationEncoding.slices` has
+Its slices (``S`` the deck's cards, ``N`` the players, ``R`` the rule
+options, two; every value 0 or 1 unless said otherwise), in order; :attr:`ObservationEncoding.slices` has
 each one's place and shape:
 
 | name      | shape | meaning                                                         |
@@ -17,7 +17,7 @@ each one's place and shape:
 | phase     | 3     | choosing trumps, playing, over                                  |
 | to_act    | N     | the seat to act (none at the end)                               |
 | trumps    | N x 4 | each seat's trump suit, S H D C (a row stays 0 until chosen)    |
-| rules     | 2     | must_beat, pass_sixes                                           |
+| rules     | R     | each rule option on or off, in the order of ``Rules.OPTIONS``   |
 | hand      | S     | the seat's own cards                                            |
 | pile      | S x S | row ``k``: the ``k``-th card from the top (row 0 is the top card) |
 | counts    | N     | the number of cards in each hand (0 to S)                       |
@@ -42,6 +42,7 @@ import numpy as np
 from kozyri.core import on_first_call
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.observation import Observation
+from kozyri.owntrumps.rules import Rules
 from kozyri.play.session import MOVE
 
 # The kernels (kozyri.rl.encoding_kernels): Numba loads at their first call.
@@ -82,7 +83,8 @@ class ObservationEncoding:
     def __init__(self, deck: Deck, n_players: int, turn_cap: int):
         self.deck, self.n_players, self.turn_cap = deck, n_players, turn_cap
         size, n = deck.size, n_players
-        pieces = [("seat", (n,)), ("phase", (3,)), ("to_act", (n,)), ("trumps", (n, len(SUITS))), ("rules", (2,)),
+        pieces = [("seat", (n,)), ("phase", (3,)), ("to_act", (n,)), ("trumps", (n, len(SUITS))),
+                  ("rules", (len(Rules.OPTIONS),)),
                   ("hand", (size,)), ("pile", (size, size)), ("counts", (n,)), ("known", (n, size)),
                   ("known_not", (n, size)), ("unseen", (size,)), ("ply", (1,))]
         #: Each slice's place in the array and its shape.
@@ -101,6 +103,7 @@ class ObservationEncoding:
         self._starts = {name: where.start for name, (where, _) in self.slices.items()}
         self._kernel_starts = np.array([self._starts[name] for name in _KERNEL_PARTS], np.int64)
         self._suit_numbers: dict[tuple, np.ndarray] = {}  # each seat's trump as a number (-1: none yet), by trumps
+        self._rule_values: dict[Rules, np.ndarray] = {}  # each rule option as 0 or 1, by rules
 
     def part(self, array: np.ndarray, name: str) -> np.ndarray:
         """The slice ``name`` of an encoded ``array``, in its shape (a view, not a copy)."""
@@ -141,8 +144,11 @@ class ObservationEncoding:
         if suits is None:  # the same at every step of a game: kept (a handful of tuples at most)
             suits = self._suit_numbers[trumps] = np.array(
                 [-1 if suit is None else SUITS.index(suit) for suit in trumps], np.int64)
+        switches = self._rule_values.get(rules)
+        if switches is None:  # the same in every game of an environment: kept
+            switches = self._rule_values[rules] = _switches(rules)
         _encode_into(out, self._kernel_starts, self.deck.size, seat, phase, -1 if to_act is None else to_act, suits,
-                    rules.must_beat, rules.pass_sixes, ply, pile, pile_len, counts, known, known_not)
+                     switches, ply, pile, pile_len, counts, known, known_not)
         return out
 
     def encode_reference(self, seat: int, phase: int, to_act: int | None, trumps, rules, view: Observation | None,
@@ -157,7 +163,7 @@ class ObservationEncoding:
         for owner, suit in enumerate(trumps):
             if suit is not None:
                 out[at["trumps"] + len(SUITS) * owner + SUITS.index(suit)] = 1
-        out[at["rules"]:at["rules"] + 2] = (rules.must_beat, rules.pass_sixes)
+        out[at["rules"]:at["rules"] + len(Rules.OPTIONS)] = _switches(rules)
         out[at["ply"]] = ply
         if view is None:
             return out
@@ -173,6 +179,11 @@ class ObservationEncoding:
         # known, known_not and unseen lie one after the other, in the order of the rows
         out[at["known"]:at["unseen"] + size] = bits[1:].ravel()
         return out
+
+
+def _switches(rules: Rules) -> np.ndarray:
+    """Each rule option of ``rules`` as 1 (on) or 0 (off), in declaration order."""
+    return np.array([getattr(rules, option.name) for option in Rules.OPTIONS], np.float32)
 
 
 class SeatKnowledge:

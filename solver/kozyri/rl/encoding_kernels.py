@@ -82,12 +82,13 @@ def _bits_into(out, start, cards, size):
 
 
 @njit(cache=True)
-def encode_into(out, starts, size, seat, phase, to_act, trumps, must_beat, pass_sixes, ply, pile, pile_len, counts,
-                known, known_not):
+def encode_into(out, starts, size, seat, phase, to_act, trumps, switches, ply, pile, pile_len, counts, known,
+                known_not):
     """Write into ``out`` (float32, zeroed here) what ``seat`` observes:
     ``starts`` each slice's start (in the order of
     ``kozyri.rl.encoding._KERNEL_PARTS``), ``trumps`` each seat's suit
-    index (-1: not chosen), ``to_act`` -1 for nobody, the first
+    index (-1: not chosen), ``switches`` each rule option 1 (on) or 0
+    (off), ``to_act`` -1 for nobody, the first
     ``pile_len`` cards of ``pile`` bottom to top, ``counts`` each hand's
     cards, ``known`` and ``known_not`` the seat's rows of its knowledge
     (``known[seat]``: its hand). Before the deal ``counts`` is empty: no
@@ -101,8 +102,8 @@ def encode_into(out, starts, size, seat, phase, to_act, trumps, must_beat, pass_
     for owner in range(n):
         if trumps[owner] >= 0:
             out[starts[3] + 4 * owner + trumps[owner]] = 1.0
-    out[starts[4]] = 1.0 if must_beat else 0.0
-    out[starts[4] + 1] = 1.0 if pass_sixes else 0.0
+    for option in range(switches.shape[0]):
+        out[starts[4] + option] = switches[option]
     out[starts[11]] = ply
     if counts.shape[0] == 0:
         return

@@ -47,23 +47,25 @@ def reset_seed(seed) -> int | None:
     return None if seed is None else checks.seed(seed)
 
 
-def env_settings(deck="36", players: int = 2, *, must_beat: bool = True, pass_sixes: bool = False, trumps=None,
-                 leader: int = 0, turn_cap: int = DEFAULT_TURN_CAP, seats=None) -> GameSettings:
+def env_settings(deck="36", players: int = 2, *, rules: Rules | None = None, trumps=None, leader: int = 0,
+                 turn_cap: int = DEFAULT_TURN_CAP, seats=None, **rule_options) -> GameSettings:
     """The settings of an environment's games, checked now (each game gets
-    its own seed): ``trumps`` None gives the seats S, H, D, C in turn (as
-    the OpenSpiel game), ``"choose"`` makes the trump choice the first
-    phase, or one suit per seat (``"HS"``); ``seats`` as
+    its own seed): ``rules`` a :class:`~kozyri.owntrumps.rules.Rules` or
+    its JSON form (None: the defaults), or the options one by one as
+    keywords (``must_beat=False``: the names of
+    :data:`Rules.OPTIONS <kozyri.owntrumps.rules.Rules.OPTIONS>`, each True
+    or False, over ``rules``); ``trumps`` None gives the seats S, H, D, C in
+    turn (as the OpenSpiel game), ``"choose"`` makes the trump choice the
+    first phase, or one suit per seat (``"HS"``); ``seats`` as
     :class:`~kozyri.play.GameSettings` takes them (default: every seat
     played from outside)."""
     players = checks.whole_number(players, "the number of players", 2, MAX_PLAYERS)
     if trumps is None:
         trumps = "".join(SUITS[:players])
-    for name, value in (("must_beat", must_beat), ("pass_sixes", pass_sixes)):
-        checks.switch(value, name)
+    rules = Rules.with_keywords(rules, rule_options, caller="env_settings")
     if isinstance(deck, int) and not isinstance(deck, bool):
         deck = str(deck)
-    return GameSettings.create(deck=deck, players=players,
-                               rules=Rules(must_beat, pass_sixes), trumps=trumps, leader=leader, seed=0,
+    return GameSettings.create(deck=deck, players=players, rules=rules, trumps=trumps, leader=leader, seed=0,
                                turn_cap=turn_cap, seats=[None] * players if seats is None else seats)
 
 

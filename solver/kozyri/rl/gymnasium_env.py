@@ -51,6 +51,7 @@ from gymnasium.error import ResetNeeded
 import kozyri.checks as checks
 from kozyri.core import IllegalMove, InvalidInput
 from kozyri.owntrumps.position import MAX_PLAYERS
+from kozyri.owntrumps.rules import Rules
 from kozyri.play.table import DEFAULT_TURN_CAP
 from kozyri.rl import GYMNASIUM_ID
 from kozyri.rl.game import MOST_SEED, EnvGame, env_settings, reset_seed
@@ -65,17 +66,19 @@ class OwnTrumpsEnv(gymnasium.Env):
     """One seat (``seat``) against kozyri's agents (see the module docstring).
     ``levels``: the other seats' strength level, one for all (1-8 or a
     level's name) or one per other seat in seat order; the game's settings
-    ``deck``, ``players``, ``must_beat``, ``pass_sixes``, ``trumps``,
-    ``leader``, ``turn_cap`` as :class:`~kozyri.rl.pettingzoo_env.OwnTrumpsAEC`
-    takes them. The computer seats' agents are seeded from ``reset``'s seed:
-    levels 1 to 6 (budgets of iterations) then play the same game again;
-    levels 7 and 8 search for a time and may not."""
+    ``deck``, ``players``, ``rules`` (or the rule options one by one:
+    ``must_beat=False``), ``trumps``, ``leader``, ``turn_cap`` as
+    :class:`~kozyri.rl.pettingzoo_env.OwnTrumpsAEC` takes them. The
+    computer seats' agents are seeded from ``reset``'s seed: levels 1 to 6
+    (budgets of iterations) then play the same game again; levels 7 and 8
+    search for a time and may not."""
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
-    def __init__(self, deck="36", players: int = 2, *, seat: int = 0, levels=1, must_beat: bool = True,
-                 pass_sixes: bool = False, trumps=None, leader: int = 0, turn_cap: int = DEFAULT_TURN_CAP,
-                 illegal_action: str = "lose", render_mode: str | None = None):
+    def __init__(self, deck="36", players: int = 2, *, seat: int = 0, levels=1, rules: Rules | None = None,
+                 trumps=None, leader: int = 0, turn_cap: int = DEFAULT_TURN_CAP, illegal_action: str = "lose",
+                 render_mode: str | None = None, **rule_options):
+        rules = Rules.with_keywords(rules, rule_options, caller="OwnTrumpsEnv.__init__")
         modes = self.metadata["render_modes"]
         if render_mode is not None and not (isinstance(render_mode, str) and render_mode in modes):
             raise InvalidInput(f"render_mode is one of {', '.join(modes)} or None, not {checks.shown(render_mode)}")
@@ -93,8 +96,8 @@ class OwnTrumpsEnv(gymnasium.Env):
         else:
             self.levels = (levels,) * len(self._others)
         # The levels are checked here, with the other settings.
-        self.game = EnvGame(env_settings(deck, players, must_beat=must_beat, pass_sixes=pass_sixes, trumps=trumps,
-                                         leader=leader, turn_cap=turn_cap, seats=self._seats_for(0)))
+        self.game = EnvGame(env_settings(deck, players, rules=rules, trumps=trumps, leader=leader, turn_cap=turn_cap,
+                                         seats=self._seats_for(0)))
         encoding, actions = self.game.encoding, self.game.codec.num_actions
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(encoding.low, encoding.high, dtype=np.float32),

@@ -52,6 +52,7 @@ from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, OrderEnforcingWr
 
 from kozyri.checks import shown
 from kozyri.core import GameOver, InvalidInput
+from kozyri.owntrumps.rules import Rules
 from kozyri.play.table import DEFAULT_TURN_CAP
 from kozyri.rl.game import MOST_SEED, EnvGame, env_settings, reset_seed
 
@@ -73,24 +74,26 @@ class UnknownAgent(InvalidInput, KeyError):
 
 class OwnTrumpsAEC(AECEnv):
     """Own Trumps for PettingZoo (see the module docstring). ``deck``,
-    ``players``, ``must_beat``, ``pass_sixes``, ``trumps`` (None: S, H, D, C
-    in turn; ``"choose"``; or one suit per seat), ``leader`` and
-    ``turn_cap`` are the game's settings (:func:`kozyri.rl.game.env_settings`);
+    ``players``, ``rules`` (a :class:`~kozyri.owntrumps.rules.Rules`, or the
+    rule options one by one as keywords: ``must_beat=False``, the names
+    of :data:`Rules.OPTIONS <kozyri.owntrumps.rules.Rules.OPTIONS>`), ``trumps`` (None: S, H, D, C in turn;
+    ``"choose"``; or one suit per seat), ``leader`` and ``turn_cap`` are the
+    game's settings (:func:`kozyri.rl.game.env_settings`);
     ``render_mode`` ``"ansi"`` (:meth:`render` returns the text of the
     seat to act's view) or ``"human"`` (prints it)."""
 
     metadata = {"render_modes": ["ansi", "human"], "name": "kozyri_own_trumps_v0", "is_parallelizable": False,
                 "render_fps": 1}
 
-    def __init__(self, deck="36", players: int = 2, *, must_beat: bool = True, pass_sixes: bool = False,
-                 trumps=None, leader: int = 0, turn_cap: int = DEFAULT_TURN_CAP, render_mode: str | None = None):
+    def __init__(self, deck="36", players: int = 2, *, rules: Rules | None = None, trumps=None, leader: int = 0,
+                 turn_cap: int = DEFAULT_TURN_CAP, render_mode: str | None = None, **rule_options):
+        rules = Rules.with_keywords(rules, rule_options, caller="OwnTrumpsAEC.__init__")
         super().__init__()
         modes = self.metadata["render_modes"]
         if render_mode is not None and not (isinstance(render_mode, str) and render_mode in modes):
             raise InvalidInput(f"render_mode is one of {', '.join(modes)} or None, not {shown(render_mode)}")
         self.render_mode = render_mode
-        self.game = EnvGame(env_settings(deck, players, must_beat=must_beat, pass_sixes=pass_sixes, trumps=trumps,
-                                         leader=leader, turn_cap=turn_cap))
+        self.game = EnvGame(env_settings(deck, players, rules=rules, trumps=trumps, leader=leader, turn_cap=turn_cap))
         self.possible_agents = [f"player_{seat}" for seat in range(self.game.n_players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         encoding, actions = self.game.encoding, self.game.codec.num_actions

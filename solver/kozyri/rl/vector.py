@@ -84,7 +84,7 @@ class VectorOwnTrumps:
     leader, stepped together (see the module docstring).
 
     ``rules``: a :class:`~kozyri.owntrumps.rules.Rules` or its JSON form
-    (``{"must_beat": true, "pass_sixes": false}``); ``trumps``: one suit per
+    (:meth:`Rules.to_json <kozyri.owntrumps.rules.Rules.to_json>`); ``trumps``: one suit per
     seat (default S H D C in seat order); ``seed``: the deals of
     :meth:`reset` and the kernels' random numbers; ``auto_reset``: a game
     that ends is dealt anew at once (its ``done`` is True for that step);
@@ -104,9 +104,7 @@ class VectorOwnTrumps:
         if self.deck.size < self.players:
             raise InvalidInput(f"a {self.deck.size}-card deck cannot be dealt to {self.players} players")
         self.rules = rules if isinstance(rules, Rules) else Rules.from_json(rules)
-        if self.rules.pass_sixes and "6" in self.deck.ranks and self.deck.size // self.players < self.players:
-            raise InvalidInput(f"with pass_sixes a hand of {self.deck.size // self.players} cards could be left "
-                               "empty by the passing: take a larger deck")
+        self.rules.check_deal(self.deck, self.players)
         self.trumps = parse_trumps(trumps if trumps is not None else "".join(SUITS[:self.players]), self.players)
         self.leader = checks.seat(leader, self.players, "the leader")
         self.seed = checks.seed(seed)
@@ -131,9 +129,8 @@ class VectorOwnTrumps:
         size, n = self.deck.size, self.players
         probe = Position(self.deck, (0,) * n, (), self.trumps, self.leader, self.rules)
         self._beat_mask, self._take_n = build_tables(probe)
-        six = "6" in self.deck.ranks and self.rules.pass_sixes
-        self._sixes = np.array([self.deck.card("6", s) if six and s in self.deck.suits else -1 for s in self.trumps],
-                               dtype=np.int64)
+        sixes = self.rules.sixes_passed(self.deck, self.trumps)
+        self._sixes = np.array([-1 if card is None else card for card in sixes], dtype=np.int64)
         keys = np.random.default_rng(_ZOBRIST_SEED)
         self._z_hand = keys.integers(0, 2**64, (n, size), dtype=np.uint64, endpoint=False)
         self._z_pile = keys.integers(0, 2**64, (size + 1, size), dtype=np.uint64, endpoint=False)

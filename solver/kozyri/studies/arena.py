@@ -391,8 +391,8 @@ def arena(agent_names: Sequence[str], deals: int, *, deck="36", n_players: int |
     ``limit``: each move's (default ``Limit(time=0.1)``)."""
     rules = rules or Rules()
     limit = limit or Limit(time=DEFAULT_TIME)
-    settings = MatchSettings(lineup(agent_names, n_players), deals, deck, rules.must_beat, rules.pass_sixes,
-                             limit.time, limit.nodes, limit.memory, seed, turn_cap)
+    settings = MatchSettings(lineup(agent_names, n_players), deals, deck, rules, limit.time, limit.nodes,
+                             limit.memory, seed, turn_cap)
     return run_match(settings, out, resume=resume, workers=workers, on_game=on_game, details=details)
 
 

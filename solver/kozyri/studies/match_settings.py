@@ -42,7 +42,7 @@ from kozyri.core import InvalidInput, Limit
 from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.deals import series_deal
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.rules import Rules
+from kozyri.owntrumps.rules import Rules, json_keys, spread_rules, takes_rule_options
 from kozyri.play import DEFAULT_TURN_CAP, GameSettings, Seat
 from kozyri.play.settings import MOST_TURN_CAP
 
@@ -101,9 +101,16 @@ class GamePlan(Sequence):
                 and 0 <= game[0] < self.deals and 0 <= game[1] < self.n_players)
 
 
+@takes_rule_options
 @dataclass(frozen=True)
 class MatchSettings:
-    """Everything that decides a match's games: the header of its results file."""
+    """Everything that decides a match's games: the header of its results file.
+
+    ``rules`` are held whole (the fourth argument: before, each rule option
+    was an argument of its own); the constructor also takes the options one
+    by one as keywords (``MatchSettings(lineup, 20, must_beat=False)``), each
+    reads as an attribute (``settings.must_beat``), and the JSON form keeps
+    them flat (:func:`~kozyri.owntrumps.rules.takes_rule_options`)."""
 
     #: The agent of each seat in rotation 0 (2 to 4 seats; one agent in every seat: a mirror match).
     lineup: tuple[str, ...]
@@ -111,8 +118,8 @@ class MatchSettings:
     deals: int
     #: The deck's name (``Deck.spec()``: ``"36"``, ``"4x3"``, ...).
     deck: str = "36"
-    must_beat: bool = True
-    pass_sixes: bool = False
+    #: The rule options (flat in the JSON form: a key per option).
+    rules: Rules = Rules()
     #: Seconds per move (None: no time limit).
     time: float | None = DEFAULT_TIME
     #: Iterations per move (None: no node limit): identical games on every machine.
@@ -127,6 +134,8 @@ class MatchSettings:
     repetition: bool = True
 
     def __post_init__(self):
+        # First: a call of the old form (two bools where ``rules`` now is) is told so, not that its time is wrong.
+        object.__setattr__(self, "rules", Rules.check(self.rules))
         names = self.lineup
         if isinstance(names, str) or not isinstance(names, (list, tuple)):
             raise InvalidInput("the lineup must be a list of agent names, one per seat")
@@ -147,8 +156,7 @@ class MatchSettings:
         checks.nodes(self.nodes, "the nodes a move", none=True)
         if self.memory is not None:
             checks.memory(self.memory)
-        for key in ("must_beat", "pass_sixes", "repetition"):
-            checks.switch(getattr(self, key), key)
+        checks.switch(self.repetition, "repetition")
         object.__setattr__(self, "lineup", names)
         object.__setattr__(self, "deck", deck.spec())
 
@@ -160,10 +168,6 @@ class MatchSettings:
     def limit(self) -> Limit:
         """Each move's limit."""
         return Limit(time=self.time, nodes=self.nodes, memory=self.memory)
-
-    @property
-    def rules(self) -> Rules:
-        return Rules(must_beat=self.must_beat, pass_sixes=self.pass_sixes)
 
     @property
     def agents(self) -> list[str]:
@@ -241,7 +245,7 @@ class MatchSettings:
         return random.Random(f"agent:{self.seed}:{deal}:{rotation}:{seat}").getrandbits(62)
 
     def to_json(self) -> dict:
-        out = asdict(self)
+        out = spread_rules(asdict(self))
         out["lineup"] = list(self.lineup)
         return out
 
@@ -250,7 +254,7 @@ class MatchSettings:
         """Settings from their JSON form (keys left out take their defaults)."""
         if not isinstance(data, dict):
             raise InvalidInput("a match's settings must be a JSON object")
-        known = {f.name for f in fields(cls)}
+        known = set(json_keys(f.name for f in fields(cls)))
         unknown = sorted(set(data) - known)
         if unknown:
             raise InvalidInput(f"unknown key {unknown[0]!r} in a match's settings (known: {', '.join(sorted(known))})")

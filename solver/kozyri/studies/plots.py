@@ -63,7 +63,7 @@ def plot_summary(summary: Summary, path) -> Path:
     _policies(right, summary)
     where = "every deal" if s.all_deals else f"{summary.deals:,} deals"
     how = ", ".join(f"{name} {count:,}" for name, count in summary.how.items() if count)
-    fig.suptitle(f"Own Trumps, deck {s.deck}, {s.players} players, must_beat {'on' if s.must_beat else 'off'}: "
+    fig.suptitle(f"Own Trumps, deck {s.deck}, {s.players} players, {s.rules.switches(brief=True)}: "
                  f"{where} (cells: {how})", fontsize=12)
     fig.tight_layout()
     return _save(plt, fig, path)

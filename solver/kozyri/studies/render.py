@@ -52,7 +52,7 @@ def header(summary: Summary) -> list[str]:
     s = summary.settings
     what = "every deal" if s.all_deals else ("deals with a given hand" if s.hand else "random deals")
     lines = [f"{summary.deals:,} of {s.n_deals:,} deals ({what}, seed {s.seed}); deck {s.deck}, {s.players} "
-             f"players, must_beat {'on' if s.must_beat else 'off'}, pass_sixes {'on' if s.pass_sixes else 'off'}; "
+             f"players, {s.rules.switches()}; "
              "seat 0 leads, trumps in turn order from the leader"]
     how = ", ".join(f"{name} {count:,}" for name, count in summary.how.items() if count)
     lines.append(f"cells: {sum(summary.how.values()):,} ({how or 'none'})")
@@ -156,7 +156,7 @@ def match_text(match: Match) -> str:
     repetition = sum(g.repetition for g in games)
     draws = sum(not g.capped and not g.repetition and g.loser is None for g in games)
     moves = sum(len(g.record.moves) for g in games)
-    rules = f"must_beat {'on' if s.must_beat else 'off'}, pass_sixes {'on' if s.pass_sixes else 'off'}"
+    rules = s.rules.switches()
     deals = f"{s.deals} deal{'s' if s.deals != 1 else ''}"
     lines = [f"{len(games)} of {match.planned} games: {deals} x {s.n_players} seat rotations; deck {s.deck}, "
              f"{s.n_players} players, {rules}; {budget} a move; seed {s.seed}",

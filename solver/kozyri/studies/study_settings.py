@@ -26,7 +26,7 @@ from kozyri.owntrumps.cards import SUITS, Deck
 from kozyri.owntrumps.choice import PAIRS
 from kozyri.owntrumps.deals import combination, every_deal_hands, hand_sizes, study_hands
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.rules import Rules
+from kozyri.owntrumps.rules import Rules, json_keys, spread_rules, takes_rule_options
 from kozyri.owntrumps.table_store import MAX_CARDS
 from kozyri.play import DEFAULT_TURN_CAP, Seat
 from kozyri.play.settings import MOST_TURN_CAP
@@ -48,14 +48,20 @@ HOWS = (TABLE, EXACT, SELFPLAY, UNKNOWN)
 
 
 # --- the study's settings ----------------------------------------------------------
+@takes_rule_options
 @dataclass(frozen=True)
 class StudySettings:
-    """What a study plays; everything else (workers, backend) changes nothing in its results."""
+    """What a study plays; everything else (workers, backend) changes nothing in its results.
+
+    ``rules`` are held whole; the constructor also takes the options one by
+    one (``StudySettings(must_beat=False)``), each reads as an attribute
+    (``settings.must_beat``), and the JSON form keeps them flat
+    (:func:`~kozyri.owntrumps.rules.takes_rule_options`)."""
 
     deck: str = "36"
     players: int = 2
-    must_beat: bool = True
-    pass_sixes: bool = False
+    #: The rule options (flat in the JSON form: a key per option).
+    rules: Rules = Rules()
     #: Random deals (with ``all_deals``: ignored).
     deals: int = DEFAULT_DEALS
     #: Every deal of the deck instead of random ones (two players).
@@ -89,7 +95,8 @@ class StudySettings:
                   "seed": checks.seed(self.seed, "the study's seed"),
                   "seat": checks.whole_number(self.seat, "the seat", 0),
                   "turn_cap": checks.whole_number(self.turn_cap, "the turn cap", 1, MOST_TURN_CAP)}
-        for name in ("must_beat", "pass_sixes", "all_deals", "selfplay"):
+        values["rules"] = Rules.check(self.rules)
+        for name in ("all_deals", "selfplay"):
             values[name] = checks.switch(getattr(self, name), name)
         if self.solve_time is not None:
             checks.seconds_spent(self.solve_time, "the solve time")
@@ -123,10 +130,6 @@ class StudySettings:
     def deck_obj(self) -> Deck:
         """The deck (read once)."""
         return Deck.of(self.deck)
-
-    @property
-    def rules(self) -> Rules:
-        return Rules(must_beat=self.must_beat, pass_sixes=self.pass_sixes)
 
     @property
     def method(self) -> str:
@@ -194,13 +197,13 @@ class StudySettings:
         return tuple(itertools.permutations(SUITS, self.players))
 
     def to_json(self) -> dict:
-        return asdict(self)
+        return spread_rules(asdict(self))
 
     @classmethod
     def from_json(cls, data) -> StudySettings:
         if not isinstance(data, dict):
             raise InvalidInput("the study's settings must be a JSON object")
-        known = {f.name for f in fields(cls)}
+        known = set(json_keys(f.name for f in fields(cls)))
         unknown = sorted(set(data) - known)
         if unknown:
             raise InvalidInput(f"unknown study setting {unknown[0]!r}")
@@ -225,7 +228,7 @@ def start_position(settings: StudySettings, hands: Sequence[int], trumps: Sequen
     """The deal with these trumps and seat 0 to lead (sixes passed when the rule is on)."""
     deck = settings.deck_obj
     position = Position.build(deck, [deck.cards_of(h) for h in hands], [], tuple(trumps), 0, settings.rules)
-    return position.pass_sixes() if settings.pass_sixes else position
+    return position.as_dealt()
 
 
 def study_seed(settings: StudySettings, *parts) -> int:
