@@ -33,7 +33,7 @@ from kozyri.agents import DEFAULT_GAME
 from kozyri.agents.levels import LEVELS
 from kozyri.core import GameOver, InvalidInput, KozyriError, load_json
 from kozyri.owntrumps.record_text import move_count
-from kozyri.play.games import game_kind
+from kozyri.play.games import GAMES, game_kind
 from kozyri.protocols.messages import JsonRequests
 from kozyri_server.health import health_report
 from kozyri_server.jobs import budget_seconds
@@ -56,8 +56,6 @@ DEFAULT_DB = "kozyri.db"
 #: The web page's files (index.html, rules.html, css, js, sounds), served at ``/``.
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 mimetypes.add_type("audio/wav", ".wav")  # the page's sounds: the registered type, not Python's default audio/x-wav
-#: The engine job that reviews a finished game, by game (a game without one is not reviewed).
-REVIEW_JOBS = {"owntrumps": "analyze", "reversi": "reversi_review"}
 
 
 class BodyTooLarge(Exception):
@@ -167,8 +165,10 @@ class Api:
         self.players: Players | None = None
         self.ratings: Ratings | None = None
         self.info = JsonRequests(version=__version__).answer_request({"type": "engine"})
-        # The engine's listing names Own Trumps' levels; the page offers Reversi's too.
+        # The engine's listing names Own Trumps' levels; Reversi's are there too, as they were before
+        # GET /api/games (which the page reads).
         self.info["reversi_levels"] = [found.to_json() for found in LEVELS["reversi"]]
+        self.game_list = {"ok": True, "default": DEFAULT_GAME, "games": [kind.to_json() for kind in GAMES.values()]}
 
     def handler(self, work):
         """A route: ``work(request)`` with every error turned into its reply."""
@@ -221,6 +221,10 @@ class Api:
     async def engine(self, request: Request):
         return JSONResponse(self.info)
 
+    async def games(self, request: Request):
+        """Every game's descriptor (:meth:`kozyri.play.games.GameKind.to_json`) and the default game."""
+        return JSONResponse(self.game_list)
+
     async def health(self, request: Request):
         report, status = await health_report(self.tables, self.pool, __version__)
         return JSONResponse(report, status)
@@ -260,9 +264,9 @@ class Api:
 
     async def review(self, request: Request):
         room = await self.tables.get(request.path_params["table_id"])
-        job = REVIEW_JOBS.get(room.game)
+        job = game_kind(room.game).review_job
         if job is None:
-            reviewed = ", ".join(game_kind(game).title for game in REVIEW_JOBS)
+            reviewed = ", ".join(kind.title for kind in GAMES.values() if kind.review_job is not None)
             raise InvalidInput(f"only {reviewed} games are reviewed")
         record = await self.tables.record(room)
         check_review_moves(len(record["moves"]), self.limits)
@@ -372,6 +376,7 @@ def create_app(db: str | Path = DEFAULT_DB, workers: int = 1, limits: Limits | N
     routes = [
         Route("/api/openapi.json", h(api.openapi), methods=["GET"]),
         Route("/api/engine", h(api.engine), methods=["GET"]),
+        Route("/api/games", h(api.games), methods=["GET"]),
         Route("/api/health", h(api.health), methods=["GET"]),
         *(Route(f"/api/owntrumps/{kind}", api.engine_route(kind), methods=["POST"])
           for kind in ("bestmove", "legal_moves", "solve", "analyze", "trumps")),

@@ -6,6 +6,7 @@ requests and replies."""
 
 from __future__ import annotations
 
+from kozyri.owntrumps.rules import Rules
 from kozyri.play.games import GAMES
 
 _OBJECT = {"type": "object", "additionalProperties": True}
@@ -17,6 +18,9 @@ _ERRORS = {
     "503": {"description": "the engine pool is full: try again after `Retry-After` seconds"},
     "504": {"description": "no answer within the request's budget and the margin"},
 }
+#: The rule options (a request's flat keys, or a new table's "rules"), from their declaration.
+_RULE_OPTIONS = {option.name: {"type": "boolean", "default": option.default, "description": option.help}
+                 for option in Rules.OPTIONS}
 _GAME = {"description": "a game record, a seat's observation or a position (a JSON object or the text form)"}
 _STRENGTH = {
     "level": {"description": "1-8 or a level's name (default 7)"},
@@ -82,6 +86,9 @@ PLAYER_PATHS = {
 PATHS = {
     "/api/engine": {"get": {"summary": "the engine's name, version, agents and levels", "tags": ["engine"],
                             "responses": {"200": _REPLY}}},
+    "/api/games": {"get": {"summary": "each game's descriptor: its name, players, opening phase, rule options "
+                                      "(name, default), levels with their measured Elo, whether it is reviewed; "
+                                      "and the default game", "tags": ["engine"], "responses": {"200": _REPLY}}},
     "/api/health": {"get": {
         "summary": "whether the server can work: the store read, engine workers alive, tables held (no engine job)",
         "tags": ["operations"],
@@ -111,7 +118,7 @@ PATHS = {
     "/api/owntrumps/trumps": _engine_route(
         "a two-player deal under all 12 trump assignments (kozyri trumps --json)",
         {"game": {"description": "a deal: hands, no pile"}, "deck": {"type": "string"},
-         "leader": {"type": "integer"}, "must_beat": {"type": "boolean"}, "pass_sixes": {"type": "boolean"},
+         "leader": {"type": "integer"}, **_RULE_OPTIONS,
          "time": {"type": "number", "description": "seconds a cell"}},
         {"game": "QS KH AS | KS QH AH", "time": 1}, "owntrumps"),
     "/api/reversi/bestmove": _engine_route(
@@ -133,7 +140,7 @@ PATHS = {
                      "schema": {"type": "object", "properties": {
                          "game": {"type": "string", "enum": list(GAMES)},
                          "deck": {"type": "string"}, "players": {"type": "integer"},
-                         "rules": {"type": "object"}, "leader": {"type": "integer"},
+                         "rules": {"type": "object", "properties": _RULE_OPTIONS}, "leader": {"type": "integer"},
                          "trumps": {"type": "string", "description": '"choose" or one suit per seat ("SHD")'},
                          "seed": {"type": "integer"}, "turn_cap": {"type": "integer"},
                          "seats": {"type": "array", "description": 'null: a person; {"level": 1-8}: the computer'},

@@ -22,24 +22,26 @@ logistic model behind Elo. openskill's defaults: mu 25, sigma 25/3, beta
 25/6, tau 25/300 (sigma grows a little before every game, so a rating
 keeps learning).
 
-**Places** (:func:`places`): Own Trumps: the seats that went out by the
-order they went out, then the seats still holding cards when the game
-ended (a resignation or a loss on time), tied, then the loser last; a draw
-(by the rules, repetition, agreement or the turn cap): all tied. Reversi
-(and any other game): by score, a draw tied. A resignation or a loss on
-time makes that seat the loser, so last.
+**Places** (:func:`places`, the game's :meth:`~kozyri.play.games.GameKind.places`):
+Own Trumps: the seats that went out by the order they went out, then the
+seats still holding cards when the game ended (a resignation or a loss on
+time), tied, then the loser last; a draw (by the rules, repetition,
+agreement or the turn cap): all tied. Reversi (and any other game): by
+score, a draw tied. A resignation or a loss on time makes that seat the
+loser, so last.
 
 **Levels' ratings** start from the measured Elo ladder of the strength
-levels (benchmarks/RESULTS.md, "Strength levels (issue 21): the Elo
-ladder": :data:`LEVEL_ELO`), converted to openskill's scale: with two
+levels, in each game's descriptor (:attr:`kozyri.play.games.GameKind.level_elo`:
+benchmarks/RESULTS.md, "Strength levels (issue 21): the Elo ladder" and
+"The Reversi levels' Elo ladder (issue 42)"), converted to openskill's scale: with two
 players whose sigmas are small, Plackett-Luce gives the stronger one the
 probability 1 / (1 + exp(-(mu_1 - mu_2) / c)) with c = sqrt(2) beta, and
 Elo 1 / (1 + 10^(-D / 400)); the two agree when D = mu difference x
 :data:`ELO_PER_MU` = 400 / (ln 10 x sqrt(2) x beta), about 29.5 Elo a
 unit of mu. Level 1 starts at a newcomer's mean (25), level k at 25 +
 Elo_k / ELO_PER_MU, with a sigma of :data:`LEVEL_SIGMA_ELO` Elo (a
-step's measured uncertainty); a level not measured (Own Trumps' 8, every
-Reversi level) starts as a newcomer would.
+step's measured uncertainty); a level not measured (Own Trumps' 8) starts
+as a newcomer would.
 
 **The rating shown** (:func:`shown_rating`) is conservative, openskill's
 ordinal mu - 3 sigma, written in Elo points (x :data:`ELO_PER_MU`) and
@@ -66,7 +68,7 @@ import re
 from openskill.models import PlackettLuce
 
 from kozyri.core import InvalidInput
-from kozyri.play.games import GAMES
+from kozyri.play.games import GAMES, game_kind
 from kozyri_server.store import FINISHED, Store
 
 log = logging.getLogger("kozyri.server")
@@ -77,8 +79,6 @@ MODEL = PlackettLuce()
 SIGMAS = 3.0
 #: Elo points a unit of mu (see the module docstring): about 29.48.
 ELO_PER_MU = 400.0 / (math.log(10.0) * math.sqrt(2.0) * MODEL.beta)
-#: The measured Elo ladder of the strength levels, level 1 = 0 (benchmarks/RESULTS.md), by game.
-LEVEL_ELO = {"owntrumps": {1: 0, 2: 394, 3: 732, 4: 864, 5: 1067, 6: 1194, 7: 1283}}
 #: A measured level's starting sigma, in Elo points.
 LEVEL_SIGMA_ELO = 100.0
 #: The most rows the leaderboard shows, and the most tables a profile lists.
@@ -101,8 +101,8 @@ def prior(identity: str | None, game: str) -> tuple[float, float]:
     """``(mu, sigma)`` of an identity never rated at ``game``: a measured level's
     from the ladder, anybody else's openskill's default."""
     found = LEVEL_IDENTITY.match(identity or "")
-    if found is not None:
-        elo = LEVEL_ELO.get(game, {}).get(int(found.group(1)))
+    if found is not None and game in GAMES:
+        elo = GAMES[game].elo(int(found.group(1)))  # the game's measured ladder (kozyri.play.games)
         if elo is not None:
             return MODEL.mu + elo / ELO_PER_MU, LEVEL_SIGMA_ELO / ELO_PER_MU
     return MODEL.mu, MODEL.sigma
@@ -122,31 +122,10 @@ def check_game(game) -> str:
 
 
 # --- a finished table's results ---------------------------------------------------------
-def out_order(room) -> dict[int, int]:
-    """Own Trumps: each seat that went out (its hand emptied) and the move
-    after which it did (the first goes out first)."""
-    gone: dict[int, int] = {}
-    for index, position in enumerate(room.table.record.positions()):
-        for seat, hand in enumerate(position.hands):
-            if hand == 0 and seat not in gone:
-                gone[seat] = index
-    return gone
-
-
 def places(room) -> list[int]:
     """Each seat's place in the finished game (1 the best; tied seats share
     one, the next place skips as many): see the module docstring."""
-    ending = room.session.ending
-    n = len(room.kinds)
-    if ending.loser is None:
-        return [1] * n
-    if room.game == "owntrumps":
-        gone = out_order(room)
-        keys = [(2, 0) if seat == ending.loser else (0, gone[seat]) if seat in gone else (1, 0)
-                for seat in range(n)]
-    else:
-        keys = [(-score, 0) for score in ending.scores]
-    return [1 + sum(other < key for other in keys) for key in keys]
+    return game_kind(room.game).places(room.table, room.session.ending)
 
 
 def seat_identity(room, seat: int) -> str | None:

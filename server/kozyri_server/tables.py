@@ -77,9 +77,8 @@ class TooMany(KozyriError):
 def rematch_order(room: Room) -> list[int]:
     """For each seat of a table's rematch, the seat of the finished table who
     sits there: the same seats (Own Trumps rotates the leader instead), in
-    Reversi the colours swapped."""
-    seats = list(range(len(room.kinds)))
-    return seats[::-1] if room.game == "reversi" else seats
+    Reversi the colours swapped (the game's :meth:`~kozyri.play.games.GameKind.rematch_order`)."""
+    return room.session.kind.rematch_order(len(room.kinds))
 
 
 def rematch_settings(settings: dict, order: list[int]) -> dict:

@@ -11,9 +11,10 @@ from types import SimpleNamespace
 
 import pytest
 
+from kozyri.play.games import GAMES
 from kozyri.play.session import Session
 from kozyri.play.settings import GameSettings
-from kozyri_server.ratings import (ELO_PER_MU, LEVEL_ELO, MODEL, places, prior, rating_update, shown_rating,
+from kozyri_server.ratings import (ELO_PER_MU, MODEL, places, prior, rating_update, shown_rating,
                                    table_results)
 from kozyri_server.store import ABANDONED
 from tests.server.helpers import choose_move, client, new_table, room
@@ -205,10 +206,16 @@ def test_ties_and_a_repeated_level_in_one_update():
 
 def test_the_levels_start_on_the_measured_ladder():
     assert shown_rating(MODEL.mu, MODEL.sigma) == 0
-    for level, elo in LEVEL_ELO["owntrumps"].items():
-        mu, _ = prior(f"level:{level}", "owntrumps")
-        assert (mu - MODEL.mu) * ELO_PER_MU == pytest.approx(elo)
-    assert prior("level:8", "owntrumps") == (MODEL.mu, MODEL.sigma) == prior("level:3", "reversi")
+    for game, kind in GAMES.items():  # each game's ladder, in its descriptor
+        for level, elo in enumerate(kind.level_elo, 1):
+            mu, sigma = prior(f"level:{level}", game)
+            if elo is None:
+                assert (mu, sigma) == (MODEL.mu, MODEL.sigma)
+            else:
+                assert (mu - MODEL.mu) * ELO_PER_MU == pytest.approx(elo) and sigma * ELO_PER_MU == pytest.approx(100)
+    assert prior("level:8", "owntrumps") == (MODEL.mu, MODEL.sigma) == prior("level:9", "reversi")
+    assert prior("level:3", "reversi")[0] * ELO_PER_MU == pytest.approx(MODEL.mu * ELO_PER_MU + 799)
+    assert prior("level:3", "chess") == prior("player-id", "owntrumps") == (MODEL.mu, MODEL.sigma)
     # two sure players D Elo apart: Plackett-Luce's updates stand still (on average) exactly when
     # the stronger one scores Elo's expected score p, i.e. a loss moves it p / (1 - p) = 10^(D/400)
     # times as far as a win

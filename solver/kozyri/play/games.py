@@ -5,6 +5,10 @@ descriptor here, a table in ``kozyri.play.<game>`` and its agents and levels.
 >>> kind = game_kind("owntrumps")
 >>> kind.title, kind.players, kind.has_trump_choice, kind.levels[3].name
 ('Own Trumps', (2, 4), True, 'club')
+>>> [option.name for option in kind.rule_options], kind.elo(2), kind.opening_phase
+(['must_beat', 'pass_sixes'], 394, 'trump choice')
+>>> game_kind() is kind is game_kind(DEFAULT_GAME), game_kind("reversi").rule_options
+(True, ())
 >>> game_kind("chess")
 Traceback (most recent call last):
 ...
@@ -16,8 +20,18 @@ to move sees the game (:meth:`GameKind.read_move`: an error never tells more
 than the seat knows), says who is still in the game (:meth:`GameKind.holders`:
 who may resign, who must agree to a draw), and writes what a spectator sees
 (:meth:`GameKind.public_json`) and the record of a finished game
-(:meth:`GameKind.record_json`). Reversi's table loads NumPy and Numba: it is
+(:meth:`GameKind.record_json`), ranks the seats of a finished game
+(:meth:`GameKind.places`) and orders a rematch's seats
+(:meth:`GameKind.rematch_order`). Reversi's table loads NumPy and Numba: it is
 imported on first use, so an Own Trumps door never pays for it.
+
+What a door shows of a game is data here too: its rule options
+(:attr:`GameKind.rule_options`, Own Trumps' :data:`Rules.OPTIONS
+<kozyri.owntrumps.rules.Rules.OPTIONS>`), its strength levels with their
+measured Elo (:attr:`GameKind.level_elo`), its opening phase (Own Trumps'
+trump choice) and the engine job that reviews a finished game;
+:meth:`GameKind.to_json` serves all of it (the server's ``GET /api/games``).
+:data:`DEFAULT_GAME` is the game a door plays when none is named.
 """
 
 from __future__ import annotations
@@ -26,9 +40,11 @@ import importlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kozyri.agents import agent_names
+from kozyri.agents import DEFAULT_GAME, agent_names
 from kozyri.agents.levels import LEVELS, Level, level
 from kozyri.core import IllegalMove, InvalidInput
+from kozyri.owntrumps.rules import RuleOption, Rules
+from kozyri.play.owntrumps import TRUMP_CHOICE
 
 if TYPE_CHECKING:  # pragma: no cover - a name for annotations only
     from kozyri.play.table import Table
@@ -55,6 +71,15 @@ class GameKind:
     table_path: str
     #: How a move is written, for messages (``"AS, KH+9S or take3"``).
     move_example: str
+    #: The rule options a game's settings take (``"rules"``), in order; none for a game without options.
+    rule_options: tuple[RuleOption, ...] = ()
+    #: The measured Elo of levels 1, 2, ... (level 1 = 0; None: not measured): the levels' starting
+    #: ratings (kozyri_server.ratings) and what a door says of them.
+    level_elo: tuple[int | None, ...] = ()
+    #: The name of the phase before the game's table (a session's and a state's ``phase``), or None.
+    opening_phase: str | None = None
+    #: The engine job (kozyri_server.jobs) that reviews a finished game, or None for a game not reviewed.
+    review_job: str | None = None
 
     # --- what it is --------------------------------------------------------------------
     @property
@@ -72,15 +97,23 @@ class GameKind:
         """Level ``number`` (1 to 8 or a level's name) of the game."""
         return level(number, self.name)
 
+    def elo(self, number: int) -> int | None:
+        """Level ``number``'s measured Elo over level 1 (:attr:`level_elo`), None when not measured."""
+        return self.level_elo[number - 1] if 1 <= number <= len(self.level_elo) else None
+
     def agent_names(self) -> list[str]:
         """The names of the game's agents (:data:`kozyri.agents.AGENTS`)."""
         return agent_names(self.name)
 
     def to_json(self) -> dict:
-        """The game as a door lists it (a lobby, ``GET /api/games``)."""
+        """The game as a door lists it (a lobby, ``GET /api/games``): names,
+        numbers, option names and defaults; no words for people beyond the
+        game's and its levels' names and descriptions."""
         return {"game": self.name, "title": self.title, "players": list(self.players),
-                "trump_choice": self.has_trump_choice, "agents": self.agent_names(),
-                "levels": [lv.to_json() for lv in self.levels]}
+                "trump_choice": self.has_trump_choice, "opening": self.opening_phase,
+                "rules": [{"name": option.name, "default": option.default} for option in self.rule_options],
+                "review": self.review_job is not None, "agents": self.agent_names(),
+                "levels": [{**lv.to_json(), "elo": self.elo(lv.number)} for lv in self.levels]}
 
     # --- tables ------------------------------------------------------------------------
     def new_table(self, settings, tables=None, start=None) -> Table:
@@ -130,6 +163,26 @@ class GameKind:
         """The seats still in the game (in Own Trumps, holding cards): those
         that may resign and must agree to a draw."""
         return tuple(seat for seat in range(table.n_players) if table._holds_on(seat))
+
+    # --- the end and the next game -----------------------------------------------------
+    def places(self, table: Table, ending) -> list[int]:
+        """Each seat's place in the finished game (1 the best; tied seats
+        share one, the next place skips as many): a draw ties every seat;
+        otherwise by :meth:`_place_keys` (by score; a resigning seat or one
+        out of time, the loser, is last)."""
+        if ending.loser is None:
+            return [1] * len(ending.scores)
+        keys = self._place_keys(table, ending)
+        return [1 + sum(other < key for other in keys) for key in keys]
+
+    def _place_keys(self, table: Table, ending) -> list[tuple]:
+        """Each seat's sort key in a finished game that has a loser (lower is better)."""
+        return [(-score, 0) for score in ending.scores]
+
+    def rematch_order(self, seats: int) -> list[int]:
+        """For each seat of a rematch, the seat of the finished game who sits
+        there: the same seats (Own Trumps rotates the leader instead)."""
+        return list(range(seats))
 
     # --- a seat's view, for an agent elsewhere (a server's worker process) -------------
     def view_json(self, table: Table, seat: int):
@@ -236,6 +289,23 @@ class OwnTrumpsKind(GameKind):
     def _record_json(self, table):
         return table.record.to_json()
 
+    def _place_keys(self, table, ending):
+        # the seats that went out, by the order they went out; then those still holding cards, tied; the loser last
+        gone = out_order(table)
+        return [(2, 0) if seat == ending.loser else (0, gone[seat]) if seat in gone else (1, 0)
+                for seat in range(len(ending.scores))]
+
+
+def out_order(table) -> dict[int, int]:
+    """Own Trumps: each seat that went out (its hand emptied) and the move
+    after which it did (the first goes out first)."""
+    gone: dict[int, int] = {}
+    for index, position in enumerate(table.record.positions()):
+        for seat, hand in enumerate(position.hands):
+            if hand == 0 and seat not in gone:
+                gone[seat] = index
+    return gone
+
 
 class ReversiKind(GameKind):
     """Reversi: two players, nothing hidden."""
@@ -270,19 +340,33 @@ class ReversiKind(GameKind):
     def _record_json(self, table):
         return table.to_json()
 
+    def rematch_order(self, seats):
+        return list(range(seats))[::-1]  # the colours swapped
+
+
+#: Own Trumps' Elo ladder (benchmarks/RESULTS.md, "Strength levels (issue 21): the Elo ladder", as
+#: measured again after the levels learned to finish games; each step +-100 Elo or so): level 8 is not measured.
+OWN_TRUMPS_ELO = (0, 394, 732, 864, 1067, 1194, 1283, None)
+#: Reversi's (benchmarks/RESULTS.md, "The Reversi levels' Elo ladder (issue 42)": each level against the one
+#: below, steps +287 (level 2 won all 40 games: the lower end of its interval), +512, +285, +285, +338, +191,
+#: +35, chained from level 1 = 0): every level above 1 is "at least" this.
+REVERSI_ELO = (0, 287, 799, 1084, 1369, 1707, 1898, 1933)
 
 #: Every game, by name.
 GAMES: dict[str, GameKind] = {
     "owntrumps": OwnTrumpsKind("owntrumps", "Own Trumps", (2, 4), True,
                                ("deck", "players", "rules", "trumps", "leader", "seed"),
-                               "kozyri.play.owntrumps:OwnTrumpsTable", "AS, KH+9S or take3"),
+                               "kozyri.play.owntrumps:OwnTrumpsTable", "AS, KH+9S or take3",
+                               rule_options=Rules.OPTIONS, level_elo=OWN_TRUMPS_ELO, opening_phase=TRUMP_CHOICE,
+                               review_job="analyze"),
     "reversi": ReversiKind("reversi", "Reversi", (2, 2), False, (), "kozyri.play.reversi:ReversiTable",
-                           "d3 or pass"),
+                           "d3 or pass", level_elo=REVERSI_ELO, review_job="reversi_review"),
 }
 
 
-def game_kind(name) -> GameKind:
-    """The descriptor of the game called ``name`` (InvalidInput naming the known games otherwise)."""
+def game_kind(name=DEFAULT_GAME) -> GameKind:
+    """The descriptor of the game called ``name`` (InvalidInput naming the known games otherwise);
+    without a name, the default game's (:data:`DEFAULT_GAME`, the game a door plays when none is named)."""
     found = GAMES.get(name) if isinstance(name, str) else None
     if found is None:
         raise InvalidInput(f"unknown game {_shown(name)} (known: {', '.join(GAMES)})")

@@ -44,7 +44,8 @@
     });
     document.addEventListener("keydown", (event) => {
       if (!current || !current.state || event.target.tagName === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (current.summary && current.summary.game === "owntrumps" && OwnTrumps.key(current, event)) event.preventDefault();
+      const game = current.summary && Games.of(current.summary.game);
+      if (game && game.key(current, event)) event.preventDefault();
     });
     window.addEventListener("hashchange", route);
     route();

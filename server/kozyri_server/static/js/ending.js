@@ -1,18 +1,14 @@
 /* The end of a table on the page, as TableView's methods (mixed into its
    prototype): how it ended in the person's terms (or a spectator's), the
    record to download, the review, the rematch (a vote where every seat
-   must agree; the new table opened when its id appears). */
+   must agree; the new table opened when its id appears). What differs by
+   game (the end in a seat's terms, the review) is the game's module's
+   (games.js). */
 "use strict";
 
 (function () {
   const $ = (id) => document.getElementById(id);
   const el = Dom.el;
-  const params = new URLSearchParams(window.location.search);
-  /** Per-move nodes of the review (?review_nodes=N to change it). */
-  const REVIEW_NODES = parseInt(params.get("review_nodes") || "1000", 10);  // kozyri.studies.review.DEFAULT_NODES
-  /** Seconds a move of a Reversi review (?review_seconds=S to change it). */
-  const REVERSI_REVIEW_SECONDS = parseFloat(params.get("review_seconds") || "0.1");
-  const ORDINAL = (n) => n + ({ 1: "st", 2: "nd", 3: "rd" }[n] || "th");
 
   const TableEnding = {
     /** The end in the person's terms: the headline and the details. */
@@ -34,33 +30,7 @@
         return [loser === me ? "You ran out of time: you lost." : this.subject(loser) + " ran out of time" +
           (players === 2 ? ": you won." : ": the game ends there."), ""];
       }
-      const lost = loser === null || loser === undefined ? "" : this.subject(loser) + " lost.";
-      if (this.summary.game === "reversi") {
-        const counts = /X (\d+) - O (\d+)/.exec(String(ending.text || ""));
-        const score = counts ? "Black " + counts[1] + " \u2013 White " + counts[2] + "." : "";
-        if (ending.reason === "resignation") return [loser === me ? "You resigned." : this.subject(loser) + " resigned: you won.", ""];
-        if (ending.reason === "agreement") return ["Draw agreed.", ""];
-        if (loser === null || loser === undefined) return ["A draw.", score];
-        return [loser === me ? "You lost." : "You won.", score];
-      }
-      const place = (outOrder || []).indexOf(me);
-      const mine = () => (loser === me ? "You lost." : players === 2 ? "You won." :
-        place >= 0 ? "You finished " + ORDINAL(place + 1) + "." : "You won.");
-      switch (ending.reason) {
-        case "resignation":
-          if (loser === me) return ["You resigned.", players > 2 ? "The game ends there: you lost it." : ""];
-          return [this.subject(loser) + " resigned: " + (players === 2 ? "you won." : "the game ends there."),
-            players === 2 ? "" : mine()];
-        case "agreement":
-          return ["Draw agreed.", "Every player still holding cards agreed to a draw."];
-        case "repetition":
-          return ["Draw by repetition: the same position occurred three times.", ""];
-        case "turn cap":
-          return ["A draw: the game reached its turn cap.", ending.text || ""];
-        default:
-          if (loser === null || loser === undefined) return ["A draw.", "The last player's one card beat the top card."];
-          return [mine(), loser === me ? "" : lost];
-      }
+      return this.game().endingWords(this, ending, outOrder);  // the game's own words (games.js)
     },
 
     /** The end: how it ended in your terms, the record to download, the review, a rematch. */
@@ -99,7 +69,8 @@
         }
       });
       box.append(download);
-      if (this.seat !== null && (this.summary.game === "owntrumps" || this.summary.game === "reversi")) {
+      const game = this.game();
+      if (this.seat !== null && game && game.reviewQuery) {
         const review = el("button", "", "Review the game");
         review.type = "button";
         review.id = "review-button";
@@ -178,11 +149,9 @@
       this.say("Reviewing the game move by move\u2026");
       try {
         const path = "/api/tables/" + encodeURIComponent(this.id);
-        const reversi = this.summary.game === "reversi";
-        const query = reversi ? "?time=" + REVERSI_REVIEW_SECONDS : "?nodes=" + REVIEW_NODES;
-        const [review, record] = await Promise.all([Api.get(path + "/review" + query), Api.get(path + "/record")]);
-        if (reversi) Review.show(this.els.review, review, record.record, this.seat, this.names, null, null, Reversi.reviewView());
-        else Review.show(this.els.review, review, record.record, this.seat, this.names, view.deck.ranks, record.record.start.trumps);
+        const game = this.game();
+        const [review, record] = await Promise.all([Api.get(path + "/review" + game.reviewQuery()), Api.get(path + "/record")]);
+        game.showReview(this, review, record.record, view);
         this.say("The review: the estimate for you along the game, and every move.");
       } catch (err) {
         this.say("No review: " + this.plain(err.message), "error");

@@ -5,7 +5,7 @@
    the levels learned to finish games (benchmarks/results/levels_*_v2.jsonl:
    3-2, 4-3, 5-4 with level 5 finishing, 6-5); steps 2-1 and 7-6 are the first
    ladder's. Each step's 95% interval is about +-100 Elo, and they add up along
-   the chain. The technical description (/api/engine) stays the option's title;
+   the chain. The technical description (GET /api/games) stays the option's title;
    these words are shown under the level picker. Reversi's (benchmarks/RESULTS.md, "The Reversi
    levels' Elo ladder"): each level against the one below, 20 openings played with both colours
    (40 games; 20 for 7-6), chained from level 1 = 0; level 2 won all 40 against level 1, so the

@@ -2,8 +2,9 @@
    table (with its time control, takeover, unlisted, rated), the open
    tables to join and the games in progress to watch (refreshed by
    themselves while the lobby is in view), and the player's identity (a
-   code to use it on another device). Uses only the server's public HTTP
-   API (docs/server.md). window.Lobby. */
+   code to use it on another device). Each game's levels and rule options
+   come from GET /api/games, their words from the game's module (games.js).
+   Uses only the server's public HTTP API (docs/server.md). window.Lobby. */
 "use strict";
 
 (function () {
@@ -17,19 +18,17 @@
   let refreshTimer = null;
   let shownLists = "";  // the lists last drawn (JSON): drawn again only when they changed
 
-  /** Each game's levels from the server (/api/engine: "levels" Own Trumps', "reversi_levels" Reversi's). */
-  async function loadLevels() {
-    let levels = [], reversiLevels = [];
+  /** Each game's levels and rule options from the server (GET /api/games), into the forms. */
+  async function loadGames() {
+    let games = {};
     try {
-      const info = await Api.get("/api/engine");
-      levels = info.levels || [];
-      reversiLevels = info.reversi_levels || [];
+      games = (await Games.descriptors()).games;
     } catch (err) {
       $("lobby-error").textContent = err.message;
     }
     for (const select of document.querySelectorAll("select.levels")) {
       select.replaceChildren();
-      const own = select.dataset.game === "reversi" ? reversiLevels : levels;
+      const own = (games[select.dataset.game] || {}).levels || [];
       for (let n = 1; n <= 8; n += 1) {
         const known = own.find((l) => l.level === n);
         const option = new Option(n + (known ? " \u2014 " + known.name : ""), String(n));
@@ -44,6 +43,33 @@
       for (let n = 1; n <= 8; n += 1) select.append(new Option(String(n), String(n)));
       select.value = "3";
     }
+    for (const holder of document.querySelectorAll(".rule-options")) drawRuleOptions(holder, games[holder.dataset.game]);
+  }
+
+  /** A game's rule options as checkboxes (id PREFIX-NAME, ticked by their defaults), in the game's words. */
+  function drawRuleOptions(holder, descriptor) {
+    holder.replaceChildren();
+    const game = Games.of(holder.dataset.game);
+    for (const option of (descriptor && descriptor.rules) || []) {
+      const box = el("input");
+      box.type = "checkbox";
+      box.name = option.name;
+      box.id = holder.dataset.prefix + "-" + option.name.replace(/_/g, "-");
+      box.dataset.rule = option.name;
+      box.defaultChecked = box.checked = !!option.default;
+      const label = el("label", "check");
+      label.append(box, " " + (game && game.ruleWords ? game.ruleWords(option.name).label : option.name));
+      holder.append(label);
+    }
+  }
+
+  /** The rule options chosen in a form ({name: true|false}), or undefined (none drawn: the server's defaults). */
+  function chosenRules(form) {
+    const boxes = form.querySelectorAll(".rule-options input[data-rule]");
+    if (!boxes.length) return undefined;
+    const rules = {};
+    for (const box of boxes) rules[box.dataset.rule] = box.checked;
+    return rules;
   }
 
   // --- an online table's options --------------------------------------------------------------
@@ -120,8 +146,7 @@
     const seats = [];
     for (let s = 0; s < players; s += 1) seats.push(s < people ? null : { level, seed: freshSeed() });
     return Object.assign({
-      game: "owntrumps", deck: $("ot-deck").value, players, seats, trumps: "choose",
-      rules: { must_beat: $("ot-must-beat").checked, pass_sixes: $("ot-pass-sixes").checked },
+      game: "owntrumps", deck: $("ot-deck").value, players, seats, trumps: "choose", rules: chosenRules($("ot-form")),
     }, online ? tableOptions("ot") : {});
   }
 
@@ -135,8 +160,8 @@
 
   /** A table in words: "Own Trumps, 3 players, deck 36, 30 s a move". */
   function tableWords(t) {
-    const what = t.game === "reversi" ? "Reversi" : "Own Trumps, " + t.players + " players, deck " + t.deck;
-    return what + Online.optionsWords(t.options);
+    const game = Games.of(t.game);
+    return (game ? game.listing(t) : t.game) + Online.optionsWords(t.options);
   }
 
   function note(text) {
@@ -213,7 +238,6 @@
   }
 
   // --- the player's identity -----------------------------------------------------------------
-  const GAME_NAMES = { owntrumps: "Own Trumps", reversi: "Reversi" };
 
   /** Who you play as, your ratings (GET /api/players/me) and a link to your results. */
   async function showIdentity() {
@@ -227,7 +251,7 @@
     if (!held) return;
     try {
       const me = await Api.request("GET", "/api/players/me", undefined, { Authorization: "Bearer " + held.secret });
-      const ratings = Object.entries(me.ratings || {}).map(([game, r]) => (GAME_NAMES[game] || game) + " " + r.rating +
+      const ratings = Object.entries(me.ratings || {}).map(([game, r]) => (Games.of(game) ? Games.of(game).name : game) + " " + r.rating +
         (typeof r.games === "number" ? " (" + r.games + (r.games === 1 ? " game)" : " games)") : ""));
       $("my-ratings").textContent = ratings.length ? "Your rating: " + ratings.join(", ") + "." : "";
       if (!$("leaderboard-link").hidden) {
@@ -313,7 +337,7 @@
     $("device-code").addEventListener("click", showDeviceCode);
     $("claim-form").addEventListener("submit", claimCode);
     setUpOptions();
-    loadLevels();
+    loadGames();
     showLeaderboardLink();
   }
 

@@ -128,9 +128,8 @@
     if (ctl.watching) {
       const badge = el("span", "watching-badge", "Watching");
       badge.id = "watching";
-      const what = ctl.summary && ctl.summary.game === "reversi" ? "the board and the moves, as the players do." :
-        "the pile, the counts, the moves and the cards known to be taken, no hand.";
-      line.append(badge, el("span", "", "You see what everybody sees: " + what));
+      const game = ctl.summary && Games.of(ctl.summary.game);
+      line.append(badge, el("span", "", "You see what everybody sees: " + (game ? game.spectatorSees : "")));
     }
     const count = message.spectators;
     if (typeof count === "number" && count > 0) {
@@ -195,33 +194,12 @@
     return parts.length ? ", " + parts.join(", ") : "";
   }
 
-  /** A deck's name ("36", "4x3", "Q,K,A/S,H") as {ranks, suits}, as a seat's view writes it. */
-  const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
-  const SUITS = ["S", "H", "D", "C"];
-  function deckOf(spec) {
-    if (spec && typeof spec === "object" && spec.ranks) return spec;
-    const text = String(spec);
-    const named = { 52: 13, 36: 9, 32: 8, 24: 6 }[text];
-    if (named) return { ranks: RANKS.slice(-named), suits: SUITS.slice() };
-    const grid = /^(\d+)x(\d+)$/.exec(text);
-    if (grid) return { ranks: RANKS.slice(-parseInt(grid[2], 10)), suits: SUITS.slice(0, parseInt(grid[1], 10)) };
-    const [ranks, suits] = text.split("/");
-    return { ranks: ranks.split(","), suits: (suits || "").split(",") };
-  }
-
-  /**
-   * A spectator's Own Trumps state made drawable as a seat's: its public
-   * fields (counts, pile, known, moves, trumps) as a "view" with no hand
-   * (the public view holds none). The message is left as it came.
-   */
+  /** A spectator's state made drawable as a seat's, by its game (Own Trumps: the public view as a view with
+      no hand); the message is left as it came. */
   function spectatorMessage(message) {
     const st = message.state;
-    if (!st || st.game !== "owntrumps" || message.phase !== "play" || st.view) return message;
-    const view = {
-      seat: null, deck: deckOf(st.deck), trumps: st.trumps, rules: st.rules, to_move: st.to_move, hand: [],
-      pile: st.pile || [], counts: st.counts || [], known: st.known || [], moves: st.moves || [],
-    };
-    return Object.assign({}, message, { state: Object.assign({}, st, { view }) });
+    const game = st && Games.of(st.game);
+    return game && game.spectatorMessage ? game.spectatorMessage(message) : message;
   }
 
   /**
@@ -247,5 +225,5 @@
     return parts.length ? "Since your last look: " + parts.join("; ") + "." : "";
   }
 
-  window.Online = { optionsWords, decorate, tick, spectatorMessage, missedWords, duration, deckOf, timeLeft, presenceOf };
+  window.Online = { optionsWords, decorate, tick, spectatorMessage, missedWords, duration, timeLeft, presenceOf };
 })();

@@ -540,5 +540,123 @@
     return false;
   }
 
-  window.OwnTrumps = { render, key, movesOf, takeCount, takeReason, history, narrate, moved, deckCards, hintWords };
+  // --- the game's part of the page's frame (window.Games: the lobby, TableView, the end, a spectator) -----
+  const params = new URLSearchParams(window.location.search);
+  /** Per-move nodes of the review (?review_nodes=N to change it). */
+  const REVIEW_NODES = parseInt(params.get("review_nodes") || "1000", 10);  // kozyri.studies.review.DEFAULT_NODES
+
+  /** The rule options in the page's words: the lobby's checkbox, and the table's head when on and when off
+      (the options themselves, their names and defaults, come from GET /api/games). */
+  const RULE_WORDS = {
+    must_beat: { label: "Whoever can beat must beat", on: "whoever can beat must beat", off: "taking always allowed" },
+    pass_sixes: { label: "Trump sixes go to their owner", on: "trump sixes passed", off: "" },
+  };
+
+  /** A rule option's words ({label, on, off}); an option the page has no words for is named as the server names it. */
+  function ruleWords(name) {
+    const plain = String(name).replace(/_/g, " ");
+    return RULE_WORDS[name] || { label: plain, on: plain, off: "no " + plain };
+  }
+
+  /** The table's head: "Own Trumps \u2014 3 players, deck 36, whoever can beat must beat". */
+  function title(t) {
+    const rules = Object.entries(t.rules || {}).map(([name, on]) => ruleWords(name)[on ? "on" : "off"]).filter((w) => w);
+    return "Own Trumps \u2014 " + t.players + " players, deck " + t.deck + rules.map((w) => ", " + w).join("");
+  }
+
+  /** The table in the lobby's lists: "Own Trumps, 3 players, deck 36". */
+  function listing(t) {
+    return "Own Trumps, " + t.players + " players, deck " + t.deck;
+  }
+
+  /** The last move's cards fly: from the hand (yours, or the seat's box) to the pile; a take from the pile to the hand. */
+  function animate(ctl, rects, ms) {
+    if (ctl.state.phase !== "play") return;
+    const move = moved(ctl, ctl.state);
+    if (!move || move.seat === null || move.seat === undefined) return;
+    const seatRect = Motion.rectOf(document.getElementById("seat-" + move.seat)) || rects.seats["seat-" + move.seat];
+    for (const card of move.placed) {
+      const target = document.querySelector('#pile .card[data-card="' + card + '"]');
+      Motion.flyFrom(target, move.seat === ctl.seat ? rects.hand[card] || seatRect : seatRect, ms);
+    }
+    for (const card of move.taken) {
+      const from = rects.pile[card] || rects.pileBox;
+      if (move.seat === ctl.seat) Motion.flyFrom(ctl.els.hand.querySelector('.card[data-card="' + card + '"]'), from, ms);
+      else Motion.ghost(() => Cards.element(card), from, seatRect, ms);
+    }
+  }
+
+  /** A deck's name ("36", "4x3", "Q,K,A/S,H") as {ranks, suits}, as a seat's view writes it. */
+  const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+  const SUITS = ["S", "H", "D", "C"];
+  function deckOf(spec) {
+    if (spec && typeof spec === "object" && spec.ranks) return spec;
+    const text = String(spec);
+    const named = { 52: 13, 36: 9, 32: 8, 24: 6 }[text];
+    if (named) return { ranks: RANKS.slice(-named), suits: SUITS.slice() };
+    const grid = /^(\d+)x(\d+)$/.exec(text);
+    if (grid) return { ranks: RANKS.slice(-parseInt(grid[2], 10)), suits: SUITS.slice(0, parseInt(grid[1], 10)) };
+    const [ranks, suits] = text.split("/");
+    return { ranks: ranks.split(","), suits: (suits || "").split(",") };
+  }
+
+  /** What a spectator sees, in words (after "You see what everybody sees: "). */
+  const SPECTATOR_SEES = "the pile, the counts, the moves and the cards known to be taken, no hand.";
+
+  /**
+   * A spectator's state made drawable as a seat's: its public fields
+   * (counts, pile, known, moves, trumps) as a "view" with no hand (the
+   * public view holds none). The message is left as it came.
+   */
+  function spectatorMessage(message) {
+    const st = message.state;
+    if (message.phase !== "play" || st.view) return message;
+    const view = {
+      seat: null, deck: deckOf(st.deck), trumps: st.trumps, rules: st.rules, to_move: st.to_move, hand: [],
+      pile: st.pile || [], counts: st.counts || [], known: st.known || [], moves: st.moves || [],
+    };
+    return Object.assign({}, message, { state: Object.assign({}, st, { view }) });
+  }
+
+  /** The end in a seat's terms (not a spectator's, not on time: ending.js says those): [headline, detail]. */
+  function endingWords(ctl, ending, outOrder) {
+    const me = ctl.seat;
+    const players = ctl.summary.seats.length;
+    const loser = ending.loser;
+    const lost = loser === null || loser === undefined ? "" : ctl.subject(loser) + " lost.";
+    const place = (outOrder || []).indexOf(me);
+    const mine = () => (loser === me ? "You lost." : players === 2 ? "You won." :
+      place >= 0 ? "You finished " + ordinal(place + 1) + "." : "You won.");
+    switch (ending.reason) {
+      case "resignation":
+        if (loser === me) return ["You resigned.", players > 2 ? "The game ends there: you lost it." : ""];
+        return [ctl.subject(loser) + " resigned: " + (players === 2 ? "you won." : "the game ends there."),
+          players === 2 ? "" : mine()];
+      case "agreement":
+        return ["Draw agreed.", "Every player still holding cards agreed to a draw."];
+      case "repetition":
+        return ["Draw by repetition: the same position occurred three times.", ""];
+      case "turn cap":
+        return ["A draw: the game reached its turn cap.", ending.text || ""];
+      default:
+        if (loser === null || loser === undefined) return ["A draw.", "The last player's one card beat the top card."];
+        return [mine(), loser === me ? "" : lost];
+    }
+  }
+
+  /** The review's query: the nodes a move. */
+  function reviewQuery() {
+    return "?nodes=" + REVIEW_NODES;
+  }
+
+  /** The review shown (review.js) with the deck's ranks and the seats' trumps. */
+  function showReview(ctl, review, record, view) {
+    Review.show(ctl.els.review, review, record, ctl.seat, ctl.names, view.deck.ranks, record.start.trumps);
+  }
+
+  window.OwnTrumps = {
+    name: "Own Trumps", tips: true, spectatorSees: SPECTATOR_SEES,
+    render, key, title, listing, ruleWords, animate, spectatorMessage, endingWords, reviewQuery, showReview,
+    movesOf, takeCount, takeReason, history, narrate, moved, deckCards, deckOf, hintWords,
+  };
 })();

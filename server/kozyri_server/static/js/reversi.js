@@ -244,5 +244,45 @@
     ctl.say(name + " outflanks no disc of your opponent's: choose a marked square (" + legal.join(" ") + ").", "error");
   }
 
-  window.Reversi = { render, discs, squareName, hintWords, reviewStates, reviewView };
+  // --- the game's part of the page's frame (window.Games: the lobby, TableView, the end, a spectator) -----
+  /** Seconds a move of a review (?review_seconds=S to change it). */
+  const REVIEW_SECONDS = parseFloat(new URLSearchParams(window.location.search).get("review_seconds") || "0.1");
+
+  /** The table's head, and the table in the lobby's lists. */
+  function title() {
+    return "Reversi";
+  }
+
+  /** No key of its own: Tab and Enter reach the squares and the buttons. */
+  function key() {
+    return false;
+  }
+
+  /** The end in a seat's terms (not a spectator's, not on time: ending.js says those): [headline, detail]. */
+  function endingWords(ctl, ending) {
+    const me = ctl.seat;
+    const loser = ending.loser;
+    const counts = /X (\d+) - O (\d+)/.exec(String(ending.text || ""));
+    const score = counts ? "Black " + counts[1] + " \u2013 White " + counts[2] + "." : "";
+    if (ending.reason === "resignation") return [loser === me ? "You resigned." : ctl.subject(loser) + " resigned: you won.", ""];
+    if (ending.reason === "agreement") return ["Draw agreed.", ""];
+    if (loser === null || loser === undefined) return ["A draw.", score];
+    return [loser === me ? "You lost." : "You won.", score];
+  }
+
+  /** The review's query: the seconds a move. */
+  function reviewQuery() {
+    return "?time=" + REVIEW_SECONDS;
+  }
+
+  /** The review shown (review.js) with the boards along the game. */
+  function showReview(ctl, review, record) {
+    Review.show(ctl.els.review, review, record, ctl.seat, ctl.names, null, null, reviewView());
+  }
+
+  window.Reversi = {
+    name: "Reversi", tips: false, spectatorSees: "the board and the moves, as the players do.",
+    render, key, title, listing: title, endingWords, reviewQuery, showReview,
+    discs, squareName, hintWords, reviewStates, reviewView,
+  };
 })();

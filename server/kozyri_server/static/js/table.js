@@ -97,13 +97,15 @@
       else this.offerSeat();
     }
 
+    /** The module of this table's game (games.js), or null before its summary came. */
+    game() {
+      return this.summary ? Games.of(this.summary.game) : null;
+    }
+
     drawHead() {
       const t = this.summary;
-      const what = t.game === "reversi" ? "Reversi" :
-        "Own Trumps \u2014 " + t.players + " players, deck " + t.deck +
-        (t.rules.must_beat ? ", whoever can beat must beat" : ", taking always allowed") +
-        (t.rules.pass_sixes ? ", trump sixes passed" : "");
-      $("table-head").textContent = what + Online.optionsWords(t.options);
+      const game = this.game();
+      $("table-head").textContent = (game ? game.title(t) : t.game) + Online.optionsWords(t.options);
       const computers = t.seats.filter((s) => s.kind === "computer").length;
       this.shortNames = t.seats.map((s) => {
         if (s.seat === this.seat) return "You";
@@ -327,19 +329,8 @@
 
     /** The last move's cards fly: from the hand (yours, or the seat's box) to the pile; a take from the pile to the hand. */
     animate(rects, ms) {
-      if (this.summary.game !== "owntrumps" || this.state.phase !== "play") return;
-      const move = OwnTrumps.moved(this, this.state);
-      if (!move || move.seat === null || move.seat === undefined) return;
-      const seatRect = Motion.rectOf($("seat-" + move.seat)) || rects.seats["seat-" + move.seat];
-      for (const card of move.placed) {
-        const target = document.querySelector('#pile .card[data-card="' + card + '"]');
-        Motion.flyFrom(target, move.seat === this.seat ? rects.hand[card] || seatRect : seatRect, ms);
-      }
-      for (const card of move.taken) {
-        const from = rects.pile[card] || rects.pileBox;
-        if (move.seat === this.seat) Motion.flyFrom(this.els.hand.querySelector('.card[data-card="' + card + '"]'), from, ms);
-        else Motion.ghost(() => Cards.element(card), from, seatRect, ms);
-      }
+      const game = this.game();
+      if (game && game.animate) game.animate(this, rects, ms);
     }
 
     /** Draw the state on screen; keep=true leaves the message line as it is. */
@@ -347,8 +338,8 @@
       if (!this.state || this.closed) return;
       this.said = !!keep;
       document.body.dataset.game = this.summary.game;
-      if (this.summary.game === "reversi") Reversi.render(this, this.state);
-      else OwnTrumps.render(this, this.state);
+      const game = this.game();
+      if (game) game.render(this, this.state);
       this.drawTalk(this.state);
       Online.decorate(this, this.state);
       this.updateRematch(this.state);

@@ -72,7 +72,8 @@
 
   /** Show the tip this state calls for (once each), under the message line. */
   function onState(ctl, message) {
-    if (!ctl || !ctl.summary || ctl.summary.game !== "owntrumps" || !enabled()) return hide();
+    const game = ctl && ctl.summary && Games.of(ctl.summary.game);
+    if (!game || !game.tips || !enabled()) return hide();
     const st = message.state || {};
     if (showing && (message.status !== "playing" || st.ending || (showing !== "out" && st.to_move !== ctl.seat))) hide();
     const tip = message.phase === "play" ? tipFor(ctl, message) : null;
