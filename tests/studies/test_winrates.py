@@ -193,7 +193,7 @@ def test_a_selfplay_cell_is_a_session_of_the_study_agent_in_every_seat():
         start = start_position(settings, hands, trumps)
         session = Session(GameSettings.create(
             deck="4x3", players=3, trumps=trumps, turn_cap=settings.turn_cap, seed=0,
-            seats=[{"agent": "greedy", "nodes": 5, "seed": study_seed(settings, 1, index, seat)} for seat in range(3)]),
+            seats=[{"agent": "greedy", "nodes": 5, "seed": study_seed(settings, seat, 1, index)} for seat in range(3)]),
             start=start)
         played = [(e.kind, e.seat, e.payload) for e in selfplay(settings, start, 1, index).events]
         assert played == [(e.kind, e.seat, e.payload) for e in session.computer_turns()]

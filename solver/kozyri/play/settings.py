@@ -33,9 +33,10 @@ refused.
 
 A computer seat's search seed ``S`` is kept as given (the same settings, the
 same game). Left out, it is drawn from the deal's seed and the seat
-(:func:`computer_seed`), so the computer plays each new deal with other
-seeds, and a game of a given deal seed still replays move for move
-(Reversi, which has no deal seed: the seat's number). The settings keep
+(:func:`computer_seed`: the one rule of :mod:`kozyri.play.seeds`), so the
+computer plays each new deal with other seeds, and a game of a given deal
+seed still replays move for move (Reversi, which has no deal seed: the
+seat's number). The settings keep
 the seeds they made (:meth:`GameSettings.to_json`), so a stored game reads
 back the same.
 """
@@ -54,6 +55,7 @@ from kozyri.owntrumps.cards import SUITS, Deck, parse_suit
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.rules import OPTION_NAMES, Rules
 from kozyri.play.games import GAMES, GameKind, game_kind
+from kozyri.play.seeds import seat_seed
 from kozyri.play.table import DEFAULT_TURN_CAP, Seat
 
 #: The keys of the settings' JSON form (and of :meth:`GameSettings.create`).
@@ -105,10 +107,12 @@ def _rules(value) -> Rules:
     return Rules.from_json(value)
 
 
-def computer_seed(deal_seed: int, seat: int) -> int:
-    """The search seed of the computer at ``seat`` when none is given: drawn
-    from the deal's seed and the seat, so that it differs from game to game."""
-    return random.Random(f"seat:{deal_seed}:{seat}").getrandbits(62)
+def computer_seed(deal_seed: int | None, seat: int) -> int:
+    """The search seed of the computer at ``seat`` when none is given: the
+    one seed rule (:func:`kozyri.play.seeds.seat_seed`) of the deal's seed
+    and the seat, so that it differs from game to game (without a deal
+    seed, as Reversi: the seat's number)."""
+    return seat_seed(deal_seed, seat)
 
 
 def seat_of(entry, kind: GameKind, players: int, number: int, deal_seed: int | None = None) -> Seat:
@@ -141,7 +145,7 @@ def seat_of(entry, kind: GameKind, players: int, number: int, deal_seed: int | N
         if extra:
             raise InvalidInput(f'seat {number} is a person ("agent": null): it takes no "{extra[0]}"')
         return Seat(name=name)
-    default = number if deal_seed is None else computer_seed(deal_seed, number)
+    default = computer_seed(deal_seed, number)
     seed = checks.seed(entry.get("seed", default), f"seat {number}'s seed")
     budget = {key: entry.get(key) for key in ("time", "nodes", "memory")}
     if entry.get("agent") is None:  # the computer at a level

@@ -52,6 +52,7 @@ import kozyri.checks as checks
 from kozyri.core import IllegalMove, InvalidInput
 from kozyri.owntrumps.position import MAX_PLAYERS
 from kozyri.owntrumps.rules import Rules
+from kozyri.play.seeds import LEARNER, seat_seed
 from kozyri.play.table import DEFAULT_TURN_CAP
 from kozyri.rl import GYMNASIUM_ID
 from kozyri.rl.game import MOST_SEED, EnvGame, env_settings, reset_seed
@@ -106,10 +107,12 @@ class OwnTrumpsEnv(gymnasium.Env):
         self._forfeited = False
 
     def _seats_for(self, seed: int) -> list:
-        """The seats of a game: the learner from outside, the others at their levels, seeded from ``seed``."""
+        """The seats of a game: the learner from outside, the others at their
+        levels, seeded from ``seed`` by the one seed rule
+        (:func:`kozyri.play.seeds.seat_seed`, the learner's domain)."""
         seats: list = [None] * (len(self._others) + 1)
-        for number, (seat, level) in enumerate(zip(self._others, self.levels)):
-            seats[seat] = {"level": level, "seed": (seed + number) % MOST_SEED}
+        for seat, level in zip(self._others, self.levels):
+            seats[seat] = {"level": level, "seed": seat_seed(seed, seat, domain=LEARNER)}
         return seats
 
     # --- the Gymnasium API -----------------------------------------------------------

@@ -38,7 +38,8 @@ match seed (:func:`kozyri.owntrumps.deals.series_deal`: its leader and the
 seed of the one deal, :meth:`Position.deal
 <kozyri.owntrumps.Position.deal>`; the seed formats are written there);
 the seed of the agent at seat ``s`` in rotation ``r`` of deal ``d`` is
-``random.Random(f"agent:{seed}:{d}:{r}:{s}").getrandbits(62)``. Nothing
+``random.Random(f"agent:{seed}:{d}:{r}:{s}").getrandbits(62)`` (the one
+seed rule, :func:`kozyri.play.seeds.seat_seed`, in the arena's domain). Nothing
 depends on the order of play or on the process, so under a node limit a
 match gives the same games with any number of workers, resumed or not
 (under a time limit the amount of search depends on the machine).

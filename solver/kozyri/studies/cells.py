@@ -93,7 +93,7 @@ def selfplay(settings: StudySettings, position: Position, deal: int, index: int)
     session from ``position`` with the study's agent in every seat, each
     seeded by the study's seed, the deal, the cell and the seat
     (:func:`~kozyri.studies.study_settings.study_seed`)."""
-    seats = [settings.seat_for(study_seed(settings, deal, index, seat)) for seat in range(settings.players)]
+    seats = [settings.seat_for(study_seed(settings, seat, deal, index)) for seat in range(settings.players)]
     # The start is the cell's: the settings' seed deals nothing (0 keeps them reproducible).
     game = GameSettings.create(deck=position.deck, players=settings.players, rules=position.rules,
                                trumps=position.trumps, leader=position.to_move, seed=0, turn_cap=settings.turn_cap,

@@ -22,7 +22,8 @@ setup (an agent against itself scores 50% within the interval).
 match seed (:func:`kozyri.owntrumps.deals.series_deal`); the seed of the
 agent at seat ``s`` in rotation ``r`` of deal ``d`` is
 ``random.Random(f"agent:{seed}:{d}:{r}:{s}").getrandbits(62)``
-(:meth:`MatchSettings.agent_seed`).
+(:meth:`MatchSettings.agent_seed`: the one seed rule,
+:func:`kozyri.play.seeds.seat_seed`, in the arena's domain).
 
 The games are played and the results file kept by
 :mod:`kozyri.studies.arena`, which re-exports every name of this module.
@@ -30,7 +31,6 @@ The games are played and the results file kept by
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
@@ -44,6 +44,7 @@ from kozyri.owntrumps.deals import series_deal
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.rules import Rules, json_keys, spread_rules, takes_rule_options
 from kozyri.play import DEFAULT_TURN_CAP, GameSettings, Seat
+from kozyri.play.seeds import ARENA, seat_seed
 from kozyri.play.settings import MOST_TURN_CAP
 
 __all__ = ["DEFAULT_TIME", "GamePlan", "MatchSettings", "level_of", "lineup"]
@@ -241,8 +242,10 @@ class MatchSettings:
         return Seat(found.agent, found.limit, seed, name)
 
     def agent_seed(self, deal: int, rotation: int, seat: int) -> int:
-        """The seed of the agent at ``seat`` in ``rotation`` of ``deal``."""
-        return random.Random(f"agent:{self.seed}:{deal}:{rotation}:{seat}").getrandbits(62)
+        """The seed of the agent at ``seat`` in ``rotation`` of ``deal``: the
+        one seed rule (:func:`kozyri.play.seeds.seat_seed`) of the match's
+        seed, the deal and the rotation, in the arena's domain."""
+        return seat_seed(self.seed, seat, deal, rotation, domain=ARENA)
 
     def to_json(self) -> dict:
         out = spread_rules(asdict(self))

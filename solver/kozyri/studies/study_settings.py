@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 
@@ -29,6 +28,7 @@ from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.rules import Rules, json_keys, spread_rules, takes_rule_options
 from kozyri.owntrumps.table_store import MAX_CARDS
 from kozyri.play import DEFAULT_TURN_CAP, Seat
+from kozyri.play.seeds import STUDY, seat_seed
 from kozyri.play.settings import MOST_TURN_CAP
 
 #: Random deals when a study names no number.
@@ -231,10 +231,12 @@ def start_position(settings: StudySettings, hands: Sequence[int], trumps: Sequen
     return position.as_dealt()
 
 
-def study_seed(settings: StudySettings, *parts) -> int:
-    """A seed for one thing of the study (a cell's agents, a seat's trump
-    choice), from the study's seed and ``parts``: the same on every worker."""
-    return random.Random(" ".join(map(str, ("kozyri winrates", settings.seed, *parts)))).getrandbits(62)
+def study_seed(settings: StudySettings, seat: int, *parts) -> int:
+    """The seed of ``seat`` for one thing of the study (``deal, cell``: a
+    self-play cell's agent; ``deal, "trump"``: a random trump choice): the
+    one seed rule (:func:`kozyri.play.seeds.seat_seed`) of the study's seed
+    and ``parts``, in the study's domain: the same on every worker."""
+    return seat_seed(settings.seed, seat, *parts, domain=STUDY)
 
 
 __all__ = ["DEFAULT_DEALS", "DEFAULT_MOVE_TIME", "DEFAULT_SOLVE_CARDS", "DEFAULT_SOLVE_TIME", "EXACT", "HOWS",

@@ -191,7 +191,7 @@ def policy_trumps(settings: StudySettings, deal: int, hands: Sequence[int], lead
         suit = memo.get(key) if memo is not None else None
         if suit is None:
             free = [s for s in SUITS if s not in chosen]
-            rng = random.Random(study_seed(settings, deal, "trump", seat)) if policy == "random" else None
+            rng = random.Random(study_seed(settings, seat, deal, "trump")) if policy == "random" else None
             suit = choose_trump(policy, deck, hands[seat], free, rng)
             if memo is not None:
                 memo[key] = suit
