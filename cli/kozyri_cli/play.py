@@ -5,14 +5,17 @@ the deal, the play, resignations, draw offers, the repetition rule); this
 module only talks to the person: the screen is drawn from their seat's view
 only (:mod:`kozyri_cli.screen`) until the game is over. Every move is told
 in words (the computers' a moment apart, ``--pace``), a beat is picked in
-two steps (the beating card, then the card to add), a person out of a 3-4
-player game watches the rest or skips it, and at the end "play again?"
+two steps (the beating card, then the card to add), the person's clock
+(``--clock``: :func:`clock_control`), a person out of a 3-4 player game
+watches the rest or skips it, and at the end "play again?"
 deals the next game of the run (the same settings, the next leader, a new
 seed)."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 import random
 import sys
 from pathlib import Path
@@ -26,7 +29,9 @@ from kozyri.owntrumps.inputs import read_record
 from kozyri.owntrumps.record import GameRecord
 from kozyri.owntrumps.rules import AGREEMENT, RESIGNATION, Rules
 from kozyri.owntrumps.table_store import TableStore
+from kozyri.core import InvalidInput
 from kozyri.play import GameSettings, Session
+from kozyri.play.clock import GAME, MOVE, TimeControl
 from kozyri.play.settings import DRAWN_SEEDS
 from kozyri.runs.files import check_writable
 from kozyri_cli import main
@@ -52,6 +57,39 @@ DEFAULT_AGENT_SECONDS = 1.0
 
 
 # --- the command -----------------------------------------------------------------
+def clock_control(text: str) -> TimeControl:
+    """The person's time control of ``--clock``: ``none``; ``M+I`` (``M``
+    minutes for the game, ``I`` seconds added after each move; ``M`` alone:
+    none added); ``move:S`` (``S`` seconds every move); or a time control's
+    JSON (``{"kind": "byoyomi", "main": 300, "period": 30, "moves": 5}``).
+    InvalidInput for anything else.
+
+    >>> clock_control("5+2").to_json()
+    {'kind': 'game', 'seconds': 300.0, 'increment': 2.0}
+    >>> clock_control("move:30").to_json()
+    {'kind': 'move', 'seconds': 30.0}
+    """
+    text = text.strip()
+    if text.lower() == "none":
+        return TimeControl()
+    number = r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
+    game = re.fullmatch(rf"{number}(?:\+{number})?", text)
+    move = re.fullmatch(rf"move:{number}", text, re.IGNORECASE)
+    if game:
+        data = {"kind": GAME, "seconds": float(game[1]) * 60, "increment": float(game[2] or 0)}
+    elif move:
+        data = {"kind": MOVE, "seconds": float(move[1])}
+    elif text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise InvalidInput(f"--clock {text}: not a time control's JSON") from None
+    else:
+        raise InvalidInput(f"--clock {text}: give none, MINUTES+INCREMENT (5+2), move:SECONDS (move:30) "
+                           'or a time control\'s JSON ({"kind": ...})')
+    return TimeControl.from_json(data, what="--clock")
+
+
 def seat_seed(seed: int, seat: int) -> int:
     """The seed of the computer at ``seat``: ``seed + seat``, within the one
     seed rule (0 to 2**63-1: past the largest seed it wraps to 0)."""
@@ -116,10 +154,15 @@ def _replayed(session: Session, record: GameRecord) -> Session:
 @click.option("--pace", type=FiniteNumber(0, 10, "seconds"), metavar="S",
               help=f"Seconds between consecutive computer moves, to follow them (default {DEFAULT_PACE} on a "
               "terminal, 0 when the output is not one).")
+@click.option("--clock", "clock", metavar="SPEC", default="none", show_default=True,
+              help="Your clock (the computer players keep their level's budget): M+I (M minutes for the game, "
+              "I seconds added after each of your moves: 5+2), move:S (S seconds every move), none, or a time "
+              'control\'s JSON (a byo-yomi: {"kind": "byoyomi", "main": 300, "period": 30, "moves": 5}). Your time '
+              "is shown at your turn; if it runs out, you lose on time.")
 @click.option("--json", "as_json", is_flag=True, help="At the end of each game, print its result as one line of "
               "JSON.")
 def play(players, you, level, agent, seconds, nodes, deck, rule_changes, leader, seed, trumps, load_path,
-         save_path, color, pace, as_json):
+         save_path, color, pace, clock, as_json):
     """Play Own Trumps against the computer in the terminal.
 
     You sit at one seat, computer players at the others (2 to 4 players).
@@ -132,7 +175,8 @@ def play(players, you, level, agent, seconds, nodes, deck, rule_changes, leader,
     resign, save FILE, help, quit. Every computer move is told in words, a
     moment apart (--pace). The game ends by the rules, as a draw when a
     position occurs for the third time, when you resign, or as a draw every
-    player agreed to; out of a 3-4 player game, you watch the rest or skip
+    player agreed to, or as a loss on time when your --clock runs out (your
+    time is shown at your turn); out of a 3-4 player game, you watch the rest or skip
     to the result. At the end every hand and the places are shown, and you
     may play again (the same opponents and settings, the next player leads,
     a new deal).
@@ -143,10 +187,12 @@ def play(players, you, level, agent, seconds, nodes, deck, rule_changes, leader,
       kozyri play --players 4 --level 3    three casual opponents
       kozyri play --trumps SH --seed 7 --save game.txt
       kozyri play --load game.txt          go on with a saved game
+      kozyri play --clock 5+2              5 minutes, 2 seconds added a move
 
     End of input ends the game quietly; Ctrl-C exits with code 130.
     """
     one_budget(click.get_current_context())
+    control = clock_control(clock)
     standard_input()  # closed (<&-): one line and exit code 2 before the game starts
     if save_path is not None:
         check_writable(save_path)  # before the game, not after it
@@ -179,7 +225,7 @@ def play(players, you, level, agent, seconds, nodes, deck, rule_changes, leader,
         settings = GameSettings.create(deck=deck, players=players, rules=rules, trumps=trumps, leader=leader,
                                        seed=seed, seats=seats)
         session = Session(settings, tables, start=None if record is None else record.start)
-        game = Game(screen, session, you, hint, seed, tables, numbered_path(save_path, number))
+        game = Game(screen, session, you, hint, seed, tables, numbered_path(save_path, number), control)
         try:
             if record is not None:
                 _replayed(session, record)

@@ -21,6 +21,7 @@ terminal: a table and its choices fit one screen.
 
 from __future__ import annotations
 
+import math
 import re
 
 from kozyri import checks
@@ -30,6 +31,8 @@ from kozyri.owntrumps.cards import SUIT_SYMBOLS, SUITS
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.record import GameRecord
 from kozyri.owntrumps.rules import AGREEMENT, NO_CARD, REPETITION, RESIGNATION, Move, MoveKind
+from kozyri.play.clock import GAME, SeatClock
+from kozyri.play.session import ON_TIME
 
 #: The suits' names, for people.
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -495,7 +498,7 @@ def hint_text(result: PlayResult, view: Observation) -> str:
 
 def place_lines(record: GameRecord, loser: int | None, you: int | None = None, reason: str = "rules") -> list[str]:
     """Where every seat finished: who went out first, second, ... (after
-    which move), who lost (by the rules, or resigned) or who was still in
+    which move), who lost (by the rules, resigned, or out of time) or who was still in
     when the game ended otherwise (a draw by repetition or by agreement)."""
     narrator = Narrator.of(record, you)
     final = _counts(record.final)
@@ -505,7 +508,8 @@ def place_lines(record: GameRecord, loser: int | None, you: int | None = None, r
     if loser is not None:
         held = final[loser]
         lines.append(f"        lost: {seat_label(loser, you)}" + (
-            " (resigned)" if reason == RESIGNATION else f" (left holding {held} card{'s' if held != 1 else ''})"))
+            " (resigned)" if reason == RESIGNATION else " (out of time)" if reason == ON_TIME
+            else f" (left holding {held} card{'s' if held != 1 else ''})"))
     still = [seat_label(seat, you) for seat in range(len(final)) if final[seat] and seat != loser]
     if still:
         lines.append(f"        still in at the end: {', '.join(still)}")
@@ -517,8 +521,9 @@ def place_lines(record: GameRecord, loser: int | None, you: int | None = None, r
 def end_lines(record: GameRecord, ending_text: str, loser: int | None, you: int | None = None,
               paint=plain, reason: str = "rules") -> list[str]:
     """The end of a game, when nothing is hidden any more: who lost and how
-    (``reason``: by the rules, a resignation; a draw by the rules, by
-    repetition, by agreement), what that means for the person at ``you``,
+    (``reason``: by the rules, a resignation, :data:`ON_TIME` (out of
+    time); a draw by the rules, by repetition, by agreement), what that
+    means for the person at ``you``,
     the places, every hand at the deal and the cards left."""
     resigned = reason == RESIGNATION
     if reason == REPETITION:
@@ -530,9 +535,11 @@ def end_lines(record: GameRecord, ending_text: str, loser: int | None, you: int 
     elif you is None:
         verdict = ending_text
     elif loser == you:
-        verdict = "you resigned: you lose" if resigned else "you lost"
+        verdict = ("you resigned: you lose" if resigned else "your time ran out: you lose" if reason == ON_TIME
+                   else "you lost")
     else:
-        verdict = f"you won: {seat_label(loser, you)} {'resigned' if resigned else 'lost'}"
+        verdict = (f"you won: {seat_label(loser, you)} "
+                   f"{'resigned' if resigned else 'ran out of time' if reason == ON_TIME else 'lost'}")
     start = record.start
     d = start.deck
     lines = [paint(f"game over after {len(record.moves)} moves: {verdict}", "turn")]
@@ -548,3 +555,29 @@ def end_lines(record: GameRecord, ending_text: str, loser: int | None, you: int 
     for seat, hand in left:
         lines += hand_lines(f"  {_pad(seat_label(seat, you), 11)} ", d, hand, paint)
     return lines
+
+
+def clock_time(seconds: float) -> str:
+    """Seconds as a clock shows them, whole seconds rounded up: ``4:05``, ``1:02:03``."""
+    whole = math.ceil(max(0.0, seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def clock_line(clock: SeatClock, spent: float = 0.0) -> str:
+    """The person's clock at their turn, ``spent`` seconds into it: ``your
+    time: 4:05 (+2 s a move)``, ``your time: 0:25 for this move``, ``your
+    time: 0:08 for 3 moves`` (a byo-yomi period)."""
+    control = clock.control
+    if control.kind == GAME:
+        extra = f" (+{control.increment:g} s a move)" if control.increment else ""
+    elif control.per_move is not None:
+        extra = " for this move"
+    elif clock.moves:
+        extra = f" for {clock.moves} move{'s' if clock.moves != 1 else ''}"
+    elif control.moves:
+        extra = f" (then {control.period:g} s for every {control.moves} move{'s' if control.moves != 1 else ''})"
+    else:
+        extra = ""
+    return f"your time: {clock_time(clock.left - spent)}{extra}"

@@ -3,8 +3,11 @@ is the command): :class:`Game` plays one :class:`~kozyri.play.Session`
 with a person at one seat, drawing the screen from that seat's view only
 (:mod:`kozyri_cli.screen`), telling every move in words (the computers' a
 moment apart), reading the person's moves and commands (a beat in two
-steps: the beating card, then the card to add), and, once the person is
-out of a 3-4 player game, letting them watch the rest or skip it."""
+steps: the beating card, then the card to add), keeping the person's clock
+(a :class:`~kozyri.play.clock.TimeControl`: their time shown at their turn,
+a loss on time when it runs out; read from :func:`monotonic`), and, once
+the person is out of a 3-4 player game, letting them watch the rest or skip
+it."""
 
 from __future__ import annotations
 
@@ -18,11 +21,13 @@ from kozyri.core import INTERRUPTED, InvalidInput, KozyriError
 from kozyri.owntrumps.record import SeatRecord
 from kozyri.owntrumps.rules import NO_CARD, Move, MoveKind
 from kozyri.play import OwnTrumpsTable, Session
-from kozyri.play.session import ACCEPT_DRAW, CHOICE, CHOOSE, DECLINE_DRAW, MOVE, OVER, PLAY, Event
+from kozyri.play.clock import SeatClock, TimeControl
+from kozyri.play.session import ACCEPT_DRAW, CHOICE, CHOOSE, DECLINE_DRAW, MOVE, ON_TIME, OVER, PLAY, Event, TimeLoss
 from kozyri.search.control import SearchControl
 from kozyri_cli.common import ProgressLine, standard_input, standard_input_is_terminal
 from kozyri_cli.screen import (
     Narrator,
+    clock_line,
     end_lines,
     explain_refusal,
     hint_text,
@@ -71,6 +76,15 @@ At the end: play again (same opponents and settings, the next player leads)."""
 
 class Quit(Exception):
     """The person ended the game (quit, or end of input)."""
+
+
+class OutOfTime(Exception):
+    """The person answered after their time ran out."""
+
+
+def monotonic() -> float:
+    """Seconds of the clock the person's time is read from (a test puts a fake one in its place)."""
+    return time.monotonic()
 
 
 def cut(text: str, most: int = ECHOED_CHARS) -> str:
@@ -161,11 +175,20 @@ class Game:
     ``session``: the trump choice, the play (every move in words, the
     computer moves paced), the end (places, play again). The ``hint`` agent
     (seeded by ``seed``, with the stored ``tables``) answers ``hint``;
-    ``save_path`` is where the record goes at the end (if any)."""
+    ``save_path`` is where the record goes at the end (if any); ``control``
+    times the person from the deal on (the trump choice is not timed; a
+    computer seat keeps its level's budget): their time is shown at their
+    turn, every answer counts, and an answer after it ran out loses the game
+    on time (:meth:`~kozyri.play.Session.lose_on_time`). Time spent stays
+    spent: an undo gives none back."""
 
     def __init__(self, screen: Screen, session: Session, you: int, hint: Resolved, seed: int, tables,
-                 save_path: str | None):
+                 save_path: str | None, control: TimeControl | None = None):
         self.screen, self.session, self.you = screen, session, you
+        #: The person's clock (None: not timed), and when their running turn began.
+        self.clock: SeatClock | None = control.clock() if control is not None and control.is_timed else None
+        self._turn_started: float | None = None
+        self._answered = 0.0
         self.hint_agent, self.hint_limit = hint.make_agent(seed, tables), hint.limit
         self.save_path = save_path
         self._seen: SeatRecord | None = None
@@ -256,7 +279,12 @@ class Game:
             if drawn != session.ply:
                 self._draw()
                 drawn = session.ply
-            self._person_turn()
+                self._turn_started = monotonic()
+            try:
+                self._person_turn()
+            except OutOfTime:
+                session.lose_on_time(self.you)
+                self.screen.say(self.screen.paint("your time ran out: you lose on time", "turn"))
         if not self._watching:
             self.screen.say(f"the others played on: the game ended after {session.ply} moves")
 
@@ -314,7 +342,9 @@ class Game:
         self.screen.lines(move_prompt_lines(view, self.screen.paint))
         self.screen.lines(numbered_lines([s.text(deck, True) if isinstance(s, Move) else deck.card_text(s, True)
                                           for s in steps]))
-        text = self.screen.ask("your move (number, move, or help): ")
+        if self.clock is not None:
+            self.screen.say(self.screen.paint(clock_line(self.clock, self._spent(monotonic())), "turn"))
+        text = self._ask("your move (number, move, or help): ")
         while text:
             word, argument = _command(text)
             if word in COMMANDS:
@@ -331,6 +361,19 @@ class Game:
                 self._move(picked if picked is not None else text, view, steps)
                 return
             text = self._second_step(picked, view, moves)  # a command typed there runs as if typed here
+
+    def _spent(self, now: float) -> float:
+        """Seconds the person has spent on their running turn at ``now``."""
+        return 0.0 if self._turn_started is None else max(0.0, now - self._turn_started)
+
+    def _ask(self, prompt: str) -> str:
+        """A line of the person's input at their turn (:meth:`Screen.ask`);
+        :class:`OutOfTime` if their clock ran out before it came."""
+        text = self.screen.ask(prompt)
+        self._answered = monotonic()
+        if self.clock is not None and self.clock.runs_out(self._spent(self._answered)):
+            raise OutOfTime
+        return text
 
     def _run(self, word: str, argument: str) -> None:
         """One of the :data:`COMMANDS` at the person's turn."""
@@ -369,7 +412,7 @@ class Game:
         while True:
             self.screen.say(f"{beat}, then add:")
             self.screen.lines(numbered_lines([deck.card_text(m.follow, True) for m in follows]))
-            text = self.screen.ask("card to add (number or card; Enter goes back): ")
+            text = self._ask("card to add (number or card; Enter goes back): ")
             if not text or text.lower() == "back":
                 return ""
             if _command(text)[0] in COMMANDS:
@@ -390,11 +433,14 @@ class Game:
 
     def _move(self, move, view, steps) -> None:
         """The person's move (a Move or its text) played and told in words, or refused with the reason."""
+        spent = self._spent(self._answered)
         try:
-            self.session.act(self.you, move)
+            self.session.act(self.you, move, spent if self.clock is not None else None)
         except InvalidInput as exc:
             self._refused(move if isinstance(move, str) else move.text(view.deck), exc, view, steps)
             return
+        if self.clock is not None:
+            self.clock.charge(spent)
         self.screen.say(paint_cards(self._sentences()[-1], self.screen.paint))
 
     def _refused(self, text: str, exc: Exception, view, steps) -> None:
@@ -476,9 +522,10 @@ class Game:
         review it; then "play again?": True for a new game."""
         table, screen = self.table, self.screen
         self._draw()
-        ending = table.ending
+        ending = self.session.ending
+        reason = ON_TIME if isinstance(ending, TimeLoss) else ending.reason
         screen.say()
-        screen.lines(end_lines(table.record, ending.text, ending.loser, self.you, screen.paint, ending.reason))
+        screen.lines(end_lines(table.record, ending.text, ending.loser, self.you, screen.paint, reason))
         if self.save_path is not None and self.save(self.save_path):
             screen.say(f"review it: kozyri analyze {self.save_path}")
         else:

@@ -1,9 +1,8 @@
 """The time of an online table: its options chosen at creation
 (:func:`table_options`: the time control, the computer takeover, unlisted,
-rated), its time control (:class:`TimeControl`) and the clock the server
-keeps of it (:class:`Clock`).
-
-A time control is one of::
+rated) and the clock the server keeps of it (:class:`Clock`), following the
+Session's stored events. The time control is the play floor's
+:class:`~kozyri.play.clock.TimeControl`; a table takes one of::
 
     {"kind": "none"}                                     no clock (the idle expiry applies)
     {"kind": "move", "seconds": S}                       S seconds for every move
@@ -36,100 +35,26 @@ began, so the downtime is counted against nobody.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from kozyri.checks import shown, whole_number
-from kozyri.core import MOST_SECONDS, InvalidInput
+from kozyri.core import InvalidInput
+from kozyri.play.clock import DAYS, GAME, MOVE, NONE, TimeControl, check_seconds, shapes
 from kozyri.play.session import CHOOSE, UNDO
 from kozyri.play.session import MOVE as MOVE_EVENT
 
-#: The kinds of time control.
-NONE, MOVE, GAME, DAYS = "none", "move", "game", "days"
+#: The kinds of time control a table takes (a byo-yomi is the engines').
 KINDS = (NONE, MOVE, GAME, DAYS)
-#: The keys each kind holds.
-KIND_KEYS = {NONE: ("kind",), MOVE: ("kind", "seconds"), GAME: ("kind", "seconds", "increment"),
-             DAYS: ("kind", "days")}
-#: The most days a turn-based move may be given.
-MOST_DAYS = 30
-SECONDS_A_DAY = 86400
 #: The table options and their defaults.
 OPTION_KEYS = ("time_control", "takeover", "unlisted", "rated")
 DEFAULT_OPTIONS = {"time_control": {"kind": NONE}, "takeover": None, "unlisted": False, "rated": True}
-TIME_CONTROL_SHAPES = ('{"kind": "none"}, {"kind": "move", "seconds": S}, '
-                       '{"kind": "game", "seconds": S, "increment": I} or {"kind": "days", "days": D}')
+TIME_CONTROL_SHAPES = shapes(KINDS)
 
 
-def _seconds(value, what: str, least_zero: bool = False) -> float:
-    """A number of seconds: positive (or >= 0), finite, at most a year."""
-    number = not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
-    if not number or not (value >= 0 if least_zero else value > 0):
-        raise InvalidInput(f"{what} must be a {'number >= 0' if least_zero else 'positive number'} of seconds, "
-                           f"not {shown(value)}")
-    if value > MOST_SECONDS:
-        raise InvalidInput(f"{what} must be at most {MOST_SECONDS:,} seconds (a year), not {shown(value)}")
-    return float(value)
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """A table's time control (see the module docstring)."""
-
-    kind: str = NONE
-    seconds: float | None = None
-    increment: float = 0.0
-    days: int | None = None
-
-    @classmethod
-    def from_json(cls, data) -> TimeControl:
-        """A time control from its JSON (None: no clock), checked: one-line errors."""
-        if data is None:
-            return cls()
-        if not isinstance(data, dict) or data.get("kind") not in KINDS:
-            raise InvalidInput(f'"time_control" is one of {TIME_CONTROL_SHAPES}, not {shown(data, 80)}')
-        kind = data["kind"]
-        unknown = [key for key in data if key not in KIND_KEYS[kind]]
-        if unknown:
-            raise InvalidInput(f'unknown key {shown(unknown[0])} in a "{kind}" time control '
-                               f"(it holds: {', '.join(KIND_KEYS[kind])})")
-        if kind == NONE:
-            return cls()
-        if kind == DAYS:
-            return cls(DAYS, days=whole_number(data.get("days"), '"time_control" days', 1, MOST_DAYS))
-        seconds = _seconds(data.get("seconds"), '"time_control" seconds')
-        increment = _seconds(data.get("increment", 0), '"time_control" increment', least_zero=True)
-        return cls(kind, seconds, increment if kind == GAME else 0.0)
-
-    def to_json(self) -> dict:
-        if self.kind == NONE:
-            return {"kind": NONE}
-        if self.kind == DAYS:
-            return {"kind": DAYS, "days": self.days}
-        if self.kind == MOVE:
-            return {"kind": MOVE, "seconds": self.seconds}
-        return {"kind": GAME, "seconds": self.seconds, "increment": self.increment}
-
-    @property
-    def is_timed(self) -> bool:
-        return self.kind != NONE
-
-    @property
-    def per_move(self) -> float | None:
-        """The seconds every move is given afresh (a move or days control), else None."""
-        if self.kind == MOVE:
-            return self.seconds
-        if self.kind == DAYS:
-            return float(self.days * SECONDS_A_DAY)
-        return None
-
-    def banked(self, moves: int, spent: float) -> float:
-        """What a seat has at the start of its turn after ``moves`` moves that took ``spent`` seconds."""
-        per_move = self.per_move
-        if per_move is not None:
-            return per_move
-        return max(0.0, self.seconds + self.increment * moves - spent)
+def time_control(data) -> TimeControl:
+    """A table's time control from its JSON (None: no clock), checked: one of :data:`KINDS`."""
+    return TimeControl.from_json(data, KINDS)
 
 
 def check_takeover(data) -> dict | None:
@@ -140,7 +65,7 @@ def check_takeover(data) -> dict | None:
     if not isinstance(data, dict) or set(data) != {"level", "grace"}:
         raise InvalidInput(f'"takeover" is null or {{"level": N, "grace": SECONDS}}, not {shown(data, 80)}')
     level = whole_number(data["level"], '"takeover" level', 1, 8)
-    return {"level": level, "grace": _seconds(data["grace"], '"takeover" grace', least_zero=True)}
+    return {"level": level, "grace": check_seconds(data["grace"], '"takeover" grace', least_zero=True)}
 
 
 def _switch(value, key: str) -> bool:
@@ -159,7 +84,7 @@ def table_options(given) -> dict:
     if unknown:
         raise InvalidInput(f"unknown table option {shown(unknown[0])} (known: {', '.join(OPTION_KEYS)})")
     options = {**DEFAULT_OPTIONS, **given}
-    return {"time_control": TimeControl.from_json(options["time_control"]).to_json(),
+    return {"time_control": time_control(options["time_control"]).to_json(),
             "takeover": check_takeover(options["takeover"]),
             "unlisted": _switch(options["unlisted"], "unlisted"), "rated": _switch(options["rated"], "rated")}
 

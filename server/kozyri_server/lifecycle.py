@@ -45,7 +45,7 @@ import math
 import time
 from collections.abc import Callable
 
-from kozyri_server.clocks import DAYS, SECONDS_A_DAY
+from kozyri.play.clock import DAYS, SECONDS_A_DAY
 from kozyri_server.limits import Limits
 from kozyri_server.store import LIVE
 

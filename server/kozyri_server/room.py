@@ -55,7 +55,7 @@ from kozyri.core import GameOver, InvalidInput, KozyriError
 from kozyri.play.session import CHOICE, CHOOSE, MOVE, UNDO, Event, Session
 from kozyri.play.settings import GameSettings
 from kozyri_server.presence import Presence
-from kozyri_server.clocks import Clock, TimeControl, follow_session, table_options
+from kozyri_server.clocks import Clock, follow_session, table_options, time_control
 from kozyri_server.store import ABANDONED, FINISHED, OPEN, PLAYING, StoredTable
 
 log = logging.getLogger("kozyri.server")
@@ -136,7 +136,7 @@ class Room:
         self.watchers: list[Listener] = []
         #: The table options, every key filled (:func:`kozyri_server.clocks.table_options`).
         self.options = table_options(options)
-        control = TimeControl.from_json(self.options["time_control"])
+        control = time_control(self.options["time_control"])
         #: The clocks (:class:`kozyri_server.clocks.Clock`; None without a time control).
         self.clock = Clock(control, [kind == PERSON for kind in self.kinds]) if control.is_timed else None
         #: The person seats a computer plays for now (the takeover): seat -> the computer's Seat.

@@ -15,7 +15,7 @@ import pytest
 
 from kozyri.owntrumps import GameRecord
 from kozyri.protocols.analysis import Strength
-from kozyri.protocols.clock import Clock, TimeControl
+from kozyri.play.clock import SUDDEN_DEATH, SeatClock, TimeControl
 from kozyri.protocols.engine import COMMANDS, Engine
 from tests.protocols.drivers import (
     WAIT,
@@ -170,14 +170,15 @@ def test_setoption_levels_agents_and_budgets():
 
 
 def test_clocks_share_the_time_left_over_the_moves_to_come():
-    control = TimeControl(main=60, period=10, period_moves=5)
-    assert Clock(60).allotment(cards=12, control=None) == pytest.approx(60 / 12 * 0.9)
-    assert Clock(60).allotment(cards=2, control=control) == pytest.approx((60 / 8 + 10 / 5) * 0.9)
-    assert Clock(10, 5).allotment(cards=12, control=control) == pytest.approx(10 / 5 * 0.9)
-    assert Clock(0).allotment(cards=5, control=None) > 0  # never nothing at all
-    assert Clock(5).spent(6, control) == Clock(10, 5)  # main time over: the byo-yomi period
-    assert Clock(8, 1).spent(1, control) == Clock(10, 5)  # the period's moves made: a new period
-    assert Clock(8, 3).spent(1, control) == Clock(7, 2)
+    control = TimeControl.from_json({"kind": "byoyomi", "main": 60, "period": 10, "moves": 5})
+    assert SeatClock(60, 0, SUDDEN_DEATH).allotment(moves_left=12) == pytest.approx(60 / 12 * 0.9)
+    assert SeatClock(60, 0, control).allotment(moves_left=2) == pytest.approx((60 / 8 + 10 / 5) * 0.9)
+    assert SeatClock(10, 5, control).allotment(moves_left=12) == pytest.approx(10 / 5 * 0.9)
+    assert SeatClock(0).allotment(moves_left=5) > 0  # never nothing at all
+    assert SeatClock(5, 0, control).charge(6) == SeatClock(10, 5)  # main time over: the byo-yomi period
+    assert SeatClock(8, 1, control).charge(1) == SeatClock(10, 5)  # the period's moves made: a new period
+    assert SeatClock(8, 3, control).charge(1) == SeatClock(7, 2)
+    assert SeatClock(8, 3, control).charge(9).expired  # a period's time all spent: out of time
     e = engine()
     ask(e, "newgame deck=4x3 players=2 seed=1")
     assert e.handle("time_settings 30 0 0") == "=\n\n" and e.handle("time_left 1 12.5 4") == "=\n\n"

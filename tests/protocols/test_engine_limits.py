@@ -12,7 +12,7 @@ from kozyri.owntrumps import Position
 from kozyri.owntrumps.inputs import read_state_at
 from kozyri.protocols.analysis import Strength
 from kozyri.protocols.client import Engine, EngineLimit
-from kozyri.protocols.clock import CLOCK_SAFETY, MIN_MOVES_LEFT
+from kozyri.play.clock import CLOCK_SAFETY, MIN_MOVES_LEFT
 from kozyri.protocols.messages import JsonRequests, move_budget, read_request
 
 DEAL = Position.deal(36, "SH", seed=6)

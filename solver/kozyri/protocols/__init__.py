@@ -5,7 +5,8 @@ engines, above the live game (docs/engine-protocol.md).
   line protocol and its JSON Lines form (:mod:`.messages`: the JSON
   vocabulary every front end speaks and the stateless requests;
   :mod:`.analysis`: the analysis behind ``analyze``; :mod:`.transport`: the
-  framing and the threads; :mod:`.clock`: the clocks; :mod:`.lines`:
+  framing and the threads; the clocks are the play floor's,
+  :mod:`kozyri.play.clock`; :mod:`.lines`:
   bounded line reading). Its games are the session floor's
   (:mod:`kozyri.play`: a :class:`~kozyri.play.Session`, or a
   :class:`~kozyri.play.SeatTable` for a game held by one seat);

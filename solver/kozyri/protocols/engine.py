@@ -57,6 +57,7 @@ from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.render import position_text, view_lines
 from kozyri.owntrumps.rules import OPTION_NAMES
 from kozyri.play import OwnTrumpsTable, Seat, SeatTable, Session, Table
+from kozyri.play.clock import SUDDEN_DEATH, SeatClock, TimeControl
 from kozyri.play.owntrumps import TRUMP_CHOICE, TrumpChoice
 from kozyri.play.settings import CHOOSE, GameSettings
 from kozyri.protocols.analysis import (
@@ -66,7 +67,6 @@ from kozyri.protocols.analysis import (
     deepen,
     principal_line,
 )
-from kozyri.protocols.clock import Clock, TimeControl
 from kozyri.protocols.messages import (
     NAME,
     PROTOCOL_VERSION,
@@ -198,7 +198,7 @@ class Engine(LineProtocol):
         self.game: Session | SeatTable | None = None
         self.engine_seats: tuple[int, ...] = ()
         self.time_control: TimeControl | None = None
-        self.clocks: dict[int, Clock] = {}
+        self.clocks: dict[int, SeatClock] = {}
         self._handlers = {
             "protocol_version": lambda args, call: PROTOCOL_VERSION,
             "name": lambda args, call: NAME,
@@ -378,7 +378,7 @@ class Engine(LineProtocol):
             raise ProtocolError("time_settings takes MAIN_SECONDS PERIOD_SECONDS PERIOD_MOVES (GTP's form)")
         main, period = _seconds(args[0], "the main time"), _seconds(args[1], "the period's time")
         moves = checks.whole_number(args[2], "the moves of a period", 0, text=True)
-        self.time_control = None if main == period == 0 else TimeControl(main, period, moves)
+        self.time_control = None if main == period == 0 else TimeControl.byoyomi(main, period, moves)
         self.clocks = {}
         return ""
 
@@ -388,7 +388,7 @@ class Engine(LineProtocol):
         seat = checks.whole_number(args[0], "the seat", 0, 3, text=True)
         left = _seconds(args[1], "the time left")
         moves = checks.whole_number(args[2], "the moves", 0, text=True) if len(args) == 3 else 0
-        self.clocks[seat] = Clock(left, moves)
+        self.clocks[seat] = SeatClock(left, moves, self.time_control or SUDDEN_DEATH)
         return ""
 
     def _budget(self, seat: int, view: Observation, per_call: dict[str, str]) -> Limit:
@@ -396,16 +396,22 @@ class Engine(LineProtocol):
         strength's, within the seat's clock when there is one."""
         if per_call:
             return Limit(_time(per_call), _nodes(per_call), self.strength.memory)
-        clock = self.clocks.get(seat) or (self.time_control.clock() if self.time_control else None)
+        clock = self._clock(seat)
         base = self.strength.budget()
         if clock is None:
             return base
-        return base.merged(Limit(time=clock.allotment(view.counts[seat], self.time_control)))
+        return base.merged(Limit(time=clock.allotment(view.counts[seat])))
+
+    def _clock(self, seat: int) -> SeatClock | None:
+        """``seat``'s clock: as ``time_left`` told it, else fresh under the time settings (None: no clock)."""
+        if seat not in self.clocks and self.time_control is not None:
+            self.clocks[seat] = self.time_control.clock()
+        return self.clocks.get(seat)
 
     def _spend(self, seat: int, seconds: float) -> None:
-        clock = self.clocks.get(seat) or (self.time_control.clock() if self.time_control else None)
+        clock = self._clock(seat)
         if clock is not None:
-            self.clocks[seat] = clock.spent(seconds, self.time_control)
+            clock.charge(seconds)
 
     # --- moves and analysis -------------------------------------------------------------
     def _chosen(self, seat: int, suit: str) -> dict:

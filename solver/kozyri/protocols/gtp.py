@@ -24,6 +24,7 @@ from typing import Callable
 from kozyri.agents import make_agent
 from kozyri.core import INTERRUPTED, MOST_SECONDS, KozyriError, Limit, ProtocolError
 from kozyri.play import ReversiTable
+from kozyri.play.clock import TimeControl
 from kozyri.protocols.transport import Call, LineProtocol, serve
 from kozyri.reversi.board import BLACK, PASS, WHITE, Board
 
@@ -76,6 +77,8 @@ class GtpEngine(LineProtocol):
         self.table = ReversiTable()
         self.engine = make_agent("alphabeta", game="reversi")
         self.move_time = move_time
+        #: The last ``time_settings`` (a byo-yomi :class:`~kozyri.play.clock.TimeControl`), or None.
+        self.time_control: TimeControl | None = None
         self.version = version
         handlers: dict[str, Callable[[list[str]], str]] = {
             "protocol_version": lambda args: PROTOCOL_VERSION,
@@ -145,10 +148,11 @@ class GtpEngine(LineProtocol):
             raise GtpError("syntax error") from None
         if not all(math.isfinite(t) and 0 <= t <= MOST_SECONDS for t in (main_time, byo_time)) or byo_stones < 0:
             raise GtpError(f"time settings must be from 0 to {MOST_SECONDS} seconds (a year) and stones >= 0")
-        if byo_stones > 0 and byo_time > 0:
-            self.move_time = max(0.1, byo_time / byo_stones)
-        elif main_time > 0:
-            self.move_time = max(0.1, main_time / 30)
+        control = self.time_control = TimeControl.byoyomi(main_time, byo_time, byo_stones)
+        if control.moves > 0 and control.period > 0:  # a move's share of a period
+            self.move_time = max(0.1, control.period / control.moves)
+        elif control.main > 0:  # a thirtieth of the main time (a side makes about 30 moves)
+            self.move_time = max(0.1, control.main / 30)
         return ""
 
     def _bring_turn_to(self, color: str) -> None:

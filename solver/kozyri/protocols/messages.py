@@ -44,10 +44,10 @@ from kozyri.owntrumps.inputs import Input, classify, classify_json, read_positio
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.rules import OPTION_NAMES
 from kozyri.owntrumps.solver import solve
+from kozyri.play.clock import GAME, SeatClock, TimeControl
 from kozyri.play.owntrumps import TRUMP_CHOICE, TrumpChoice, computer_trump
 from kozyri.play.table import Table
 from kozyri.protocols.analysis import Strength, analysis_agent, principal_line
-from kozyri.protocols.clock import CLOCK_SAFETY, MIN_THINK_SECONDS, Clock
 from kozyri.protocols.lines import TooLong, decode_line, one_line
 from kozyri.search.control import SearchControl
 
@@ -384,19 +384,18 @@ def _lines(result: PlayResult, view: Observation, most: int) -> list[dict]:
 def move_budget(request: Request, strength: Strength, view: Observation) -> Limit:
     """What the move may spend: the strength's budget, within the clock of the
     seat to move when the request gives one (its time left over the moves it
-    may still make, at least :data:`~kozyri.protocols.clock.MIN_MOVES_LEFT`,
-    plus most of its increment: :meth:`Clock.allotment
-    <kozyri.protocols.clock.Clock.allotment>`, as the text protocol's
-    ``time_left``)."""
+    may still make, at least :data:`~kozyri.play.clock.MIN_MOVES_LEFT`,
+    plus most of its increment: :meth:`SeatClock.allotment
+    <kozyri.play.clock.SeatClock.allotment>` of a game clock, as the text
+    protocol's ``time_left``)."""
     budget = strength.budget()
     clocks, seat = request.get("clocks"), view.to_move
     if clocks is None or seat >= len(clocks) or clocks[seat] is None:
         return budget
     increments = request.get("increments") or ()
     increment = increments[seat] if seat < len(increments) and increments[seat] is not None else 0.0
-    left = clocks[seat]
-    share = Clock(left).allotment(view.counts[seat], None) + CLOCK_SAFETY * increment
-    return budget.merged(Limit(time=max(MIN_THINK_SECONDS, min(share, CLOCK_SAFETY * (left + increment)))))
+    clock = SeatClock(clocks[seat], control=TimeControl(GAME, clocks[seat], increment))
+    return budget.merged(Limit(time=clock.allotment(view.counts[seat])))
 
 
 def _choosing(request: Request) -> TrumpChoice:
