@@ -67,7 +67,6 @@ import re
 
 from openskill.models import PlackettLuce
 
-from kozyri.core import InvalidInput
 from kozyri.play.games import GAMES, game_kind
 from kozyri_server.store import FINISHED, Store
 
@@ -113,12 +112,6 @@ def rating_json(mu: float, sigma: float, games: int | None = None) -> dict:
     if games is not None:
         out["games"] = games
     return out
-
-
-def check_game(game) -> str:
-    if game not in GAMES:
-        raise InvalidInput(f"unknown game {game!r} (known: {', '.join(GAMES)})")
-    return game
 
 
 # --- a finished table's results ---------------------------------------------------------
@@ -235,7 +228,7 @@ class Ratings:
     # --- reading ------------------------------------------------------------------------
     async def leaderboard(self, game) -> dict:
         """``game``'s rated identities (players and levels), the highest shown rating first."""
-        game = check_game(game)
+        game = game_kind(game).name  # (an unknown game: InvalidInput naming the known ones)
         rows = await self._store(self.store.leaderboard, game, SIGMAS, MOST_LEADERS)
         leaders = []
         for identity, name, mu, sigma, games in rows:
