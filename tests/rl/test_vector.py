@@ -1,6 +1,7 @@
 """The batched step API (kozyri.rl.vector) against the plain-Python game:
 each batch game is played in lockstep with a kozyri Session (the same
-deal, the same legal actions at every step, the same hands, the same end)."""
+deal, the same legal actions at every step, the same hands, the same end
+and rewards)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from kozyri.core import IllegalMove, InvalidInput
 from kozyri.owntrumps.actions import ActionCodec
+from kozyri.owntrumps.encoding import returns_of
 from kozyri.owntrumps import Deck, Position
 from kozyri.owntrumps.rules import REPETITION, Rules
 from kozyri.play import GameSettings, Session
@@ -45,6 +47,7 @@ def play_in_lockstep(games: VectorOwnTrumps, seed: int, rng: random.Random, most
     codec = ActionCodec(games.deck)
     sessions = sessions_of(games, seed)
     for _ in range(most_steps):
+        was_over = [session.ending is not None for session in sessions]
         mask = games.legal_mask()
         actions, counts = games.legal_actions()
         chosen = np.zeros(games.n_games, dtype=np.int64)
@@ -66,6 +69,9 @@ def play_in_lockstep(games: VectorOwnTrumps, seed: int, rng: random.Random, most
             assert done[i] == (session.ending is not None), f"game {i}"
             if session.ending is not None:
                 assert games.result[i] == session_result(session)
+            ended_now = session.ending is not None and not was_over[i]
+            expected = returns_of(session.ending, games.players) if ended_now else [0.0] * games.players
+            assert rewards[i].tolist() == pytest.approx(expected), f"game {i}"  # the one returns function's
         if done.all():
             break
     else:

@@ -60,6 +60,7 @@ from kozyri.openspiel.parameters import (
     settings_of,
 )
 from kozyri.owntrumps.cards import SUITS
+from kozyri.owntrumps.encoding import returns_of
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import MAX_PLAYERS, Position
 from kozyri.owntrumps.rules import REPETITION, Move, Outcome
@@ -100,12 +101,13 @@ class OwnTrumpsGame(pyspiel.Game):
     def __init__(self, params=None):
         settings = Settings(params)
         n = settings.n_players
+        returns = returns_of(Outcome(0), n)  # a game someone lost: the worst and the best return
         info = pyspiel.GameInfo(
             num_distinct_actions=settings.codec.num_actions,
             max_chance_outcomes=settings.deck.size,
             num_players=n,
-            min_utility=-1.0,
-            max_utility=1.0 / (n - 1),
+            min_utility=min(returns),
+            max_utility=max(returns),
             utility_sum=0.0,
             max_game_length=(n if settings.trumps is None else 0) + settings.move_cap)
         super().__init__(GAME_TYPE, info, settings.params)
@@ -416,13 +418,9 @@ class OwnTrumpsState(pyspiel.State):
     # --- the end --------------------------------------------------------------------
     def returns(self) -> list[float]:
         """The loser -1, every other seat +1/(players-1); a draw (by the
-        rules, by repetition) or a capped game 0 each."""
-        n = self._d.game.n_players
-        ending = self.ending
-        if ending is None or ending.loser is None:
-            return [0.0] * n
-        win = 1.0 / (n - 1)
-        return [-1.0 if seat == ending.loser else win for seat in range(n)]
+        rules, by repetition) or a capped game 0 each: the RL environments'
+        rewards too (:func:`~kozyri.owntrumps.encoding.returns_of`)."""
+        return returns_of(self.ending, self._d.game.n_players)
 
     def end_text(self) -> str:
         """How a finished state ended, for its strings: ``capped``, ``draw``,

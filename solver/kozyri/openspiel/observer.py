@@ -1,7 +1,11 @@
 """What a seat of the OpenSpiel game observes: :class:`OwnTrumpsObserver`,
 OpenSpiel's PyObserver interface over kozyri's
 :class:`~kozyri.owntrumps.Observation` of the seat (docs/openspiel.md,
-"What a seat observes"). It reads a state through its public members
+"What a seat observes"). Its tensor is laid out and named here; what a
+seat knows is written by the one encoding the RL environments share,
+:mod:`kozyri.owntrumps.encoding`, and only what OpenSpiel alone asks for
+(the cards while dealing, every hand, the cards dealt, the moves) is
+filled here. It reads a state through its public members
 (:class:`~kozyri.openspiel.game.OwnTrumpsState`: its phase, the trumps,
 the cards dealt, each seat's view, the moves) and holds no game itself.
 """
@@ -11,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from kozyri.openspiel.parameters import OVER, Settings
-from kozyri.owntrumps.cards import SUITS
+from kozyri.openspiel.parameters import OVER, PHASE_NAMES, Settings
+from kozyri.owntrumps.encoding import ObservationLayout
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.rules import NO_CARD, MoveKind
 
@@ -40,42 +44,34 @@ class OwnTrumpsObserver:
         self.everyone = private == pyspiel.PrivateInfoType.ALL_PLAYERS
         self.public = iig_obs_type.public_info
         n, size = game.n_players, game.deck.size
-        pieces = [("observer", n, (n,)), ("phase", 4, (4,)), ("to_move", n, (n,)), ("trumps", 4 * n, (n, 4))]
+        # Each piece: OpenSpiel's name, and the shared piece it is (kozyri.owntrumps.encoding) or its shape.
+        pieces = [("observer", "seat"), ("phase", "phase"), ("to_move", "to_act"), ("trumps", "trumps")]
         if self.own:
-            pieces.append(("hand", size, (size,)))
+            pieces.append(("hand", "hand"))
         if self.everyone:
-            pieces.append(("hands", n * size, (n, size)))
+            pieces.append(("hands", (n, size)))
         if self.public:
-            pieces += [("pile", size * size, (size, size)), ("counts", n, (n,)), ("known", n * size, (n, size))]
+            pieces += [("pile", "pile_from_bottom"), ("counts", "counts"), ("known", "known")]
             if self.own:
-                pieces.append(("known_not", n * size, (n, size)))
+                pieces.append(("known_not", "known_not"))
         if self.perfect_recall:
             if self.own:
-                pieces.append(("dealt", size, (size,)))
+                pieces.append(("dealt", (size,)))
             if self.public:
-                width = 2 * size + 1
-                pieces.append(("history", game.move_cap * width, (game.move_cap, width)))
-        self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
-        self.dict = {}
-        index = 0
-        for name, size, shape in pieces:
-            self.dict[name] = self.tensor[index:index + size].reshape(shape)
-            index += size
+                pieces.append(("history", (game.move_cap, 2 * size + 1)))
+        self.layout = ObservationLayout(game.deck, n, pieces, phases=len(PHASE_NAMES))
+        self.tensor = np.zeros(self.layout.size, np.float32)
+        self.dict = {name: self.layout.part(self.tensor, name) for name in self.layout.slices}
 
     # --- tensors ----------------------------------------------------------------------
     def set_from(self, state, player: int) -> None:
         """Fill ``tensor`` (and its named views in ``dict``) with ``state`` as ``player`` sees it."""
-        self.tensor.fill(0)
         g, t = self.game, self.dict
-        t["observer"][player] = 1
-        t["phase"][state.phase] = 1
         actor = state.current_player()
-        if actor >= 0:
-            t["to_move"][actor] = 1
-        for seat, suit in enumerate(state.trumps_by_seat()):
-            if suit is not None:
-                t["trumps"][seat, SUITS.index(suit)] = 1
-        if state.session is None:  # choosing or dealing: the seat's own cards so far, the counts dealt
+        view = None if state.session is None else state.view(player)
+        self.layout.write(self.tensor, player, state.phase, actor if actor >= 0 else None, state.trumps_by_seat(),
+                          g.rules, view)
+        if view is None:  # choosing or dealing: the seat's own cards so far, the counts dealt
             if self.own:
                 for card in state.own_dealt(player):
                     t["hand"][card] = 1
@@ -89,36 +85,25 @@ class OwnTrumpsObserver:
                 for seat in range(g.n_players):
                     t["counts"][seat] = len(state.own_dealt(seat))
             return
-        view = state.view(player)
         size = g.deck.size
-        if self.own:
-            _fill(t["hand"], view.hand, size)
-            if "dealt" in t:
-                dealt = g.deck.cards_of(state.start_view(player).hand) if state.given else state.own_dealt(player)
-                for card in dealt:
-                    t["dealt"][card] = 1
+        if self.public and not self.own:  # the seat's own row of the known cards is its hand: private
+            t["known"][player] = 0
+        if "dealt" in t:
+            dealt = g.deck.cards_of(state.start_view(player).hand) if state.given else state.own_dealt(player)
+            for card in dealt:
+                t["dealt"][card] = 1
         if self.everyone:
             for seat, hand in enumerate(state.position.hands):
                 _fill(t["hands"][seat], hand, size)
-        if self.public:
-            for place, card in enumerate(view.pile):
-                t["pile"][place, card] = 1
-            t["counts"][:] = view.counts
-            unseen = view.unseen
-            for seat in range(g.n_players):
-                if seat != player or self.own:
-                    _fill(t["known"][seat], view.known[seat], size)
-                if self.own and seat != player and view.counts[seat]:
-                    _fill(t["known_not"][seat], view.known_not[seat] & unseen, size)
-            if "history" in t:
-                history = t["history"]
-                for ply, move in enumerate(state.moves):
-                    if move.kind == MoveKind.TAKE:
-                        history[ply, 2 * size] = 1
-                    else:
-                        history[ply, move.card] = 1
-                        if move.follow != NO_CARD:
-                            history[ply, size + move.follow] = 1
+        if "history" in t:
+            history = t["history"]
+            for ply, move in enumerate(state.moves):
+                if move.kind == MoveKind.TAKE:
+                    history[ply, 2 * size] = 1
+                else:
+                    history[ply, move.card] = 1
+                    if move.follow != NO_CARD:
+                        history[ply, size + move.follow] = 1
 
     # --- strings ----------------------------------------------------------------------
     def string_from(self, state, player: int) -> str:

@@ -5,7 +5,8 @@
   against kozyri's agents at chosen levels;
 - :mod:`kozyri.rl.game` and :mod:`kozyri.rl.encoding`: the game both step
   (a :class:`~kozyri.play.Session`), the action numbering (the OpenSpiel
-  game's) and the observation arrays.
+  game's) and the observation arrays (laid out over the OpenSpiel game's
+  encoding, :mod:`kozyri.owntrumps.encoding`).
 - :mod:`kozyri.rl.vector`: many games stepped together through Numba
   kernels (:mod:`kozyri.owntrumps.batch_kernels`), for self-play and
   evaluation; no framework needed.

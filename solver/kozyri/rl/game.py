@@ -29,12 +29,13 @@ import kozyri.checks as checks
 from kozyri.core import IllegalMove, InvalidInput
 from kozyri.owntrumps.actions import ActionCodec
 from kozyri.owntrumps.cards import SUITS
+from kozyri.owntrumps.encoding import returns_of
 from kozyri.owntrumps.position import MAX_PLAYERS, Position
 from kozyri.owntrumps.render import view_lines
 from kozyri.owntrumps.rules import Rules
 from kozyri.play import GameSettings, Session
 from kozyri.play.table import DEFAULT_TURN_CAP
-from kozyri.rl.encoding import CHOOSING, OVER, PLAYING, ObservationEncoding, SeatKnowledge, returns_of
+from kozyri.rl.encoding import CHOOSING, OVER, PLAYING, ObservationEncoding, SeatKnowledge
 
 #: The largest seed (the one seed rule of every door, :func:`kozyri.checks.seed`: 0 to 2**63-1).
 MOST_SEED = checks.MOST_SEED
@@ -83,6 +84,7 @@ class EnvGame:
         self.codec = ActionCodec(settings.deck)
         #: The observation arrays' layout.
         self.encoding = ObservationEncoding(settings.deck, settings.players, settings.turn_cap)
+        self._rules = settings.rules  # read at every observation: kept (a settings attribute may be computed)
         self._session: Session | None = None
         self._order = None
         # What is read of the session when it held `_seen[1]` events (kept until the next event).
@@ -210,7 +212,7 @@ class EnvGame:
         return self.session.ending
 
     def returns(self) -> list[float]:
-        """Each seat's reward: :func:`~kozyri.rl.encoding.returns_of` the ending (0 each before it)."""
+        """Each seat's reward: :func:`~kozyri.owntrumps.encoding.returns_of` of the ending (0 each before it)."""
         return returns_of(self.ending, self.n_players)
 
     def trumps(self) -> tuple:
@@ -304,9 +306,9 @@ class EnvGame:
             if knowledge is None or not knowledge.caught_up(session):
                 knowledge = self._knowledge = SeatKnowledge(session)
             return self.encoding.encode_known(knowledge, checks.seat(seat, self.n_players), PLAYING, to_act,
-                                              table.position.trumps, self.settings.rules, session.ply)
+                                              table.position.trumps, self._rules, session.ply)
         view = None if table is None else table.view(seat)
-        return self.encoding.encode(seat, self.phase, to_act, self.trumps(), self.settings.rules, view, session.ply)
+        return self.encoding.encode(seat, self.phase, to_act, self.trumps(), self._rules, view, session.ply)
 
     def observe(self, seat: int) -> dict:
         """``{"observation": encode(seat), "action_mask": ...}``: the mask of the

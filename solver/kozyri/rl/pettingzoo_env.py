@@ -10,7 +10,7 @@ knowledge only) and the mask of its legal actions (all 0 when it is not to
 act). Actions are the OpenSpiel game's numbers (:mod:`kozyri.rl.game`).
 
 Rewards come at the end, from the session's ending: the loser -1, the
-other seats +1/(players - 1), a draw 0 (:func:`kozyri.rl.encoding.returns_of`,
+other seats +1/(players - 1), a draw 0 (:func:`kozyri.owntrumps.encoding.returns_of`,
 the OpenSpiel game's returns); every seat is then terminated, or truncated
 when the game stopped at the turn cap (a draw, 0 each). The end's
 :class:`~kozyri.play.Ending` is in each agent's ``info["ending"]``. A seat

@@ -1,6 +1,7 @@
-"""Numba: what every seat knows, kept up move by move, and a seat's
-observation array written from it in one call, for a framework's step
-(:class:`kozyri.rl.game.EnvGame`, :meth:`kozyri.rl.encoding.ObservationEncoding.encode`).
+"""Numba: what every seat knows, kept up move by move, and the pieces of a
+seat's observation array written from it in one call: the kernels of
+:mod:`kozyri.owntrumps.encoding`, the one encoding under the OpenSpiel
+observer and the RL environments.
 
 Each seat's knowledge is what its :class:`~kozyri.owntrumps.Observation`
 holds: ``known[s, o]`` the cards seat ``s`` knows to be in hand ``o`` (its
@@ -11,7 +12,7 @@ not hold; the pile and the counts are public, one copy for all.
 (the moves of a game in progress; the end of a game is the Observation's).
 The plain-Python references the tests compare these with are
 :class:`~kozyri.owntrumps.Observation` and
-:meth:`~kozyri.rl.encoding.ObservationEncoding.encode_reference`.
+:meth:`~kozyri.owntrumps.encoding.ObservationLayout.encode_reference`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from numba import njit
 
 #: A take, as :func:`absorb_move`'s ``kind`` (any other kind places cards).
 TAKE = 2
+#: Each piece's place in :func:`encode_into`'s ``starts``: the order of
+#: :data:`kozyri.owntrumps.encoding.PIECES`.
+SEAT, PHASE, TO_ACT, TRUMPS, RULES, HAND, PILE, PILE_FROM_BOTTOM, COUNTS, KNOWN, KNOWN_NOT, UNSEEN, PLY = range(13)
 
 
 @njit(cache=True)
@@ -75,7 +79,17 @@ def absorb_move(known, known_not, counts, pile, pile_len, mover, kind, card, fol
 
 
 @njit(cache=True)
-def _bits_into(out, start, cards, size):
+def _one_into(out, start, index):
+    if start >= 0:
+        out[start + index] = 1.0
+
+
+@njit(cache=True)
+def _bits_into(out, start, row, cards, size):
+    """Row ``row`` of the piece at ``start`` (-1: absent) set for each card of ``cards``."""
+    if start < 0:
+        return
+    start += size * row
     for card in range(size):
         if (cards >> card) & 1:
             out[start + card] = 1.0
@@ -85,40 +99,44 @@ def _bits_into(out, start, cards, size):
 def encode_into(out, starts, size, seat, phase, to_act, trumps, switches, ply, pile, pile_len, counts, known,
                 known_not):
     """Write into ``out`` (float32, zeroed here) what ``seat`` observes:
-    ``starts`` each slice's start (in the order of
-    ``kozyri.rl.encoding._KERNEL_PARTS``), ``trumps`` each seat's suit
+    ``starts`` each piece's start, -1 for a piece the layout leaves out
+    (indexed by :data:`SEAT` ... :data:`PLY`), ``trumps`` each seat's suit
     index (-1: not chosen), ``switches`` each rule option 1 (on) or 0
-    (off), ``to_act`` -1 for nobody, the first
-    ``pile_len`` cards of ``pile`` bottom to top, ``counts`` each hand's
-    cards, ``known`` and ``known_not`` the seat's rows of its knowledge
-    (``known[seat]``: its hand). Before the deal ``counts`` is empty: no
-    view, the cards' slices stay 0."""
+    (off), ``to_act`` -1 for nobody, the first ``pile_len`` cards of
+    ``pile`` bottom to top, ``counts`` each hand's cards, ``known`` and
+    ``known_not`` the seat's rows of its knowledge (``known[seat]``: its
+    hand). Before the deal ``counts`` is empty: no view, the cards'
+    pieces stay 0."""
     out[:] = 0.0
     n = trumps.shape[0]
-    out[starts[0] + seat] = 1.0
-    out[starts[1] + phase] = 1.0
+    _one_into(out, starts[SEAT], seat)
+    _one_into(out, starts[PHASE], phase)
     if to_act >= 0:
-        out[starts[2] + to_act] = 1.0
+        _one_into(out, starts[TO_ACT], to_act)
     for owner in range(n):
         if trumps[owner] >= 0:
-            out[starts[3] + 4 * owner + trumps[owner]] = 1.0
-    for option in range(switches.shape[0]):
-        out[starts[4] + option] = switches[option]
-    out[starts[11]] = ply
+            _one_into(out, starts[TRUMPS], 4 * owner + trumps[owner])
+    if starts[RULES] >= 0:
+        for option in range(switches.shape[0]):
+            out[starts[RULES] + option] = switches[option]
+    if starts[PLY] >= 0:
+        out[starts[PLY]] = ply
     if counts.shape[0] == 0:
         return
     seen = 0
-    for k in range(pile_len):  # row k: the k-th card from the top
-        card = pile[pile_len - 1 - k]
-        out[starts[6] + size * k + card] = 1.0
+    for k in range(pile_len):
+        card = pile[k]
         seen |= 1 << card
+        _one_into(out, starts[PILE], size * (pile_len - 1 - k) + card)  # row 0: the top card
+        _one_into(out, starts[PILE_FROM_BOTTOM], size * k + card)  # row 0: the bottom card
     for owner in range(n):
-        out[starts[7] + owner] = counts[owner]
+        if starts[COUNTS] >= 0:
+            out[starts[COUNTS] + owner] = counts[owner]
         seen |= known[owner]
     unseen = ((1 << size) - 1) & ~seen  # the cards in no place the seat knows
-    _bits_into(out, starts[5], known[seat], size)
+    _bits_into(out, starts[HAND], 0, known[seat], size)
     for owner in range(n):
-        _bits_into(out, starts[8] + size * owner, known[owner], size)
+        _bits_into(out, starts[KNOWN], owner, known[owner], size)
         if owner != seat and counts[owner] > 0:  # of the unseen cards, those it is known not to hold
-            _bits_into(out, starts[9] + size * owner, known_not[owner] & unseen, size)
-    _bits_into(out, starts[10], unseen, size)
+            _bits_into(out, starts[KNOWN_NOT], owner, known_not[owner] & unseen, size)
+    _bits_into(out, starts[UNSEEN], 0, unseen, size)
