@@ -168,7 +168,6 @@ class Api:
         # The engine's listing names Own Trumps' levels; Reversi's are there too, as they were before
         # GET /api/games (which the page reads).
         self.info["reversi_levels"] = [found.to_json() for found in LEVELS["reversi"]]
-        self.game_list = {"ok": True, "default": DEFAULT_GAME, "games": [kind.to_json() for kind in GAMES.values()]}
 
     def handler(self, work):
         """A route: ``work(request)`` with every error turned into its reply."""
@@ -222,8 +221,9 @@ class Api:
         return JSONResponse(self.info)
 
     async def games(self, request: Request):
-        """Every game's descriptor (:meth:`kozyri.play.games.GameKind.to_json`) and the default game."""
-        return JSONResponse(self.game_list)
+        """Every game's descriptor (:meth:`kozyri.play.games.GameKind.to_json`) and the default game
+        (read at each request: a game registered after the app was made is listed too)."""
+        return JSONResponse({"ok": True, "default": DEFAULT_GAME, "games": [kind.to_json() for kind in GAMES.values()]})
 
     async def health(self, request: Request):
         report, status = await health_report(self.tables, self.pool, __version__)

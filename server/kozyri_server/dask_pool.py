@@ -25,6 +25,7 @@ import asyncio
 import time
 
 from kozyri.core import InvalidInput, MissingExtra
+from kozyri.play.games import registered_games
 from kozyri.runs.pools import DASK_CONNECT_SECONDS
 from kozyri_server.jobs import run_job, warm_worker
 from kozyri_server.pool import JobTimeout, PoolFull, WorkerLost
@@ -36,13 +37,20 @@ except ImportError:  # without Dask the class below is never used
 
 
 class WarmWorker(WorkerPlugin):
-    """Loads the engine's kernels on each Dask worker, once, when it joins."""
+    """Loads the engine's kernels on each Dask worker, once, when it joins;
+    registers there the ``games`` the server registered at run time (as
+    :mod:`kozyri_server.pool` hands them to its workers: their modules must
+    be importable on the workers; an installed package's games come in by
+    their entry points)."""
 
     name = "kozyri-warm-worker"
 
+    def __init__(self, games: tuple = ()):
+        self.games = games
+
     def setup(self, worker) -> None:
-        """Called by the worker: load every compiled kernel now."""
-        warm_worker()
+        """Called by the worker: register the games, load every compiled kernel now."""
+        warm_worker(self.games)
 
 
 class DaskPool:
@@ -76,7 +84,7 @@ class DaskPool:
             self._client = await Client(self.address, asynchronous=True, timeout=DASK_CONNECT_SECONDS)
         except (OSError, ValueError, TypeError, asyncio.TimeoutError) as exc:
             raise InvalidInput(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
-        await self._client.register_plugin(WarmWorker(), name=WarmWorker.name)
+        await self._client.register_plugin(WarmWorker(registered_games()), name=WarmWorker.name)
 
     async def run(self, kind: str, body: dict, budget: float) -> dict:
         """The reply of job ``kind`` for ``body`` within ``budget`` seconds

@@ -32,7 +32,7 @@ from kozyri.core import InvalidInput, KozyriError, Limit
 from kozyri.owntrumps.cards import Deck
 from kozyri.owntrumps.inputs import classify_json, read_deal, read_record
 from kozyri.owntrumps.rules import OPTION_NAMES, Rules
-from kozyri.play.games import game_kind
+from kozyri.play.games import GameEntry, game_kind, register_game
 from kozyri.play.table import Seat
 from kozyri.protocols.messages import DEFAULT_SOLVE_SECONDS, JsonRequests, error_reply
 from kozyri.reversi.board import Board
@@ -56,14 +56,18 @@ _worker: dict = {}
 
 
 # --- the worker process -----------------------------------------------------------
-def warm_worker() -> None:
+def warm_worker(games: tuple[GameEntry, ...] = ()) -> None:
     """A worker's initializer: Ctrl-C is the server's business (the server
-    stops its workers), then every compiled kernel a request may run is
-    loaded once, so that no request waits for compilation or loading."""
+    stops its workers), the ``games`` the server registered at run time
+    are registered here too (:mod:`kozyri_server.pool`: the worker is a
+    fresh process), then every compiled kernel a request may run is loaded
+    once, so that no request waits for compilation or loading."""
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     except ValueError:  # not the main thread: an in-process executor (tests)
         pass
+    for entry in games:
+        register_game(*entry)  # the same entry again (a thread of the server's own process) changes nothing
     from kozyri.agents.owntrumps.trees import load_kernels as load_tree_kernels
     from kozyri.owntrumps.solver import load_kernels as load_solver_kernels
     from kozyri.reversi.endgame import load_kernels as load_reversi_kernels

@@ -27,6 +27,19 @@ number of requests waiting or running, and a time limit on each.
   from the server in a thread (every platform), so no worker outlives it
   (:func:`kozyri.runs.pools.die_with_parent`, which the task pools of long
   runs use too).
+- **Workers know the server's games.** They are spawned (a fresh
+  interpreter: a fork of a server with threads and sockets is not safe), so
+  they hold nothing the server did at run time. A game of an installed
+  package comes in through its entry point (group ``kozyri.games``), which
+  each worker reads itself, as the server does. A game the server's process
+  registered at run time (:func:`kozyri.play.games.register_game`: a test,
+  an embedding program) is handed to each worker when its set starts, as
+  data: :func:`~kozyri.play.games.registered_games`, pickled (the
+  descriptor's classes by reference: they must live in modules the worker
+  can import, on the server's ``sys.path``, which spawn passes on), then
+  registered again there (:func:`kozyri_server.jobs.warm_worker`). So a
+  game is registered before the server starts, or before the workers
+  restart; one registered later reaches only the thread of ``workers=0``.
 """
 
 from __future__ import annotations
@@ -40,19 +53,22 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from kozyri.play.games import GameEntry, registered_games
 from kozyri.runs.pools import die_with_parent, watch_parent  # noqa: F401 - the watchdog, named here too
 from kozyri_server.jobs import ping, run_job, warm_worker
 
 log = logging.getLogger("kozyri.server")
 
 
-def start_worker(parent_pid: int) -> None:
+def start_worker(parent_pid: int, games: tuple[GameEntry, ...] = ()) -> None:
     """A worker process's initializer: it dies with the server
     (:func:`~kozyri.runs.pools.die_with_parent`; the server spawns its
     workers from the event loop's thread, which lives as long as the
-    server), then loads every kernel (:func:`~kozyri_server.jobs.warm_worker`)."""
+    server), then registers ``games`` (those the server registered at run
+    time: see the module docstring) and loads every kernel
+    (:func:`~kozyri_server.jobs.warm_worker`)."""
     die_with_parent(parent_pid)
-    warm_worker()
+    warm_worker(games)
 
 
 class PoolFull(Exception):
@@ -95,7 +111,7 @@ class EnginePool:
             return ThreadPoolExecutor(max_workers=1, thread_name_prefix="kozyri-engine")
         # spawn: a fresh interpreter, not a fork of a server with threads and sockets
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=start_worker, initargs=(os.getpid(),))
+                                   initializer=start_worker, initargs=(os.getpid(), registered_games()))
 
     async def start(self) -> None:
         """Start every worker and wait until each has loaded its kernels."""

@@ -31,7 +31,9 @@ solver near the end).
 Agents of a package above this floor register through the entry points of
 :data:`PLUGIN_GROUP` (OpenSpiel's bots ``openspiel-mcts`` and
 ``openspiel-ismcts``, from :mod:`kozyri.openspiel.bots`), read at the first
-lookup: the registry imports nothing from a floor above it.
+lookup: the registry imports nothing from a floor above it. A game added
+from outside the library (:func:`kozyri.play.games.register_game`) brings
+its agents with it (:func:`add_game`).
 
 A best move in one call (the default agent for what is known: ``mcts`` when
 every card is visible, ``pimc`` when hands are hidden; ``alphabeta`` in
@@ -44,11 +46,12 @@ Reversi)::
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 
 from kozyri.agents.base import Agent, with_limit_defaults
 from kozyri.core import AgentInfo, InvalidInput, Limit, PlayResult
 
-#: The games' names.
+#: The built-in games' names (a game added from outside: :func:`add_game`).
 GAMES = ("owntrumps", "reversi")
 #: The game a door plays when none is named (one constant: no door writes its own default).
 DEFAULT_GAME = "owntrumps"
@@ -78,20 +81,52 @@ AGENTS = {
 #: nothing above itself.
 PLUGIN_GROUP = "kozyri.agents"
 
-__all__ = ["AGENTS", "DEFAULT_GAME", "GAMES", "PLUGIN_GROUP", "Agent", "AgentInfo", "PlayResult", "agent_class", "agent_names",
-           "best_move", "default_agent", "game_of", "make_agent", "register", "with_limit_defaults"]
+__all__ = ["AGENTS", "DEFAULT_GAME", "GAMES", "PLUGIN_GROUP", "Agent", "AgentInfo", "PlayResult", "add_game",
+           "agent_class", "agent_names", "best_move", "default_agent", "drop_game", "game_of", "make_agent", "register",
+           "with_limit_defaults"]
 
 _plugins_read = False
+# The plugins' agents of games not known yet, by game: added with their game (add_game).
+_waiting: dict[str, dict[str, str]] = {}
 
 
 def register(game: str, name: str, target: str) -> None:
     """Add the agent ``name`` of ``game``, its class at ``target``
     (``module:Class``, imported when the agent is first made). A name the
     game has already keeps its agent."""
+    _check_entry(name, target)
+    AGENTS[_check_game(game)].setdefault(name, target)
+
+
+def _check_entry(name, target) -> None:
     if not isinstance(name, str) or not name or not isinstance(target, str) or ":" not in target:
         raise InvalidInput(f"an agent is registered as a name and its class's place, 'module:Class', not "
                            f"{name!r} at {target!r}")
-    AGENTS[_check_game(game)].setdefault(name, target)
+
+
+def add_game(game: str, agents: Mapping[str, str]) -> None:
+    """A game added from outside the library, with its agents (``name``:
+    ``"module:Class"``, imported when the agent is first made): what
+    :func:`kozyri.play.games.register_game` does here. Agents of the
+    plugins' entry points named for this game join it now."""
+    if not isinstance(game, str) or not game or game in AGENTS:
+        raise InvalidInput(f"the game {game!r} has its agents already" if game in AGENTS else
+                           f"a game is added by its name, not {game!r}")
+    agents = dict(agents)
+    if not agents:
+        raise InvalidInput(f"the game {game!r} needs at least one agent")
+    for name, target in agents.items():
+        _check_entry(name, target)
+    _read_plugins()
+    AGENTS[game] = {**agents, **{name: target for name, target in _waiting.pop(game, {}).items()
+                                 if name not in agents}}
+
+
+def drop_game(game: str) -> None:
+    """Forget a game :func:`add_game` added, with its agents (a built-in game stays)."""
+    if game in GAMES:
+        raise InvalidInput(f"{game!r} is a built-in game: it stays")
+    AGENTS.pop(game, None)
 
 
 def _read_plugins() -> None:
@@ -105,13 +140,15 @@ def _read_plugins() -> None:
 
     for entry in entry_points(group=PLUGIN_GROUP):
         game, _, name = entry.name.partition(".")
-        if game in AGENTS and name:  # an entry of a game this kozyri does not know is not for it
+        if game in AGENTS and name:
             register(game, name, entry.value)
+        elif name:  # a game not known yet: its agent waits for it (add_game)
+            _waiting.setdefault(game, {})[name] = entry.value
 
 
 def _check_game(game: str) -> str:
     if game not in AGENTS:
-        raise InvalidInput(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+        raise InvalidInput(f"unknown game {game!r} (known: {', '.join(AGENTS)})")
     return game
 
 

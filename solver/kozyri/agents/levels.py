@@ -80,32 +80,22 @@ class Level:
                 "uses_tables": self.uses_tables}
 
 
-#: The search prefers the shorter of two wins (a score ``n`` moves from the end
-#: counts ``0.995**n``): without it level 3 against itself wandered until the
-#: turn cap in a quarter of its 36-card games (issue 33); with it none of 100
-#: were capped, and it beat the level without it (benchmarks/finish_games.py).
-#: Every searching level has it: without it level 5 was no stronger than level 4
-#: with it (-4 Elo over 80 games), with it +203 (benchmarks/RESULTS.md, the ladder).
-#: Only the search is discounted: the estimate a level reports is the expected score.
-FINISHING = (("length_discount", 0.995),)
-
-#: Each game's levels, 1 (weakest) to 8 (strongest).
+#: Each game's levels, 1 (weakest) to 8 (strongest); a game added from outside adds its own (:func:`add_levels`).
+#: Own Trumps' searching levels play their agents' defaults, which prefer the shorter of two wins (a
+#: length discount: :data:`kozyri.agents.owntrumps.trees.FINISHING_DISCOUNT`; without it their games
+#: wandered to the turn cap, and level 5 was no stronger than level 4 with it: benchmarks/RESULTS.md).
 LEVELS: dict[str, tuple[Level, ...]] = {
     "owntrumps": (
         Level(1, "beginner", "random", "random", Limit(), "a legal move at random"),
         Level(2, "novice", "greedy", "greedy", Limit(), "one move ahead: the greedy heuristic"),
-        Level(3, "casual", "mcts", "pimc", Limit(nodes=100), "Monte Carlo search, 100 iterations a move",
-              options=FINISHING),
-        Level(4, "club", "mcts", "pimc", Limit(nodes=400), "Monte Carlo search, 400 iterations a move",
-              options=FINISHING),
-        Level(5, "strong", "mcts", "pimc", Limit(nodes=1_500), "Monte Carlo search, 1,500 iterations",
-              options=FINISHING),
-        Level(6, "expert", "mcts", "pimc", Limit(nodes=6_000), "Monte Carlo search, 6,000 iterations",
-              options=FINISHING),
+        Level(3, "casual", "mcts", "pimc", Limit(nodes=100), "Monte Carlo search, 100 iterations a move"),
+        Level(4, "club", "mcts", "pimc", Limit(nodes=400), "Monte Carlo search, 400 iterations a move"),
+        Level(5, "strong", "mcts", "pimc", Limit(nodes=1_500), "Monte Carlo search, 1,500 iterations"),
+        Level(6, "expert", "mcts", "pimc", Limit(nodes=6_000), "Monte Carlo search, 6,000 iterations"),
         Level(7, "master", "mcts", "pimc", Limit(time=0.5), "Monte Carlo search, half a second a move",
-              uses_tables=True, options=FINISHING),
+              uses_tables=True),
         Level(8, "strongest", "mcts", "pimc", Limit(time=2.0), "Monte Carlo search, two seconds a move",
-              uses_tables=True, options=FINISHING),
+              uses_tables=True),
     ),
     "reversi": tuple(
         Level(number, name, agent, agent, limit, description, options=options)
@@ -123,9 +113,38 @@ LEVELS: dict[str, tuple[Level, ...]] = {
             (8, "strongest", "alphabeta", Limit(time=3.0), "alpha-beta, 3 s a move, exact near the end", ()),
         )),
 }
+#: The games whose levels are the library's own.
+BUILT_IN_LEVELS = tuple(LEVELS)
 
 #: The lowest and the highest level.
 LOWEST, HIGHEST = 1, 8
+
+
+def add_levels(game: str, levels) -> None:
+    """The levels of a game added from outside the library
+    (:func:`kozyri.play.games.register_game`, after its agents:
+    :func:`kozyri.agents.add_game`): eight :class:`Level` numbered 1 to 8,
+    each naming agents of the game."""
+    if game in LEVELS:
+        raise InvalidInput(f"the game {game!r} has its levels already")
+    levels = tuple(levels)
+    if [getattr(lv, "number", None) for lv in levels] != list(range(LOWEST, HIGHEST + 1)) or not all(
+            isinstance(lv, Level) for lv in levels):
+        raise InvalidInput(f"a game's levels are {HIGHEST} Levels numbered {LOWEST} to {HIGHEST}")
+    known = agent_names(game)
+    for lv in levels:
+        for name in (lv.agent, lv.hidden_agent):
+            if name not in known:
+                raise InvalidInput(f"level {lv.number} of {game!r} names the unknown agent {name!r} "
+                                   f"(known: {', '.join(known)})")
+    LEVELS[game] = levels
+
+
+def drop_levels(game: str) -> None:
+    """Forget the levels :func:`add_levels` added (a built-in game's stay)."""
+    if game in BUILT_IN_LEVELS:
+        raise InvalidInput(f"{game!r} is a built-in game: its levels stay")
+    LEVELS.pop(game, None)
 
 
 def level(number, game: str = DEFAULT_GAME) -> Level:
@@ -265,9 +284,10 @@ class Strength:
             changes = {"agent": "auto", "time": None, "nodes": None, **changes}
         return replace(self, **changes)
 
-    def resolved(self, view=2) -> Resolved:
-        """:func:`resolve` of these options, for a seat's view (or a number of players)."""
-        return resolve("owntrumps", self.level, self.agent, time=self.time, nodes=self.nodes, memory=self.memory,
+    def resolved(self, view=2, game: str = DEFAULT_GAME) -> Resolved:
+        """:func:`resolve` of these options, for a seat's view (or a number of
+        players) of ``game`` (the engine's game: Own Trumps unless its ``newgame`` named another)."""
+        return resolve(game, self.level, self.agent, time=self.time, nodes=self.nodes, memory=self.memory,
                        view=view)
 
     def agent_name(self, view) -> str:
@@ -275,14 +295,14 @@ class Strength:
         else the level's for what is hidden."""
         return self.resolved(view).agent
 
-    def make_agent(self, view, tables=None):
-        """The agent for ``view``; ``tables`` (a table store) for an agent set
+    def make_agent(self, view, tables=None, game: str = DEFAULT_GAME):
+        """The agent for ``view`` of ``game``; ``tables`` (a table store) for an agent set
         by name, or a level that uses them."""
-        return self.resolved(view).make_agent(self.seed, tables)
+        return self.resolved(view, game).make_agent(self.seed, tables)
 
-    def budget(self) -> Limit:
-        """What a move may spend: the time and nodes set, else the level's; the memory."""
-        return self.resolved().limit
+    def budget(self, game: str = DEFAULT_GAME) -> Limit:
+        """What a move of ``game`` may spend: the time and nodes set, else the level's; the memory."""
+        return self.resolved(game=game).limit
 
     def to_json(self) -> dict:
         return {field.name: getattr(self, field.name) for field in fields(self)}

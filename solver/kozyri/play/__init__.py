@@ -20,11 +20,13 @@ one game: the trump choice, the deal, the play, resignations, draw offers,
 undo, an event log, each seat's view and a spectator's,
 :mod:`kozyri.play.session`) and one descriptor per game (:data:`GAMES`,
 :func:`game_kind`, :mod:`kozyri.play.games`), so that no door compares a
-game's name.
+game's name. A game from outside the library joins them all with
+:func:`register_game` (or an entry point of the group ``kozyri.games``).
 """
 
 from kozyri.core import InvalidInput
-from kozyri.play.games import GAMES, GameKind, game_kind
+from kozyri.play.descriptor import SpecificSettings
+from kozyri.play.games import GAMES, GameEntry, GameKind, game_kind, register_game, unregister_game
 from kozyri.play.owntrumps import TRUMP_CHOICE, OwnTrumpsTable, TrumpChoice, computer_trump
 from kozyri.play.seat_table import SeatTable
 from kozyri.play.session import Event, Session, accepts_draw
@@ -61,6 +63,7 @@ def __dir__():
     return sorted(set(globals()) | {"ReversiTable", "TABLES"})
 
 
-__all__ = ["DEFAULT_TURN_CAP", "GAMES", "TABLES", "TRUMP_CHOICE", "Ending", "Event", "GameKind", "GameSettings",
-           "OwnTrumpsTable", "ReversiTable", "Seat", "SeatTable", "Session", "Table", "TrumpChoice", "accepts_draw",
-           "computer_trump", "game_kind", "table_from_json"]
+__all__ = ["DEFAULT_TURN_CAP", "GAMES", "TABLES", "TRUMP_CHOICE", "Ending", "Event", "GameEntry", "GameKind",
+           "GameSettings", "OwnTrumpsTable", "ReversiTable", "Seat", "SeatTable", "Session", "SpecificSettings", "Table",
+           "TrumpChoice", "accepts_draw", "computer_trump", "game_kind", "register_game", "table_from_json",
+           "unregister_game"]

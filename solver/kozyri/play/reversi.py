@@ -7,7 +7,7 @@ in Reversi (every move adds a disc), so there is no repetition rule."""
 from __future__ import annotations
 
 from kozyri.core import IllegalMove, InvalidInput, Limit
-from kozyri.play.table import DEFAULT_TURN_CAP, Ending, Table, agreed, envelope_fields, resigned, stored_end_json
+from kozyri.play.table import DEFAULT_TURN_CAP, Ending, Table, envelope_fields, stored_end_json
 from kozyri.reversi.board import BLACK, PASS, Board, is_pass_token, split_moves
 
 
@@ -29,8 +29,6 @@ class ReversiTable(Table):
         self.board = Board(start)
         for move in split_moves(moves) if isinstance(moves, str) else moves:
             self.board.push(move)
-        #: A resignation or an agreement, once there is one.
-        self._stored_end: Ending | None = None
 
     def legal_moves(self) -> list[str]:
         if self.is_over:
@@ -71,19 +69,10 @@ class ReversiTable(Table):
     def _undo(self) -> None:
         self.board.pop()
 
-    def _end(self, seat: int | None) -> None:
-        if seat is None:
-            self._stored_end = agreed(2)
-        else:
-            self._stored_end = resigned(seat, 2, f"{'XO'[seat]} resigned, {'OX'[seat]} wins")
-
-    def _take_back_end(self) -> bool:
-        found, self._stored_end = self._stored_end, None
-        return found is not None
+    def _resignation_text(self, seat: int) -> str:
+        return f"{'XO'[seat]} resigned, {'OX'[seat]} wins"
 
     def _natural_ending(self) -> Ending | None:
-        if self._stored_end is not None:
-            return self._stored_end
         if not self.board.is_game_over():
             return None
         black, white = self.board.disc_counts()

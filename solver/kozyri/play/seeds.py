@@ -37,6 +37,9 @@ STUDY = "kozyri winrates"
 #: agents' seed the environment draws at each reset).
 LEARNER = "learner"
 
+#: A new deal's seed, drawn when none is given (a game's settings, a server's rematch), is below this.
+DRAWN_SEEDS = 2**32
+
 #: How a domain's key is joined when not by ``":"``: the study's keys were
 #: written with spaces before the rule was one, and are kept so.
 _JOINS = {STUDY: " "}
@@ -66,4 +69,4 @@ def seat_seed(game_seed: int | None, seat: int, *parts, domain: str = SEAT) -> i
     return random.Random(key).getrandbits(62)
 
 
-__all__ = ["ARENA", "LEARNER", "SEAT", "STUDY", "seat_seed"]
+__all__ = ["ARENA", "DRAWN_SEEDS", "LEARNER", "SEAT", "STUDY", "seat_seed"]

@@ -1,4 +1,4 @@
-"""The settings of a new game, of either game, read and checked in one place
+"""The settings of a new game, of any game, read and checked in one place
 for every door: :class:`GameSettings`.
 
 A door reads them from what it is given: keyword arguments
@@ -18,32 +18,38 @@ Traceback (most recent call last):
 ...
 kozyri.core.InvalidInput: the seed must be a whole number from 0 to 2**63-1, not -1
 
-Own Trumps settings: ``deck`` (default 36 cards), ``players`` (2 to 4;
-default the number of seats or of fixed trumps, else 2), ``rules``,
-``trumps`` (None or ``"choose"``: every seat chooses its trump suit before
-the deal; or one suit per seat, like ``"SHD"``), ``leader`` (who chooses
-first and leads), ``seed`` (the deal's: None draws one when the settings
-are made, kept from then on so that the game can be stored and replayed)
-and ``turn_cap``. Every game has ``seats``: per seat a person (None,
+Every game has ``game``, ``players`` (the game's least to most; default
+the number of seats, else what the game's own settings imply, else the
+least), ``turn_cap`` and ``seats``: per seat a person (None,
 ``"person"``) or the computer (a level 1-8 or its name, ``{"level": L,
 "seed": S, "name": N}``, or an agent and its budget ``{"agent": A, "time":
 T, "nodes": N, "memory": M}``), default a person at seat 0 and the computer
-at level 4 elsewhere. Reversi takes no Own Trumps setting: one given is
-refused.
+at level 4 elsewhere. The rest is the game's own (:attr:`GameSettings.specific`,
+a :class:`~kozyri.play.descriptor.SpecificSettings` of the game's
+:attr:`~kozyri.play.descriptor.GameKind.settings_type`, read as the
+settings' attributes too: ``settings.deck`` is ``settings.specific.deck``).
+Own Trumps' (:class:`~kozyri.play.owntrumps_game.OwnTrumpsSettings`):
+``deck`` (default 36 cards), ``rules``, ``trumps`` (None or ``"choose"``:
+every seat chooses its trump suit before the deal; or one suit per seat,
+like ``"SHD"``), ``leader`` (who chooses first and leads), ``seed`` (the
+deal's: None draws one when the settings are made, kept from then on so
+that the game can be stored and replayed), and ``players`` (2 to 4;
+default also the number of fixed trumps). Reversi takes none: a setting of
+another game given is refused (given as None, it is as not given; read, it
+is None). This module names no game: a new game needs no line here.
 
 A computer seat's search seed ``S`` is kept as given (the same settings, the
 same game). Left out, it is drawn from the deal's seed and the seat
 (:func:`computer_seed`: the one rule of :mod:`kozyri.play.seeds`), so the
 computer plays each new deal with other seeds, and a game of a given deal
-seed still replays move for move (Reversi, which has no deal seed: the
-seat's number). The settings keep
-the seeds they made (:meth:`GameSettings.to_json`), so a stored game reads
-back the same.
+seed still replays move for move (a game without a deal seed, Reversi: the
+seat's number). The settings keep the seeds they made
+(:meth:`GameSettings.to_json`), so a stored game reads back the same.
 """
 
 from __future__ import annotations
 
-import random
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -51,60 +57,73 @@ import kozyri.checks as checks
 from kozyri.agents import DEFAULT_GAME
 from kozyri.agents.levels import resolve
 from kozyri.core import InvalidInput, Limit, load_json
-from kozyri.owntrumps.cards import SUITS, Deck, parse_suit
-from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.rules import OPTION_NAMES, Rules
-from kozyri.play.games import GAMES, GameKind, game_kind
-from kozyri.play.seeds import seat_seed
+from kozyri.play.descriptor import GameKind, SpecificSettings
+from kozyri.play.games import COMMON_KEYS, GAMES, game_kind
+from kozyri.play.seeds import DRAWN_SEEDS, seat_seed  # noqa: F401 - DRAWN_SEEDS kept importable here (the server's)
 from kozyri.play.table import DEFAULT_TURN_CAP, Seat
 
-#: The keys of the settings' JSON form (and of :meth:`GameSettings.create`).
-SETTING_KEYS = ("game", "deck", "players", "rules", "trumps", "leader", "seed", "turn_cap", "seats")
-#: The text options of the engine protocol's ``newgame`` that are settings.
-OPTION_KEYS = ("game", "deck", "players", "trumps", "leader", "seed", *OPTION_NAMES, "turn_cap")
 #: The keys of a computer seat's JSON form.
 SEAT_KEYS = ("level", "agent", "time", "nodes", "memory", "seed", "name")
-#: ``trumps`` when every seat chooses its trump suit before the deal.
-CHOOSE = "choose"
 #: The level of a computer seat that names none.
 DEFAULT_SEAT_LEVEL = 4
 #: The highest turn cap (a game of people is over long before).
 MOST_TURN_CAP = 100_000
 #: The longest name of a seat.
 MOST_NAME_CHARS = 40
-#: A new deal's seed, drawn when none is given, is below this.
-DRAWN_SEEDS = 2**32
 
 _SEAT_FORMS = 'null (a person), {"level": 1-8} or {"agent": NAME, "time": SECONDS} (the computer)'
 
 
-def _owner(key: str) -> str:
-    """The game whose setting ``key`` is (for a message)."""
-    return next((kind.title for kind in GAMES.values() if key in kind.setting_keys), "another game")
+def _union(*groups) -> tuple[str, ...]:
+    """The keys of ``groups``, each once, in order."""
+    return tuple(dict.fromkeys(key for group in groups for key in group))
 
 
-def _suits(value) -> tuple[str, ...] | None:
-    """Trumps as given (None or ``"choose"``: chosen before the deal), not yet counted."""
-    if value is None or isinstance(value, str) and value.strip().lower() == CHOOSE:
-        return None
-    if isinstance(value, str):
-        items = value.replace(",", " ").split()
-        if len(items) == 1 and len(items[0]) > 1:
-            items = list(items[0])
-    elif isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
-        items = list(value)
-    else:
-        raise InvalidInput(f'the trumps are "{CHOOSE}" (the seats choose before the deal) or one suit per seat, '
-                           f'like "SHD", not {checks.shown(value)}')
-    return tuple(parse_suit(item) for item in items)
+def setting_keys() -> tuple[str, ...]:
+    """The keys of the settings' JSON form (and of :meth:`GameSettings.create`):
+    ``game``, every game's own keys (:attr:`SpecificSettings.KEYS
+    <kozyri.play.descriptor.SpecificSettings.KEYS>`), ``players``, ``turn_cap`` and ``seats``."""
+    return _union(("game",), *(kind.setting_keys for kind in GAMES.values()), ("players", "turn_cap", "seats"))
 
 
-def _rules(value) -> Rules:
-    if value is None:
-        return Rules()
-    if isinstance(value, Rules):
-        return value
-    return Rules.from_json(value)
+def option_keys() -> tuple[str, ...]:
+    """The text options of the engine protocol's ``newgame`` that are settings:
+    ``game``, every game's own options, ``turn_cap``."""
+    return _union(("game",), *(kind.settings_type.OPTION_KEYS for kind in GAMES.values()), ("turn_cap",))
+
+
+def _a(title: str) -> str:
+    """``title`` after its article: "an Own Trumps", "a Reversi"."""
+    return f"{'an' if title[0].lower() in 'aeiou' else 'a'} {title}"
+
+
+def _foreign(key: str, kind: GameKind, options: bool = False) -> InvalidInput:
+    """The error of another game's setting (or, with ``options``, text option) ``key`` given to ``kind``'s."""
+    owner = next((other.title for other in GAMES.values()
+                  if key in (other.settings_type.OPTION_KEYS if options else other.setting_keys)), None)
+    whose = "another game's" if owner is None else _a(owner)
+    return InvalidInput(f'"{key}" is {whose} setting, not {_a(kind.title)} one')
+
+
+def _specific(kind: GameKind, specific: SpecificSettings | None, keys: dict) -> SpecificSettings:
+    """The game's own settings: ``specific`` (made before) with ``keys``
+    given by name over it; a key another game takes is refused, or left
+    out when given as None (as not given)."""
+    settings_type = kind.settings_type
+    own = {}
+    for key, value in keys.items():
+        if key in settings_type.KEYS:
+            own[key] = value
+        elif key in setting_keys():
+            if value is not None:
+                raise _foreign(key, kind)
+        else:
+            raise InvalidInput(f"unknown key {checks.shown(key)} (known: {', '.join(setting_keys())})")
+    if specific is None:
+        return settings_type(**own)
+    if type(specific) is not settings_type:
+        raise InvalidInput(f"{type(specific).__name__} are not {kind.title}'s settings")
+    return dataclasses.replace(specific, **own) if own else specific
 
 
 def computer_seed(deal_seed: int | None, seat: int) -> int:
@@ -168,80 +187,69 @@ def seat_json(seat: Seat):
     return None if seat.agent is None and seat.name is None else seat.to_json()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class GameSettings:
     """Everything that decides a new game (see the module docstring).
     Made by :meth:`create`, :meth:`from_json` or :meth:`from_options`, or
-    directly: every field is checked and completed (a deck's text becomes a
-    :class:`~kozyri.owntrumps.Deck`, a seat's level a :class:`Seat`, a
-    missing seed a drawn one), so that a GameSettings is always valid."""
+    directly (``GameSettings(game, players=..., seats=..., turn_cap=...,
+    **the game's keys)``; :func:`dataclasses.replace` works too): every
+    field is checked and completed (a seat's level becomes a :class:`Seat`,
+    the game's settings their defaults: Own Trumps' deck text a
+    :class:`~kozyri.owntrumps.Deck`, a missing seed a drawn one), so that a
+    GameSettings is always valid."""
 
-    game: str = DEFAULT_GAME
-    deck: Deck | None = None
-    players: int | None = None
-    rules: Rules | None = None
-    #: One suit per seat, or None: every seat chooses its trump before the deal.
-    trumps: tuple[str, ...] | None = None
-    leader: int = 0
-    #: The deal's seed (None for a game without a deal).
-    seed: int | None = None
-    turn_cap: int = DEFAULT_TURN_CAP
-    seats: tuple[Seat, ...] | None = None
+    game: str
+    players: int
+    turn_cap: int
+    seats: tuple[Seat, ...]
+    #: The game's own settings (:attr:`GameKind.settings_type <kozyri.play.descriptor.GameKind.settings_type>`).
+    specific: SpecificSettings
 
-    def __post_init__(self):
-        kind = game_kind(self.game)
-        seats = self.seats
+    def __init__(self, game: str = DEFAULT_GAME, *, players: int | None = None, turn_cap=DEFAULT_TURN_CAP,
+                 seats=None, specific: SpecificSettings | None = None, **game_keys):
+        kind = game_kind(game)
         if seats is not None and (isinstance(seats, (str, dict, Seat)) or not isinstance(seats, Sequence)):
             raise InvalidInput(f"the seats must be a list, one entry per seat: {_SEAT_FORMS}")
-        if kind.setting_keys:
-            suits = _suits(self.trumps)
-        else:
-            for key in ("deck", "rules", "trumps", "seed"):
-                if getattr(self, key) is not None:
-                    raise InvalidInput(f'"{key}" is an {_owner(key)} setting, not a {kind.title} one')
-            if self.leader != 0:
-                raise InvalidInput(f'"leader" is an {_owner("leader")} setting, not a {kind.title} one')
-            suits = None
-        players = self.players
+        own = _specific(kind, specific, game_keys)
         if players is None:
-            players = len(seats) if seats is not None else len(suits) if suits is not None else kind.players[0]
+            players = len(seats) if seats is not None else own.implied_players() or kind.players[0]
         players = checks.whole_number(players, "the number of players", *kind.players, text=True)
         if seats is None:
             seats = [None] + [{"level": DEFAULT_SEAT_LEVEL}] * (players - 1)
-        deal_seed = None
-        if kind.setting_keys:
-            deal_seed = random.SystemRandom().randrange(DRAWN_SEEDS) if self.seed is None else checks.seed(self.seed)
-        seats = tuple(seat_of(entry, kind, players, number, deal_seed) for number, entry in enumerate(seats))
+        seats = tuple(seat_of(entry, kind, players, number, own.deal_seed) for number, entry in enumerate(seats))
         if len(seats) != players:
             raise InvalidInput(f"{len(seats)} seats for a game of {players} players")
-        turn_cap = checks.whole_number(self.turn_cap, "the turn cap", 1, MOST_TURN_CAP, text=True)
-        values = {"players": players, "seats": seats, "turn_cap": turn_cap}
-        if kind.setting_keys:
-            deck = Deck.standard(36) if self.deck is None else Deck.of(self.deck)
-            if deck.size < players:
-                raise InvalidInput(f"a {deck.size}-card deck cannot be dealt to {players} players")
-            if suits is not None and (len(suits) != players or len(set(suits)) != players):
-                count = f"{len(suits)} trump suits for {players} players: " if len(suits) != players else ""
-                raise InvalidInput(f'{count}the trumps need {players} distinct suits, one per seat, like '
-                                   f'"{"".join(SUITS[:players])}", not {checks.shown("".join(suits))}')
-            values.update(deck=deck, rules=_rules(self.rules), trumps=suits, seed=deal_seed,
-                          leader=checks.whole_number(self.leader, "the leader", 0, players - 1, text=True))
-        for key, value in values.items():
+        turn_cap = checks.whole_number(turn_cap, "the turn cap", 1, MOST_TURN_CAP, text=True)
+        for key, value in (("game", kind.name), ("players", players), ("turn_cap", turn_cap), ("seats", seats),
+                           ("specific", own.completed(players))):
             object.__setattr__(self, key, value)
+
+    def __getattr__(self, name: str):
+        """The game's own settings read as the settings' (``settings.deck``);
+        another game's setting reads None (this game has none)."""
+        specific = self.__dict__.get("specific")
+        if specific is None or name.startswith("__"):
+            raise AttributeError(name)
+        if hasattr(specific, name):
+            return getattr(specific, name)
+        if name in setting_keys():
+            return None
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # --- made from what a door is given ----------------------------------------------------
     @classmethod
     def create(cls, **settings) -> GameSettings:
-        """Settings from keyword arguments (the keys of :data:`SETTING_KEYS`,
+        """Settings from keyword arguments (the keys of :func:`setting_keys`,
         values as JSON gives them or as Python objects: a Deck, Rules, Seats).
         A setting of another game is refused, even at its default."""
-        unknown = [key for key in settings if key not in SETTING_KEYS]
+        known = setting_keys()
+        unknown = [key for key in settings if key not in known]
         if unknown:
-            raise InvalidInput(f"unknown key {checks.shown(unknown[0])} (known: {', '.join(SETTING_KEYS)})")
+            raise InvalidInput(f"unknown key {checks.shown(unknown[0])} (known: {', '.join(known)})")
         kind = game_kind(settings.get("game", DEFAULT_GAME))
-        foreign = [key for key in settings if key not in ("game", "seats", "turn_cap", *kind.setting_keys)]
+        foreign = [key for key in settings if key not in (*COMMON_KEYS, *kind.setting_keys)]
         if foreign:
-            raise InvalidInput(f'"{foreign[0]}" is an {_owner(foreign[0])} setting, not a {kind.title} one')
+            raise _foreign(foreign[0], kind)
         return cls(**settings)
 
     @classmethod
@@ -257,35 +265,29 @@ class GameSettings:
     @classmethod
     def from_options(cls, options: Mapping[str, str]) -> GameSettings:
         """Settings from text options (the engine protocol's ``newgame
-        key=value``: the keys of :data:`OPTION_KEYS`; the rule options of
-        :data:`Rules.OPTIONS <kozyri.owntrumps.rules.Rules.OPTIONS>` are on
-        or off). Every seat is played from outside,
-        and without ``trumps`` the seats have ``S``, ``H``, ... in turn (the
-        engine deals at once; ``trumps=choose`` leaves the choice to the seats)."""
-        unknown = [key for key in options if key not in OPTION_KEYS]
+        key=value``: the keys of :func:`option_keys`), each game's read by
+        its settings type (:meth:`SpecificSettings.from_options
+        <kozyri.play.descriptor.SpecificSettings.from_options>`; Own Trumps:
+        the rule options of :data:`Rules.OPTIONS
+        <kozyri.owntrumps.rules.Rules.OPTIONS>` are on or off, and without
+        ``trumps`` the seats have ``S``, ``H``, ... in turn: the engine
+        deals at once; ``trumps=choose`` leaves the choice to the seats).
+        Every seat is played from outside."""
+        known = option_keys()
+        unknown = [key for key in options if key not in known]
         if unknown:
-            raise InvalidInput(f"unknown option {checks.shown(unknown[0])} (known: {', '.join(OPTION_KEYS)})")
+            raise InvalidInput(f"unknown option {checks.shown(unknown[0])} (known: {', '.join(known)})")
         for key, value in options.items():
             if not isinstance(value, str):
                 raise InvalidInput(f"option {key} is text, not {checks.shown(value)}")
         kind = game_kind(options.get("game", DEFAULT_GAME).strip().lower())
         for key in options:
-            setting = "rules" if key in OPTION_NAMES else key
-            if key not in ("game", "turn_cap") and setting not in kind.setting_keys:
-                raise InvalidInput(f'"{key}" is an {_owner(setting)} setting, not a {kind.title} one')
-        settings: dict = {"game": kind.name, "turn_cap": options.get("turn_cap", DEFAULT_TURN_CAP)}
-        players = kind.players[0]
-        if kind.setting_keys:
-            given = options.get("players")
-            if given is not None:
-                given = checks.whole_number(given, "the number of players", *kind.players, text=True)
-            suits = _suits(options["trumps"]) if "trumps" in options else SUITS[:given or players]
-            players = given if given is not None else len(suits) if suits is not None else players
-            seed = options.get("seed")
-            settings.update(deck=options.get("deck"), players=players, trumps=suits,
-                            rules=Rules.from_options(options, text=True),
-                            leader=options.get("leader", 0), seed=None if seed is None else checks.seed(seed, text=True))
-        return cls(**settings, seats=(Seat(),) * players)
+            if key not in ("game", "turn_cap") and key not in kind.settings_type.OPTION_KEYS:
+                raise _foreign(key, kind, options=True)
+        values = kind.settings_type.from_options(options, kind)
+        players = values.pop("players", kind.players[0])
+        return cls(kind.name, players=players, turn_cap=options.get("turn_cap", DEFAULT_TURN_CAP),
+                   seats=(Seat(),) * players, **values)
 
     # --- reading ---------------------------------------------------------------------------
     @property
@@ -293,44 +295,25 @@ class GameSettings:
         """The game's descriptor (:mod:`kozyri.play.games`)."""
         return game_kind(self.game)
 
-    @property
-    def chooses_trumps(self) -> bool:
-        """Whether the seats choose their trumps before the deal."""
-        return self.kind.has_trump_choice and self.trumps is None
-
-    def deal(self, trumps=None, seed: int | None = None) -> Position:
-        """The one deal of every door: the whole deck dealt to the players
-        with ``trumps`` (default the settings'), the leader and the rules.
-
-        The seed format: ``random.Random(seed)`` (a whole number from 0 to
-        2**63-1, by default the settings' seed) shuffles the card numbers
-        0 .. size-1 of the deck (suit by suit, ranks ascending), seat ``i``
-        gets the shuffled cards ``i``, ``i + players``, ``i + 2 * players``,
-        ...; the rules then act on the deal (:meth:`Position.as_dealt
-        <kozyri.owntrumps.Position.as_dealt>`: the trump sixes passed when
-        they say so), as :meth:`Position.deal <kozyri.owntrumps.Position.deal>` does."""
-        if not self.kind.setting_keys:
+    def deal(self, *args, **kwargs):
+        """The game's deal (Own Trumps: :meth:`OwnTrumpsSettings.deal
+        <kozyri.play.owntrumps_game.OwnTrumpsSettings.deal>`, the one deal of
+        every door); InvalidInput for a game that has none."""
+        deal = getattr(self.specific, "deal", None)
+        if deal is None:
             raise InvalidInput(f"{self.kind.title} has no deal")
-        trumps = self.trumps if trumps is None else trumps
-        if trumps is None:
-            raise InvalidInput("the trumps are chosen before the deal: give them")
-        seed = self.seed if seed is None else checks.seed(seed)
-        return Position.deal(self.deck, trumps, self.leader, seed, self.rules, self.players)
+        return deal(*args, **kwargs)
 
     # --- JSON ------------------------------------------------------------------------------
     def to_json(self) -> dict:
         """The whole settings (what a server stores; :meth:`from_json` reads them back)."""
-        out: dict = {"game": self.game}
-        if self.kind.setting_keys:
-            out.update(deck=self.deck.spec(), players=self.players, rules=self.rules.to_json(),
-                       trumps=CHOOSE if self.trumps is None else "".join(self.trumps), leader=self.leader,
-                       seed=self.seed)
-        out.update(turn_cap=self.turn_cap, seats=[seat_json(seat) for seat in self.seats])
-        return out
+        return {"game": self.game, **self.specific.to_json(), "turn_cap": self.turn_cap,
+                "seats": [seat_json(seat) for seat in self.seats]}
 
     def public_json(self) -> dict:
-        """The settings as every seat and spectator may see them: without the
-        deal's seed (every hand follows from it)."""
+        """The settings as every seat and spectator may see them: without
+        what the game keeps secret (Own Trumps: the deal's seed, from which every hand follows)."""
         out = self.to_json()
-        out.pop("seed", None)
+        for key in self.specific.SECRET_KEYS:
+            out.pop(key, None)
         return out

@@ -19,7 +19,8 @@ A game ends by its rules, by repetition (Own Trumps: the third occurrence
 of a position), by a player resigning (:meth:`Table.resign`), by a draw
 the players agree (:meth:`Table.agree_draw`) or, after ``turn_cap`` moves,
 **capped** (RULES.md: a game that never ends is a draw, and a simulator
-that caps must say so): :attr:`Table.ending` says which (its ``reason``),
+that caps must say so; the seats still in the game draw, a seat out of it
+keeps its place): :attr:`Table.ending` says which (its ``reason``),
 with every seat's score. :meth:`Table.undo` takes back a resignation or an
 agreement first, then the moves.
 """
@@ -135,9 +136,10 @@ def seats_of(seats, n_players: int, game: str, limit: Limit | None = None) -> tu
 
 @dataclass(frozen=True)
 class Ending:
-    """How a game ended. ``scores``: each seat's score (1 a win, 1/2 a draw
-    or a capped game, 0 a loss; in Own Trumps every seat but the loser
-    wins). ``loser``: the seat that lost (None for a draw or a capped game).
+    """How a game ended. ``scores``: each seat's score (1 a win, 1/2 a draw,
+    0 a loss; in Own Trumps every seat but the loser wins; a capped game: 1/2
+    for each seat still in the game, 1 for an Own Trumps seat already out of
+    it, the places decided before the cap standing). ``loser``: the seat that lost (None for a draw or a capped game).
     ``text``: for people (``"player 2 lost"``, ``"a draw"``, ``"capped after
     1000 moves"``, ``"X 40 - O 24"``, ``"player 1 resigned"``). ``reason``:
     why, one of :data:`ENDING_REASONS` (``"turn cap"`` exactly when ``capped``)."""
@@ -230,17 +232,29 @@ class Table:
         raise NotImplementedError
 
     def _natural_ending(self) -> Ending | None:
-        """How the game ended before the turn cap (its rules, a repetition,
-        a resignation, an agreement), or None."""
+        """How the game ended by its own rules before the turn cap (Own
+        Trumps: a repetition, and the resignation or agreement its record
+        keeps), or None."""
         raise NotImplementedError
 
+    #: A resignation or an agreement, once there is one (by default kept here: :meth:`_end`).
+    _stored_end: Ending | None = None
+
     def _end(self, seat: int | None) -> None:
-        """Store the end: ``seat`` resigned, or (None) the players agreed to a draw."""
-        raise NotImplementedError
+        """Store the end: ``seat`` resigned, or (None) the players agreed to
+        a draw; by default on the table (a game whose record keeps it, Own
+        Trumps, stores it there instead)."""
+        n = self.n_players
+        self._stored_end = agreed(n) if seat is None else resigned(seat, n, self._resignation_text(seat))
+
+    def _resignation_text(self, seat: int) -> str | None:
+        """The words of ``seat``'s resignation (None: "player N resigned")."""
+        return None
 
     def _take_back_end(self) -> bool:
         """Take back a stored end (a resignation, an agreement): whether there was one."""
-        raise NotImplementedError
+        found, self._stored_end = self._stored_end, None
+        return found is not None
 
     def _holds_on(self, seat: int) -> bool:
         """Whether ``seat`` is still in the game (may resign); every seat by default."""
@@ -260,12 +274,12 @@ class Table:
     @property
     def ending(self) -> Ending | None:
         """How the game ended, or None while it goes on."""
-        natural = self._natural_ending()
+        natural = self._stored_end or self._natural_ending()
         if natural is not None:
             return natural
-        if self.ply >= self.turn_cap:
-            n = self.n_players
-            return Ending((0.5,) * n, None, True, f"capped after {self.ply} moves", TURN_CAP)
+        if self.ply >= self.turn_cap:  # the seats out of the game keep their win; those still in it draw
+            scores = tuple(0.5 if self._holds_on(seat) else 1.0 for seat in range(self.n_players))
+            return Ending(scores, None, True, f"capped after {self.ply} moves", TURN_CAP)
         return None
 
     @property

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import kozyri.checks as checks
-from kozyri.agents import default_agent, make_agent
+from kozyri.agents import DEFAULT_GAME, default_agent, make_agent
 from kozyri.agents.base import Agent
 from kozyri.agents.levels import DEFAULT_LEVEL, DEFAULT_MEMORY_MB, STRENGTH_OPTIONS, Strength
-from kozyri.core import MOST_MEMORY_MB, NODE_LIMIT, Limit, PlayResult
+from kozyri.core import MOST_MEMORY_MB, NODE_LIMIT, InvalidInput, Limit, PlayResult
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.rules import Move
 from kozyri.owntrumps.solver import solve
@@ -52,15 +52,22 @@ def nodes_or_none(value, what: str = "nodes") -> int | None:
     return checks.nodes(value, what, text=True, none=True)
 
 
-def analysis_agent(strength: Strength, view: Observation, tables=None) -> Agent:
-    """The agent an analysis runs: the engine's when it searches, else the
-    default searching agent for what is hidden (an analysis of ``random``
-    would tell nothing)."""
-    agent = strength.make_agent(view, tables)
-    return agent if agent.searches else make_agent(default_agent(view), seed=strength.seed, tables=tables)
+def analysis_agent(strength: Strength, view, tables=None, game: str = DEFAULT_GAME) -> Agent:
+    """The agent an analysis of ``game`` runs: the engine's when it searches,
+    else the default searching agent for what is hidden (an analysis of
+    ``random`` would tell nothing), where the library has one for the game's
+    view (:func:`~kozyri.agents.default_agent`; a registered game's is its level's)."""
+    agent = strength.make_agent(view, tables, game)
+    if agent.searches:
+        return agent
+    try:
+        name = default_agent(view)
+    except InvalidInput:  # a game the library names no default agent for
+        return agent
+    return make_agent(name, seed=strength.seed, game=game, tables=tables)
 
 
-def deepen(view: Observation, agent: Agent, control: SearchControl, memory: int | None = None,
+def deepen(view, agent: Agent, control: SearchControl, memory: int | None = None,
            first: int = FIRST_ANALYSIS_NODES) -> Iterator[PlayResult]:
     """Searches of ``view`` with twice the iterations each time (``first``,
     ``2 * first``, ...), each a fresh search, under ``control``: yields each
@@ -89,8 +96,8 @@ def principal_line(view: Observation, result: PlayResult, control: SearchControl
     after it (within ``limit``, default :data:`PRINCIPAL_LINE_SECONDS`, and
     ``control``: a stop ends it; ``tables``: a table store it may answer
     from); None when nothing is proven, hands are hidden, or the solver ran
-    out of time."""
-    if result.info.value is None or view.count() != 1:
+    out of time, and for another game's view (the line is Own Trumps' exact solver's)."""
+    if result.info.value is None or not isinstance(view, Observation) or view.count() != 1:
         return None
     after = view.position().play(result.move)
     if after.is_over:

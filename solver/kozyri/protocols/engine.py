@@ -20,6 +20,15 @@ it from the settings' seed, or was given it: ``deal=``), or a
 seat's move comes in with ``play``, as every move is public. The engine's
 seats move with ``genmove``, from their own seat's view alone.
 
+``game=`` names another game than Own Trumps: any game of
+:data:`~kozyri.play.games.GAMES`, a registered one too
+(:func:`~kozyri.play.games.register_game`). Its session is driven the same
+way (``play``, ``genmove``, ``undo``, ``legal_moves``, ``state``,
+``showboard``, ``analyze``), through its descriptor: the strength's level is
+the game's, the moves are written as the game writes them. ``deal=`` and
+``hand=`` are Own Trumps' (a game of hands); a proven main line (``pv``) is
+its exact solver's.
+
 Searches run in a worker thread
 (:class:`~kozyri.protocols.transport.Connection`) while the input is still
 read: ``stop`` ends the search in progress (``genmove`` answers the best
@@ -50,16 +59,19 @@ import time
 from typing import NamedTuple
 
 import kozyri.checks as checks
+from kozyri.agents import DEFAULT_GAME
 from kozyri.core import GameOver, InvalidInput, Limit, ProtocolError
 from kozyri.owntrumps.cards import SUIT_SYMBOLS, SUITS
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
-from kozyri.owntrumps.render import position_text, view_lines
 from kozyri.owntrumps.rules import OPTION_NAMES
-from kozyri.play import OwnTrumpsTable, Seat, SeatTable, Session, Table
+from kozyri.play import Seat, SeatTable, Session, Table
 from kozyri.play.clock import SUDDEN_DEATH, SeatClock, TimeControl
+from kozyri.play.descriptor import GameKind
+from kozyri.play.games import game_kind
 from kozyri.play.owntrumps import TRUMP_CHOICE, TrumpChoice
-from kozyri.play.settings import CHOOSE, GameSettings
+from kozyri.play.owntrumps_game import CHOOSE, OwnTrumpsSettings
+from kozyri.play.settings import GameSettings, option_keys
 from kozyri.protocols.analysis import (
     STRENGTH_OPTIONS,
     Strength,
@@ -70,7 +82,6 @@ from kozyri.protocols.analysis import (
 from kozyri.protocols.messages import (
     NAME,
     PROTOCOL_VERSION,
-    move_fields,
     position_fields,
     text_fields,
 )
@@ -83,9 +94,9 @@ COMMANDS = (
     "newgame", "play", "genmove", "undo", "showboard", "state", "legal_moves",
     "setoption", "time_settings", "time_left", "analyze", "stop",
 )
-#: The options of ``newgame``.
-NEWGAME_OPTIONS = ("deck", "players", "trumps", *OPTION_NAMES, "leader", "seed", "deal", "hand", "seat", "seats",
-                   "turn_cap")
+#: The options of ``newgame`` (besides those of a registered game's own settings).
+NEWGAME_OPTIONS = ("game", "deck", "players", "trumps", *OPTION_NAMES, "leader", "seed", "deal", "hand", "seat",
+                   "seats", "turn_cap")
 #: The options of ``newgame`` that are the engine's own: where the deal comes from and which seats it plays (the
 #: others are the game's settings, read by :meth:`GameSettings.from_options <kozyri.play.GameSettings.from_options>`).
 ENGINE_OPTIONS = ("deal", "hand", "seat", "seats")
@@ -148,6 +159,9 @@ def new_game(options: dict[str, str]) -> NewGame:
         raise ProtocolError("with hand=, the engine plays the one seat whose hand it is: give seat=N")
     if settings_options.get("trumps", "").strip().lower() == CHOOSE and ("deal" in own or "hand" in own):
         raise ProtocolError("a deal or a hand given has its trumps: give one trump suit per seat (trumps=SHD)")
+    kind = game_kind(settings_options.get("game", DEFAULT_GAME).strip().lower())
+    if ("deal" in own or "hand" in own) and not issubclass(kind.settings_type, OwnTrumpsSettings):
+        raise ProtocolError(f"deal= and hand= are Own Trumps' (a game of hands): {kind.title} has none")
     deal = own.get("deal")
     if deal is not None and "players" not in options and "trumps" not in options:
         settings_options["players"] = str(deal.count("|") + 1)  # as many players as the deal has hands
@@ -173,7 +187,7 @@ def new_game(options: dict[str, str]) -> NewGame:
         seats = _seat_list(own.get("seats", own.get("seat", "all")), start.n_players)
         return NewGame(Session(named(start.n_players, seats, deck=start.deck), start=start), seats, None)
     seats = _seat_list(own.get("seats", own.get("seat", "all")), settings.players)
-    return NewGame(Session(named(settings.players, seats)), seats, settings.seed)
+    return NewGame(Session(named(settings.players, seats)), seats, settings.specific.deal_seed)
 
 
 class Engine(LineProtocol):
@@ -233,6 +247,12 @@ class Engine(LineProtocol):
         """The game's table (None before the first newgame)."""
         return self.game.table if isinstance(self.game, Session) else self.game
 
+    def _kind(self) -> GameKind:
+        """The game's descriptor (ProtocolError before newgame)."""
+        if self.game is None:
+            raise ProtocolError("no game: start one with newgame")
+        return self.game.kind if isinstance(self.game, Session) else game_kind(self.game.game)
+
     def _game(self) -> Table:
         """The game's table (ProtocolError before newgame, and during the trump choice: no card is dealt)."""
         if self.game is None:
@@ -283,7 +303,8 @@ class Engine(LineProtocol):
         return table
 
     def _newgame(self, args: list[str], call: Call) -> str:
-        game, seats, seed = new_game(_key_values(args, NEWGAME_OPTIONS, "newgame"))
+        known = tuple(dict.fromkeys((*NEWGAME_OPTIONS, *option_keys())))  # a registered game's own options too
+        game, seats, seed = new_game(_key_values(args, known, "newgame"))
         self.game, self.engine_seats = game, seats
         self.clocks = {}
         fields = {**self._fields(), "players": game.settings.players if isinstance(game, Session) else game.n_players,
@@ -337,12 +358,7 @@ class Engine(LineProtocol):
                               f"free: {' '.join(choice.free)}; no card is dealt yet"])
         table = self._game()
         seat = self._seat_arg(args, table.n_players)
-        head = text_fields(position_fields(table))
-        if isinstance(table, OwnTrumpsTable) and seat is None:
-            return "\n".join([head, *position_text(table.position).splitlines()])
-        view = table.view(table.seat if seat is None else seat)
-        trumps = ", ".join(f"player {s} {SUIT_SYMBOLS[t]}" for s, t in enumerate(view.trumps))
-        return "\n".join([head, f"deck {view.deck.spec()}, trumps: {trumps}", *view_lines(view, indent="")])
+        return "\n".join([text_fields(position_fields(table)), *self._kind().board_lines(table, seat)])
 
     def _state(self, args: list[str], call: Call) -> str:
         if self._choice() is not None:
@@ -391,16 +407,17 @@ class Engine(LineProtocol):
         self.clocks[seat] = SeatClock(left, moves, self.time_control or SUDDEN_DEATH)
         return ""
 
-    def _budget(self, seat: int, view: Observation, per_call: dict[str, str]) -> Limit:
+    def _budget(self, seat: int, view, per_call: dict[str, str]) -> Limit:
         """A move's budget: the command's ``time``/``nodes``, else the
         strength's, within the seat's clock when there is one."""
         if per_call:
             return Limit(_time(per_call), _nodes(per_call), self.strength.memory)
         clock = self._clock(seat)
-        base = self.strength.budget()
+        kind = self._kind()
+        base = self.strength.budget(kind.name)
         if clock is None:
             return base
-        return base.merged(Limit(time=clock.allotment(view.counts[seat])))
+        return base.merged(Limit(time=clock.allotment(kind.moves_left(view, seat) or 0)))
 
     def _clock(self, seat: int) -> SeatClock | None:
         """``seat``'s clock: as ``time_left`` told it, else fresh under the time settings (None: no clock)."""
@@ -444,12 +461,14 @@ class Engine(LineProtocol):
         began = time.monotonic()
         control = call.control()
         call.stop_at_end(control, limit)
-        result = table.genmove(seat, limit, agent=self.strength.make_agent(view, self.tables), control=control)
+        kind = self._kind()
+        result = table.genmove(seat, limit, agent=self.strength.make_agent(view, self.tables, kind.name),
+                               control=control)
         spent = time.monotonic() - began
         ply = table.ply
         self._move(result.move, seconds=spent)
         self._spend(seat, spent)
-        fields = move_fields(result, view)
+        fields = _move_fields(kind, result, view)
         return f"{fields.pop('move')} " + text_fields({"ply": ply, "seat": seat, **fields})
 
     def _analyze(self, args: list[str], call: Call) -> str:
@@ -457,7 +476,8 @@ class Engine(LineProtocol):
         table = self._in_play()
         seat = table.to_move
         view = table.view(seat)  # a seat-only game refuses the hidden seats
-        agent = analysis_agent(self.strength, view, self.tables)
+        kind = self._kind()
+        agent = analysis_agent(self.strength, view, self.tables, kind.name)
         where = {"ply": table.ply, "seat": seat}
         latest: dict = {}  # the best move so far, for the progress lines (replaced whole, never changed)
 
@@ -480,12 +500,12 @@ class Engine(LineProtocol):
             # The deepest search so far (a search cut short by a stop may have searched less), or a proof.
             if best is None or result.info.value is not None or result.info.nodes >= best.info.nodes:
                 best, line = result, principal_line(view, result, control, tables=self.tables)
-            fields = move_fields(best, view)
+            fields = _move_fields(kind, best, view)
             latest = {key: fields[key] for key in ("move", "agent", "proven", "estimate")}
             if line is not None:
-                latest["pv"] = [m.text(view.deck) for m in line]
+                latest["pv"] = [kind.view_move_text(view, m) for m in line]
             call.stream(snapshot(control.nodes, control.elapsed))
-        final = {**where, **move_fields(best, view), "nodes": control.nodes, "seconds": control.elapsed,
+        final = {**where, **_move_fields(kind, best, view), "nodes": control.nodes, "seconds": control.elapsed,
                  "stopped": control.reason}
         if line is not None:
             final["pv"] = latest["pv"]
@@ -494,6 +514,12 @@ class Engine(LineProtocol):
     def _quit(self, args: list[str], call: Call) -> str:
         self.finished = True
         return ""
+
+
+def _move_fields(kind: GameKind, result, view) -> dict:
+    """A chosen move and what the agent knows of it (the JSON of :class:`~kozyri.core.PlayResult`),
+    the move written as ``kind`` writes it from ``view``."""
+    return result.to_json(kind.view_move_text(view, result.move))
 
 
 def _seconds(text: str, what: str) -> float:
