@@ -46,8 +46,10 @@ def run_cli(*args, input=None, command=main, prog_name="kozyri", env=None):
     """Run ``kozyri ARGS`` (or another click command) in-process. The
     command line reads the stored tables of ``$KOZYRI_TABLES``: here an
     empty store of the tests' own, never the user's, unless ``env`` names
-    another (only for the run)."""
-    env = {TABLES_ENV: empty_table_store(), **(env or {})}
+    another (only for the run); it speaks English whatever the tester's
+    locale (``kozyri play`` reads ``LC_ALL``, ``LANGUAGE``, ...), unless
+    ``env`` says otherwise."""
+    env = {TABLES_ENV: empty_table_store(), "LC_ALL": "C.UTF-8", "LANGUAGE": None, **(env or {})}
     return CliRunner().invoke(command, list(args), input=input, prog_name=prog_name, env=env)
 
 

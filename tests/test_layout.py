@@ -31,6 +31,7 @@ ALLOWED = {
     "kozyri.core": set(),
     "kozyri.caches": {"kozyri.core"},  # where the compiled kernels are cached: set before any kernel is imported
     "kozyri.checks": {"kozyri.core"},  # the validators every door shares, beside the vocabulary
+    "kozyri.i18n": {"kozyri.core"},  # the message catalogs: the words of every door that speaks to people
     "kozyri.search": {"kozyri.core"},
     "kozyri.runs": {"kozyri.core", "kozyri.checks"},
     "kozyri.owntrumps": _BASE | {"kozyri.runs"},
@@ -42,10 +43,10 @@ ALLOWED = {
     "kozyri.openspiel": _BASE | _GAMES | {"kozyri.agents", "kozyri.play"},
     "kozyri.rl": _BASE | _GAMES | {"kozyri.agents", "kozyri.play"},  # a door beside openspiel
     "kozyri": {"kozyri.core", "kozyri.caches"},  # the package's own __init__
-    "kozyri_server": _BASE | _GAMES | {"kozyri", "kozyri.runs", "kozyri.agents", "kozyri.play", "kozyri.studies",
-                                       "kozyri.protocols"},
-    "kozyri_cli": _BASE | _GAMES | {"kozyri", "kozyri.caches", "kozyri.runs", "kozyri.agents", "kozyri.play", "kozyri.studies",
-                                    "kozyri.protocols", "kozyri_server"},
+    "kozyri_server": _BASE | _GAMES | {"kozyri", "kozyri.i18n", "kozyri.runs", "kozyri.agents", "kozyri.play",
+                                       "kozyri.studies", "kozyri.protocols"},
+    "kozyri_cli": _BASE | _GAMES | {"kozyri", "kozyri.caches", "kozyri.i18n", "kozyri.runs", "kozyri.agents",
+                                    "kozyri.play", "kozyri.studies", "kozyri.protocols", "kozyri_server"},
 }
 
 
@@ -234,6 +235,8 @@ def test_the_wheel_holds_every_package(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     in_wheel = {str(Path(n).parent).replace("/", ".") for n in names if n.endswith("/__init__.py")}
     assert in_wheel == set(packages())
+    # The message catalogs go with the library, read as they are (kozyri.i18n).
+    assert "kozyri/locales/kozyri.pot" in names and "kozyri/locales/ru/LC_MESSAGES/kozyri.po" in names
     assert not any(n.startswith(("tests/", "benchmarks/")) for n in names)
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     assert "kozyri = kozyri_cli.start:run" in zipfile.ZipFile(wheel).read(entry).decode()

@@ -474,11 +474,14 @@ class ProgressLine:
     def __call__(self, control) -> None:
         if not self.enabled:
             return
-        root = control.root
-        text = f"  {root.elapsed:7.1f} s  {control.total_nodes:>15,} nodes  " + " | ".join(control.statuses())
+        text = self.text(control)
         width = shutil.get_terminal_size((100, 20)).columns - 1
         click.echo("\r" + text[:width] + "\x1b[K", err=True, nl=False)
         self.shown = True
+
+    def text(self, control) -> str:
+        """The line for ``control``: seconds, nodes, what each search says it has proven."""
+        return f"  {control.root.elapsed:7.1f} s  {control.total_nodes:>15,} nodes  " + " | ".join(control.statuses())
 
     def clear(self) -> None:
         if self.shown:

@@ -9,7 +9,9 @@ two steps (the beating card, then the card to add), the person's clock
 (``--clock``: :func:`clock_control`), a person out of a 3-4 player game
 watches the rest or skips it, and at the end "play again?"
 deals the next game of the run (the same settings, the next leader, a new
-seed)."""
+seed). The game speaks the person's language (``--lang``, else the
+environment's: :func:`kozyri.i18n.negotiate`); the option errors, ``--help``
+and ``--json`` stay English, as every command's do."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from pathlib import Path
 
 import click
 
+from kozyri import i18n
 from kozyri.agents import agent_names
 from kozyri.agents.levels import Resolved, resolve
 from kozyri.checks import MOST_SEED
@@ -30,6 +33,7 @@ from kozyri.owntrumps.record import GameRecord
 from kozyri.owntrumps.rules import AGREEMENT, RESIGNATION, Rules
 from kozyri.owntrumps.table_store import TableStore
 from kozyri.core import InvalidInput
+from kozyri.i18n import _, ngettext
 from kozyri.play import GameSettings, Session
 from kozyri.play.clock import GAME, MOVE, TimeControl
 from kozyri.play.settings import DRAWN_SEEDS
@@ -47,8 +51,9 @@ from kozyri_cli.common import (
     rule_flags,
     standard_input,
 )
-from kozyri_cli.screen import Narrator, seat_label
+from kozyri_cli.narration import Narrator
 from kozyri_cli.terminal_game import DEFAULT_PACE, Game, Quit, Screen
+from kozyri_cli.words import shown_word
 
 #: The opponents' level when neither --level nor --agent is given.
 DEFAULT_LEVEL = 5
@@ -160,9 +165,12 @@ def _replayed(session: Session, record: GameRecord) -> Session:
               'control\'s JSON (a byo-yomi: {"kind": "byoyomi", "main": 300, "period": 30, "moves": 5}). Your time '
               "is shown at your turn; if it runs out, you lose on time.")
 @click.option("--json", "as_json", is_flag=True, help="At the end of each game, print its result as one line of "
-              "JSON.")
+              "JSON (language-neutral, whatever --lang says).")
+@click.option("--lang", type=click.Choice(list(i18n.LANGUAGES)), help="The game's language: "
+              + ", ".join(f"{code} ({name})" for code, name in i18n.LANGUAGES.items())
+              + ". Default: LC_ALL, LC_MESSAGES or LANG (and LANGUAGE), else English.")
 def play(players, you, level, agent, seconds, nodes, deck, rule_changes, leader, seed, trumps, load_path,
-         save_path, color, pace, clock, as_json):
+         save_path, color, pace, clock, as_json, lang):
     """Play Own Trumps against the computer in the terminal.
 
     You sit at one seat, computer players at the others (2 to 4 players).
@@ -192,6 +200,7 @@ def play(players, you, level, agent, seconds, nodes, deck, rule_changes, leader,
     End of input ends the game quietly; Ctrl-C exits with code 130.
     """
     one_budget(click.get_current_context())
+    i18n.use(i18n.negotiate(lang))
     control = clock_control(clock)
     standard_input()  # closed (<&-): one line and exit code 2 before the game starts
     if save_path is not None:
@@ -229,15 +238,16 @@ def play(players, you, level, agent, seconds, nodes, deck, rule_changes, leader,
         try:
             if record is not None:
                 _replayed(session, record)
-                screen.say(f"Loaded {load_path}: {session.ply} moves replayed.")
+                screen.say(ngettext("Loaded {path}: {count} move replayed.", "Loaded {path}: {count} moves replayed.",
+                                    session.ply, path=load_path))
             else:
                 game.choose_trumps()
             if number == 1:
-                screen.say("Type help for the commands.")
+                screen.say(_("Type {help} for the commands.", help=shown_word("help")))
             game.play()
             again = game.finish()
         except Quit:
-            screen.say("bye")
+            screen.say(_("bye"))
             return
         if as_json:
             table, ending = session.table, session.ending
@@ -250,8 +260,10 @@ def play(players, you, level, agent, seconds, nodes, deck, rule_changes, leader,
             return
         number, record = number + 1, None
         leader, seed = (leader + 1) % players, rematch_seed(seed)
-        screen.say(f"\nGame {number}: the same opponents and settings, {seat_label(leader, you)} "
-                   f"{'lead' if leader == you else 'leads'}, a new deal (seed {seed}).")
+        screen.say("\n" + (_("Game {number}: the same opponents and settings, you lead, a new deal (seed {seed}).",
+                              number=number, seed=seed) if leader == you else
+                            _("Game {number}: the same opponents and settings, Computer {leader} leads, a new deal "
+                              "(seed {seed}).", number=number, leader=leader, seed=seed)))
 
 
 def rematch_seed(seed: int) -> int:
@@ -273,4 +285,4 @@ def numbered_path(path: str | None, number: int) -> str | None:
 
 def places_json(record: GameRecord) -> list[int]:
     """The seats in the order they went out (the loser, if any, not among them)."""
-    return [seat for seat, _ in Narrator.of(record).out]
+    return [seat for seat, _ply in Narrator.of(record).out]

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kozyri import __version__
+from kozyri import __version__, i18n
 from kozyri.core import CANCELLED, INTERRUPTED, InvalidInput, Limit, LimitReached
+from kozyri.i18n import _
 from kozyri.search.control import SearchControl
 from kozyri_cli import main
 from kozyri_cli.common import (
@@ -83,7 +84,7 @@ class DashLedArguments(click.Command):
 
     def _argument_words(self, ctx, args) -> list[str]:
         """The words click's parser gives the arguments, and those left over (a dry run: nothing is converted)."""
-        given, left_over, _ = self.make_parser(ctx).parse_args(args=list(args))
+        given, left_over, _order = self.make_parser(ctx).parse_args(args=list(args))
         words = list(left_over)
         for param in self.get_params(ctx):
             if isinstance(param, click.Argument):
@@ -254,55 +255,85 @@ def bestmove(position, moves, think_time, as_json):
               help="Your colour (X moves first).")
 @click.option("--time", "think_time", type=SECONDS, default=1.0, show_default=True, metavar="S",
               help="Engine thinking time per move.")
-@click.option("--json", "as_json", is_flag=True, help="Print the final result as JSON when the game ends.")
-def play(color, think_time, as_json):
+@click.option("--json", "as_json", is_flag=True, help="Print the final result as JSON when the game ends "
+              "(language-neutral, whatever --lang says).")
+@click.option("--lang", type=click.Choice(list(i18n.LANGUAGES)), help="The game's language (default: LC_ALL, "
+              "LC_MESSAGES or LANG, else English), as for kozyri play.")
+def play(color, think_time, as_json, lang):
     """Play against the engine in the terminal (type moves like d3, or quit).
 
     End of input quits too; Ctrl-C ends the game with exit code 130.
     """
     from kozyri.play import ReversiTable
     from kozyri.reversi import PASS
+    from kozyri_cli.words import means, shown_word
 
+    i18n.use(i18n.negotiate(lang))
     moves_typed = standard_input()  # closed: one line and exit code 2 before the game starts
     human = color.upper()
     seats = [None, "alphabeta"] if human == "X" else ["alphabeta", None]
     table = ReversiTable(seats=seats, limit=Limit(time=think_time))
     board = table.board
-    click.echo("You are " + ("X (black, first)" if human == "X" else "O (white)") + ". Type a move like d3, or quit.")
+    quit_word = shown_word("quit")
+    click.echo(_("You are X (black, first). Type a move like d3, or {quit}.", quit=quit_word) if human == "X" else
+               _("You are O (white). Type a move like d3, or {quit}.", quit=quit_word))
     shown = None
     while not table.is_over:
         if shown != table.ply:
-            click.echo(board.pretty())
+            click.echo(_board_text(board))
             shown = table.ply
         if board.must_pass():
-            click.echo(f"{board.turn} has no legal move and passes.")
+            click.echo(_("{turn} has no legal move and passes.", turn=board.turn))
             table.play(PASS)
             continue
         if board.turn == human:
-            click.echo("your move: ", nl=False)
+            click.echo(_("your move:") + " ", nl=False)
             line = moves_typed.readline()
             if not line:  # end of input
                 click.echo("")
-            if not line or line.strip().lower() in ("quit", "exit", "q"):
-                click.echo("bye")
+            if not line or means(line, "quit"):
+                click.echo(_("bye"))
                 return
             try:
-                table.play(line.strip())
+                table.play(_human_move(board, line))
             except InvalidInput as exc:
                 click.echo(str(exc))
             continue
         move, info = table.genmove()
         exit_interrupted_if(info)
-        click.echo(f"engine plays {move}")
+        click.echo(_("engine plays {move}", move=move))
         table.play(move)
-    click.echo(board.pretty(show_moves=False))
+    click.echo(_board_text(board, show_moves=False))
     black, white = board.disc_counts()
     mine = black if human == "X" else white
     theirs = white if human == "X" else black
     verdict = "you win" if mine > theirs else "you lose" if mine < theirs else "draw"
-    click.echo(f"game over: X {black} - O {white}, {verdict}")
+    click.echo(_("game over: X {black} - O {white}, you win", black=black, white=white) if mine > theirs else
+               _("game over: X {black} - O {white}, you lose", black=black, white=white) if mine < theirs else
+               _("game over: X {black} - O {white}, a draw", black=black, white=white))
     if as_json:
         emit_json({"black": black, "white": white, "result": verdict, "moves": "".join(board.moves_played())})
+
+
+def _board_text(board, show_moves: bool = True) -> str:
+    """The board of ``kozyri reversi play`` for the person, its counts and the side to move in their words."""
+    black, white = board.disc_counts()
+    return board.pretty(show_moves, status=False) + "\n" + _(
+        "X (black) {black}  O (white) {white}  {turn} to move", black=black, white=white, turn=board.turn)
+
+
+def _human_move(board, text: str) -> str:
+    """The square the person typed, if it is a legal move of ``board``; InvalidInput in their words otherwise."""
+    from kozyri.reversi.board import parse_square, square_name
+
+    try:
+        square = square_name(parse_square(text))
+    except InvalidInput:
+        raise InvalidInput(_("not a square: {text} (expected a1..h8)", text=repr(text.strip()))) from None
+    if square not in board.legal_moves():
+        raise InvalidInput(_("illegal move {square} for {turn} (legal: {moves})", square=square, turn=board.turn,
+                             moves=" ".join(board.legal_moves())))
+    return square
 
 
 @reversi.command()

@@ -7,10 +7,13 @@ steps: the beating card, then the card to add), keeping the person's clock
 (a :class:`~kozyri.play.clock.TimeControl`: their time shown at their turn,
 a loss on time when it runs out; read from :func:`monotonic`), and, once
 the person is out of a 3-4 player game, letting them watch the rest or skip
-it."""
+it. Every word it shows is the person's language's (the catalogs of
+:mod:`kozyri.i18n`), every word it reads may be typed in English or in
+that language (:mod:`kozyri_cli.words`)."""
 
 from __future__ import annotations
 
+import errno
 import re
 import time
 
@@ -18,6 +21,7 @@ import click
 
 from kozyri.agents.levels import Resolved
 from kozyri.core import INTERRUPTED, InvalidInput, KozyriError
+from kozyri.i18n import _, ngettext
 from kozyri.owntrumps.record import SeatRecord
 from kozyri.owntrumps.rules import NO_CARD, Move, MoveKind
 from kozyri.play import OwnTrumpsTable, Session
@@ -25,32 +29,42 @@ from kozyri.play.clock import SeatClock, TimeControl
 from kozyri.play.session import ACCEPT_DRAW, CHOICE, CHOOSE, DECLINE_DRAW, MOVE, ON_TIME, OVER, PLAY, Event, TimeLoss
 from kozyri.search.control import SearchControl
 from kozyri_cli.common import ProgressLine, standard_input, standard_input_is_terminal
+from kozyri_cli.narration import Narrator, explain_refusal, hint_text
 from kozyri_cli.screen import (
-    Narrator,
     clock_line,
     end_lines,
-    explain_refusal,
-    hint_text,
     move_prompt_lines,
     numbered_lines,
-    ordinal,
+    pad,
     paint_cards,
     plain,
-    seat_label,
     suit_option,
     table_lines,
     trump_choice_lines,
+    visible_width,
+)
+from kozyri_cli.words import (
+    card_text,
+    command_of,
+    decimal,
+    either,
+    means,
+    move_text,
+    number,
+    place_text,
+    read_card,
+    read_move,
+    read_suit,
+    seat_label,
+    shown_word,
+    suit_letters,
 )
 
 #: The styles of the screen's roles (kozyri_cli.screen.plain) on a terminal with colour.
 STYLES = {"red": {"fg": "red"}, "top": {"bold": True, "reverse": True}, "you": {"bold": True},
           "turn": {"fg": "yellow", "bold": True}, "dim": {"dim": True}}
-QUIT_WORDS = ("quit", "exit", "q")
-YES_WORDS = ("y", "yes")
-#: The commands at the person's turn (besides quit).
+#: The commands at the person's turn (besides quit), by their English word (kozyri_cli.words.means).
 COMMANDS = ("help", "hint", "undo", "save", "resign", "draw")
-#: Answers to "play again?" that start a new game.
-AGAIN_WORDS = ("y", "yes", "rematch", "again")
 #: The longest line read as a move or a command; a longer one is refused, echoed cut.
 MOST_LINE_CHARS = 200
 #: Characters of a refused line echoed back (then "…").
@@ -58,20 +72,33 @@ ECHOED_CHARS = 40
 #: Seconds between consecutive computer moves on a terminal (--pace); none when the output is no terminal.
 DEFAULT_PACE = 0.6
 
-HELP = """\
-Type the number of a listed move, or the move itself: a card to lead (9S),
-a beat and the card added on it (KH+9S), or take (take3). A beat is picked
-in two steps: first the beating card (its number, or KH), then the card to add.
-Commands:
-  hint        the engine's move for you (level 5 or stronger) and its estimate,
-              from -1 (you lose) to +1 (another player loses)
-  undo        take back your last move (and the computer moves after it)
-  draw        offer a draw: the game is drawn if every player still in it accepts
-  resign      give up the game: you lose (asks you to confirm)
-  save FILE   save the game record so far (text form; kozyri analyze reads it)
-  help        this text
-  quit        end the game (end of input does too)
-At the end: play again (same opponents and settings, the next player leads)."""
+#: Where the description of a command starts on a line of the help, at the least.
+HELP_COLUMN = 14
+
+
+def help_text() -> str:
+    """What the person may type, in their language (``help``)."""
+    # TRANSLATORS: the name of a file a command takes, as in "save FILE".
+    take, file = shown_word("take"), _("FILE")
+    rows = [(shown_word("hint"), _("the engine's move for you (level 5 or stronger) and its estimate,\n"
+                                   "from -1 (you lose) to +1 (another player loses)")),
+            (shown_word("undo"), _("take back your last move (and the computer moves after it)")),
+            (shown_word("draw"), _("offer a draw: the game is drawn if every player still in it accepts")),
+            (shown_word("resign"), _("give up the game: you lose (asks you to confirm)")),
+            (f"{shown_word('save')} {file}", _("save the game record so far (text form; kozyri analyze reads it)")),
+            (shown_word("help"), _("this text")),
+            (shown_word("quit"), _("end the game (end of input does too)"))]
+    lines = [_("Type the number of a listed move, or the move itself: a card to lead (9S),\n"
+               "a beat and the card added on it (KH+9S), or take ({take}3). A beat is picked\n"
+               "in two steps: first the beating card (its number, or KH), then the card to add.", take=take),
+             _("Commands:")]
+    column = max(HELP_COLUMN, max(visible_width(word) for word, _what in rows) + 3)
+    for word, what in rows:
+        first, *more = what.split("\n")
+        lines.append(f"  {pad(word, column - 2)}{first}")
+        lines += [" " * column + line for line in more]
+    lines.append(_("At the end: play again (same opponents and settings, the next player leads)."))
+    return "\n".join(lines)
 
 
 class Quit(Exception):
@@ -134,9 +161,11 @@ class Screen:
             if not standard_input_is_terminal():
                 self.say(cut(text, 2 * ECHOED_CHARS))
             if len(text) > MOST_LINE_CHARS:
-                self.say(f"that line is no move and no command ({len(text):,} characters): {cut(text)!r}")
+                self.say(ngettext("that line is no move and no command ({count} character): {text}",
+                                  "that line is no move and no command ({count} characters): {text}", len(text),
+                                  count=number(len(text)), text=repr(cut(text))))
                 continue
-            if text.lower() in QUIT_WORDS:
+            if means(text, "quit"):
                 raise Quit
             return text
 
@@ -145,16 +174,10 @@ def _pick(text: str, options: list) -> object | None:
     """The option numbered ``text`` (1, 2, ...), None if ``text`` is not a number."""
     if not re.fullmatch(r"[0-9]{1,9}", text):
         return None
-    number = int(text)
-    if not 1 <= number <= len(options):
-        raise InvalidInput(f"no choice {number}: pick 1 to {len(options)}")
-    return options[number - 1]
-
-
-def _command(text: str) -> tuple[str, str]:
-    """``(word, argument)`` of a typed line: ``save game.txt`` -> ``("save", "game.txt")``."""
-    word, _, argument = text.partition(" ")
-    return word.lower(), argument.strip()
+    picked = int(text)
+    if not 1 <= picked <= len(options):
+        raise InvalidInput(_("no choice {number}: pick 1 to {count}", number=picked, count=len(options)))
+    return options[picked - 1]
 
 
 def _first_steps(moves: list[Move]) -> list:
@@ -207,8 +230,9 @@ class Game:
         in words (then the pause before the next computer move), a draw
         accepted or declined."""
         if event.kind == CHOOSE:
-            who = "You" if event.seat == self.you else seat_label(event.seat, self.you)
-            self.screen.say(f"{who} chose {suit_option(event.payload)}")
+            suit = suit_option(event.payload)
+            self.screen.say(_("You chose {suit}", suit=suit) if event.seat == self.you else
+                            _("{seat} chose {suit}", seat=seat_label(event.seat, self.you), suit=suit))
         elif event.kind == MOVE:
             if self._watching:
                 self.screen.say(paint_cards(self._sentences()[-1], self.screen.paint))
@@ -216,13 +240,14 @@ class Game:
                 if self._paced and self.session.phase == PLAY and following != self.you:
                     self.screen.pause()
         elif event.kind in (ACCEPT_DRAW, DECLINE_DRAW):
-            answer = "accepts" if event.kind == ACCEPT_DRAW else "declines"
-            self.screen.say(f"{seat_label(event.seat, self.you)} {answer} the draw")
+            seat = seat_label(event.seat, self.you)
+            self.screen.say(_("{seat} accepts the draw", seat=seat) if event.kind == ACCEPT_DRAW else
+                            _("{seat} declines the draw", seat=seat))
 
     def _computers(self) -> None:
         """The computer seats choose, move and answer a draw offer until the
         person is to act or the game is over (Ctrl-C: exit 130)."""
-        line = ProgressLine()
+        line = ThinkingLine()
         control = SearchControl(progress=line)
         try:
             self.session.computer_turns(control, on_event=self._announce)
@@ -244,26 +269,29 @@ class Game:
         while session.phase == CHOICE:
             choice = session.choice
             options = list(choice.free)
-            self.screen.lines(["your trump:"] + numbered_lines([suit_option(s, choice.deck) for s in options]))
-            text = self.screen.ask("your choice: ")
-            word, _ = _command(text)
+            self.screen.lines([_("your trump:")] + numbered_lines([suit_option(s, choice.deck) for s in options]))
+            text = self.screen.ask(_("your choice:") + " ")
+            word, _argument = command_of(text, COMMANDS)
             if word == "help":
-                say("Pick your trump suit by its number or its letter (S H D C).\n" + HELP)
+                letters = " ".join(local.split()[0] for local in suit_letters().values())
+                say(_("Pick your trump suit by its number or its letter ({letters}).", letters=letters) + "\n"
+                    + help_text())
             elif word == "hint":
-                say("Before the deal nothing tells one suit from another: any suit of the deck is as good.")
-            elif word in ("undo", "save", "draw", "resign"):
-                say(f"nothing to {word} yet: the cards are dealt once every trump is chosen")
+                say(_("Before the deal nothing tells one suit from another: any suit of the deck is as good."))
+            elif word is not None:
+                say(_("nothing to {command} yet: the cards are dealt once every trump is chosen",
+                      command=shown_word(word)))
             else:
                 try:
                     picked = _pick(text, options)
-                    self._announce(session.act(self.you, picked if picked is not None else text))
+                    self._announce(session.act(self.you, picked if picked is not None else read_suit(text, options)))
                 except InvalidInput as exc:
                     say(str(exc))
                     continue
                 self._computers()
         trumps = self.table.record.start.trumps
-        say("Trumps: " + ", ".join(f"{seat_label(s, self.you)} {suit_option(t)}" for s, t in enumerate(trumps))
-            + ". The cards are dealt.\n")
+        say(_("Trumps: {trumps}. The cards are dealt.", trumps=", ".join(
+            f"{seat_label(s, self.you)} {suit_option(t)}" for s, t in enumerate(trumps))) + "\n")
 
     # --- the play ----------------------------------------------------------------------
     def play(self) -> None:
@@ -284,21 +312,24 @@ class Game:
                 self._person_turn()
             except OutOfTime:
                 session.lose_on_time(self.you)
-                self.screen.say(self.screen.paint("your time ran out: you lose on time", "turn"))
+                self.screen.say(self.screen.paint(_("your time ran out: you lose on time"), "turn"))
         if not self._watching:
-            self.screen.say(f"the others played on: the game ended after {session.ply} moves")
+            self.screen.say(ngettext("the others played on: the game ended after {count} move",
+                                     "the others played on: the game ended after {count} moves", session.ply))
 
     def _out(self) -> None:
         """The person went out with others still playing (three or four
         players): where they finished, and whether to watch the rest."""
         self._told_out = True
-        place = self._narrator_now().place(self.you)
-        self.screen.say(self.screen.paint(f"You are out: {ordinal(place)} place, you cannot lose.", "turn"))
-        answer = self.screen.ask("Enter watches the others play on, fast without pauses, skip goes to the result: ")
-        if answer.lower() in ("skip", "s"):
+        place = place_text(self._narrator_now().place(self.you))
+        # TRANSLATORS: {place} is one of "1st" ... "4th" (context "place").
+        self.screen.say(self.screen.paint(_("You are out: {place} place, you cannot lose.", place=place), "turn"))
+        answer = self.screen.ask(_("Enter watches the others play on, {fast} without pauses, {skip} goes to the "
+                                   "result:", fast=shown_word("fast"), skip=shown_word("skip")) + " ")
+        if means(answer, "skip"):
             self._watching = False
-            self.screen.say("skipping to the result ...")
-        elif answer.lower() in ("fast", "f"):
+            self.screen.say(_("skipping to the result ..."))
+        elif means(answer, "fast"):
             self._paced = False
 
     def _draw(self) -> None:
@@ -318,7 +349,7 @@ class Game:
         return seen
 
     def _narrator_now(self) -> Narrator:
-        """Every move so far in words (:class:`~kozyri_cli.screen.Narrator`), brought up to date."""
+        """Every move so far in words (:class:`~kozyri_cli.narration.Narrator`), brought up to date."""
         seen = self._seen_record()
         narrator = self._narrator
         if narrator is None:
@@ -340,25 +371,27 @@ class Game:
         steps = _first_steps(moves)
         deck = view.deck
         self.screen.lines(move_prompt_lines(view, self.screen.paint))
-        self.screen.lines(numbered_lines([s.text(deck, True) if isinstance(s, Move) else deck.card_text(s, True)
+        self.screen.lines(numbered_lines([move_text(s, deck) if isinstance(s, Move) else card_text(deck, s)
                                           for s in steps]))
         if self.clock is not None:
             self.screen.say(self.screen.paint(clock_line(self.clock, self._spent(monotonic())), "turn"))
-        text = self._ask("your move (number, move, or help): ")
+        text = self._ask(_("your move (number, move, or {help}):", help=shown_word("help")) + " ")
         while text:
-            word, argument = _command(text)
-            if word in COMMANDS:
+            word, argument = command_of(text, COMMANDS)
+            if word is not None:
                 self._run(word, argument)
                 return
             try:
                 picked = _pick(text, steps)
                 if picked is None:
                     picked = self._beating_card(text, view, steps)
+                if picked is None:
+                    picked = read_move(text, view)
             except InvalidInput as exc:
                 self._refused(text, exc, view, steps)
                 return
             if not isinstance(picked, int):
-                self._move(picked if picked is not None else text, view, steps)
+                self._move(picked, view, steps, text)
                 return
             text = self._second_step(picked, view, moves)  # a command typed there runs as if typed here
 
@@ -378,7 +411,7 @@ class Game:
     def _run(self, word: str, argument: str) -> None:
         """One of the :data:`COMMANDS` at the person's turn."""
         if word == "help":
-            self.screen.say(HELP)
+            self.screen.say(help_text())
         elif word == "hint":
             self._hint()
         elif word == "undo":
@@ -397,7 +430,7 @@ class Game:
         if not view.pile or "+" in text:
             return None
         try:
-            card = view.deck.parse_card(text)
+            card = read_card(view.deck, text)
         except InvalidInput:
             return None
         return card if card in steps else None
@@ -408,56 +441,62 @@ class Game:
         typed instead (to be run), else ``""``."""
         deck = view.deck
         follows = [m for m in moves if m.kind == MoveKind.BEAT and m.card == card]
-        beat = f"beat {deck.card_text(view.pile[-1], True)} with {deck.card_text(card, True)}"
+        top, beating = card_text(deck, view.pile[-1]), card_text(deck, card)
         while True:
-            self.screen.say(f"{beat}, then add:")
-            self.screen.lines(numbered_lines([deck.card_text(m.follow, True) for m in follows]))
-            text = self._ask("card to add (number or card; Enter goes back): ")
-            if not text or text.lower() == "back":
+            self.screen.say(_("beat {top} with {card}, then add:", top=top, card=beating))
+            self.screen.lines(numbered_lines([card_text(deck, m.follow) for m in follows]))
+            text = self._ask(_("card to add (number or card; Enter goes back):") + " ")
+            if not text or means(text, "back"):
                 return ""
-            if _command(text)[0] in COMMANDS:
+            if command_of(text, COMMANDS)[0] is not None:
                 return text
             try:
                 picked = _pick(text, follows)
-                if picked is None and "+" not in text:
-                    follow = deck.parse_card(text)
+                if picked is None:
+                    picked = read_move(text, view) if "+" in text else None
+                if picked is None:
+                    follow = read_card(deck, text)
                     picked = next((m for m in follows if m.follow == follow), None)
                     if picked is None:
-                        raise InvalidInput(f"{deck.card_text(follow, True)} cannot be added: the card to add is "
-                                           "another card of your hand")
+                        raise InvalidInput(_("{card} cannot be added: the card to add is another card of your hand",
+                                             card=card_text(deck, follow)))
             except InvalidInput as exc:
                 self.screen.say(str(exc))
                 continue
-            self._move(picked if picked is not None else text, view, _first_steps(moves))
+            self._move(picked, view, _first_steps(moves), text)
             return ""
 
-    def _move(self, move, view, steps) -> None:
-        """The person's move (a Move or its text) played and told in words, or refused with the reason."""
+    def _move(self, move: Move, view, steps, text: str) -> None:
+        """The person's move (typed as ``text``) played and told in words, or refused with the reason."""
+        if move not in self.table.legal_moves():
+            self._refused(text, None, view, steps)
+            return
         spent = self._spent(self._answered)
         try:
             self.session.act(self.you, move, spent if self.clock is not None else None)
         except InvalidInput as exc:
-            self._refused(move if isinstance(move, str) else move.text(view.deck), exc, view, steps)
+            self._refused(text, exc, view, steps)
             return
         if self.clock is not None:
             self.clock.charge(spent)
         self.screen.say(paint_cards(self._sentences()[-1], self.screen.paint))
 
-    def _refused(self, text: str, exc: Exception, view, steps) -> None:
+    def _refused(self, text: str, exc: Exception | None, view, steps) -> None:
         """A refused move: why, in the words of the rules, and what is legal."""
-        reason = explain_refusal(text, view) or str(exc)
+        reason = explain_refusal(text, view) or (str(exc) if exc is not None else
+                                                  _("illegal move {text}", text=repr(text)))
         deck = view.deck
         moves = [s for s in steps if isinstance(s, Move)]
-        beaters = [deck.card_text(s, True) for s in steps if isinstance(s, int)]
-        legal = [m.text(deck, True) for m in moves if m.kind != MoveKind.TAKE]
+        beaters = [card_text(deck, s) for s in steps if isinstance(s, int)]
+        legal = [move_text(m, deck) for m in moves if m.kind != MoveKind.TAKE]
         if beaters:
-            legal.append(f"beat {deck.card_text(view.pile[-1], True)} with {' or '.join(beaters)} "
-                         "(then add a card)")
-        legal += [m.text(deck, True) for m in moves if m.kind == MoveKind.TAKE]
-        self.screen.say(f"{reason}\nlegal moves: " + ", ".join(legal))
+            legal.append(_("beat {top} with {cards} (then add a card)", top=card_text(deck, view.pile[-1]),
+                           cards=either(beaters)))
+        legal += [move_text(m, deck) for m in moves if m.kind == MoveKind.TAKE]
+        self.screen.say(reason + "\n" + _("legal moves: {moves}", moves=", ".join(legal)))
 
     def _hint(self) -> None:
-        line = ProgressLine()
+        line = ThinkingLine()
         control = SearchControl(progress=line)
         try:
             result = self.table.genmove(self.you, self.hint_limit, agent=self.hint_agent, control=control)
@@ -472,18 +511,20 @@ class Game:
         views = self._seen_record().views()
         mine = [i for i in range(self.table.ply) if views[i].to_move == self.you]
         if not mine:
-            self.screen.say("nothing to take back: you have not moved yet")
+            self.screen.say(_("nothing to take back: you have not moved yet"))
             return
         count = self.table.ply - mine[-1]
-        for _ in range(count):
+        for _step in range(count):
             self.session.undo(self.you)
-        self.screen.say(f"took back {count} move{'s' if count != 1 else ''}: your move {mine[-1] + 1} again")
+        self.screen.say(ngettext("took back {count} move: your move {number} again",
+                                 "took back {count} moves: your move {number} again", count, number=mine[-1] + 1))
 
     def _resign(self) -> None:
         """The person resigns, once they confirm: they lose, and the game ends."""
-        answer = self.screen.ask("resign: you lose this game. Are you sure? (y/n): ")
-        if answer.lower() not in YES_WORDS:
-            self.screen.say("you play on")
+        answer = self.screen.ask(_("resign: you lose this game. Are you sure? ({yes}/{no}):", yes=shown_word("y"),
+                                   no=shown_word("n")) + " ")
+        if not means(answer, "y"):
+            self.screen.say(_("you play on"))
             return
         self.session.resign(self.you)
 
@@ -496,24 +537,24 @@ class Game:
         except KozyriError as exc:
             self.screen.say(str(exc))
             return
-        self.screen.say("you offer a draw")
+        self.screen.say(_("you offer a draw"))
         self._computers()
         if self.session.phase != OVER:
-            self.screen.say("the draw is declined: play on")
+            self.screen.say(_("the draw is declined: play on"))
 
     def save(self, path: str) -> bool:
         """The record so far into ``path`` (text form); remembered to save the whole game at the end."""
         if not path:
-            self.screen.say("save needs a file name: save game.txt")
+            self.screen.say(_("save needs a file name: {save} game.txt", save=shown_word("save")))
             return False
         try:
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(self.table.record.to_text() + "\n")
         except OSError as exc:
-            self.screen.say(f"cannot write {path}: {exc.strerror or exc}")
+            self.screen.say(_("cannot write {path}: {reason}", path=path, reason=_unwritable(exc)))
             return False
         self.save_path = path
-        self.screen.say(f"saved the game record to {path}")
+        self.screen.say(_("saved the game record to {path}", path=path))
         return True
 
     # --- the end ---------------------------------------------------------------------
@@ -525,19 +566,40 @@ class Game:
         ending = self.session.ending
         reason = ON_TIME if isinstance(ending, TimeLoss) else ending.reason
         screen.say()
-        screen.lines(end_lines(table.record, ending.text, ending.loser, self.you, screen.paint, reason))
+        screen.lines(end_lines(table.record, ending.loser, self.you, screen.paint, reason))
         if self.save_path is not None and self.save(self.save_path):
-            screen.say(f"review it: kozyri analyze {self.save_path}")
+            screen.say(_("review it: kozyri analyze {path}", path=self.save_path))
         else:
-            screen.say("to review a game, save it (--save FILE, or save FILE while playing), then: "
-                       "kozyri analyze FILE")
+            screen.say(_("to review a game, save it (--save FILE, or {save} FILE while playing), then: "
+                         "kozyri analyze FILE", save=shown_word("save")))
         while True:
             try:
-                word, argument = _command(screen.ask("play again? (y/n, or save FILE): "))
+                word, argument = command_of(screen.ask(_("play again? ({yes}/{no}, or {save} FILE):",
+                                                         yes=shown_word("y"), no=shown_word("n"),
+                                                         save=shown_word("save")) + " "), ("save", "again"))
             except Quit:
                 return False
             if word == "save":
                 if self.save(argument):
-                    screen.say(f"review it: kozyri analyze {self.save_path}")
+                    screen.say(_("review it: kozyri analyze {path}", path=self.save_path))
                 continue
-            return word in AGAIN_WORDS
+            return word == "again"
+
+
+def _unwritable(error: OSError) -> str:
+    """Why a file could not be written, in the person's words."""
+    if isinstance(error, FileNotFoundError):
+        return _("no such folder")
+    if isinstance(error, PermissionError):
+        return _("permission denied")
+    if isinstance(error, IsADirectoryError):
+        return _("it is a folder")
+    return errno.errorcode.get(error.errno, str(error.errno))
+
+
+class ThinkingLine(ProgressLine):
+    """The progress line while a computer player or the hint searches, in the person's words."""
+
+    def text(self, control) -> str:
+        return "  " + _("thinking: {seconds} s, {nodes} nodes", seconds=decimal(control.root.elapsed, 1),
+                        nodes=number(control.total_nodes))

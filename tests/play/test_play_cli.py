@@ -6,6 +6,7 @@ at levels 1-2 or on node budgets, so no test depends on the machine's speed."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import pty
@@ -231,13 +232,16 @@ def test_ctrl_c_at_the_prompt_exits_130():
 
 
 TMUX = shutil.which("tmux")
+#: Numbers the terminals of this process.
+TERMINALS = itertools.count(1)
 
 
 class Terminal:
     """A tmux session of our own (a private server socket) running one command."""
 
     def __init__(self, command: list[str], width: int = 100, height: int = 60):
-        self.socket = f"kozyri-play-test-{os.getpid()}"
+        # A server of its own each (one killed a moment before may still hold its socket).
+        self.socket = f"kozyri-play-test-{os.getpid()}-{next(TERMINALS)}"
         # The shell keeps the pane (and its last screen) after the game ends, and says how it ended.
         shell = f"{shlex.join(command)}; echo EXIT=$?; sleep 600"
         self.tmux("new-session", "-d", "-s", "play", "-x", str(width), "-y", str(height), "-c", str(ROOT), shell)
@@ -269,10 +273,20 @@ class Terminal:
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=30)
 
+    def ones_to_the_end(self, prompt: str, again: str) -> str:
+        """One "1" at each ``prompt`` until the ``again`` question: the screen that asks it."""
+        while True:
+            shown = self.wait_for(prompt + "|" + again)
+            if re.search(again, shown, re.MULTILINE):
+                return shown
+            self.type("1")
+            self.wait_for("", changed_from=shown)
+
 
 PROMPT = r"(your move \(number, move, or help\)|card to add \(number or card; Enter goes back\)):\s*$"
 AGAIN = r"play again\? \(y/n, or save FILE\):\s*$"
-TERMINAL_ENV = ["env", f"PYTHONPATH={os.pathsep.join(p for p in sys.path if p)}", "TERM=xterm-256color"]
+TERMINAL_ENV = ["env", f"PYTHONPATH={os.pathsep.join(p for p in sys.path if p)}", "TERM=xterm-256color",
+                "LC_ALL=C.UTF-8", "LANGUAGE="]
 
 
 @pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install -y tmux): no terminal to play on")
@@ -289,13 +303,7 @@ def test_a_game_on_a_terminal_under_tmux(tmp_path):
         terminal.type("1")
         after = terminal.wait_for(r"1\. You led ")
         assert "last moves:" in after
-        while True:  # one "1" a prompt until the game is over
-            shown = terminal.wait_for(PROMPT + "|" + AGAIN)
-            if re.search(AGAIN, shown, re.MULTILINE):
-                break
-            terminal.type("1")
-            terminal.wait_for("", changed_from=shown)
-        end = shown
+        end = terminal.ones_to_the_end(PROMPT, AGAIN)
         assert "game over after" in end and "the deal, every hand revealed:" in end and "places: " in end
         terminal.type(f"save {saved}")
         terminal.wait_for(r"review it: kozyri analyze .*\n" + AGAIN)

@@ -44,7 +44,7 @@ def test_resign_asks_first_then_ends_the_game_and_its_record_says_so(cli, tmp_pa
     assert loaded["ending"] == end["ending"] and loaded["record"] == end["record"]
     # At seat 1, after the computer's first move.
     out, _ = ended(cli, *SMALL, "--seat", "1", moves="resign\ny\n")
-    assert "game over after 1 moves: you resigned: you lose" in out
+    assert "game over after 1 move: you resigned: you lose" in out
 
 
 def test_a_draw_offer_a_weak_computer_declines_and_the_game_goes_on(cli):

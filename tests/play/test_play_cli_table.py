@@ -15,7 +15,7 @@ import pytest
 from kozyri.owntrumps import GameRecord, Observation, Position
 from kozyri.owntrumps.rules import MoveKind, Rules
 from kozyri_cli.play import numbered_path, rematch_seed, seat_seed
-from kozyri_cli.screen import explain_refusal
+from kozyri_cli.narration import explain_refusal
 
 ONES = "1\n" * 3000
 

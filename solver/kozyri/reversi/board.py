@@ -157,8 +157,9 @@ class Board:
     def __hash__(self) -> int:
         return hash((self.black, self.white, self.turn))
 
-    def pretty(self, show_moves: bool = True) -> str:
-        """The board as text, row 1 at the top, legal moves marked ``*``."""
+    def pretty(self, show_moves: bool = True, status: bool = True) -> str:
+        """The board as text, row 1 at the top, legal moves marked ``*``;
+        ``status``: the disc counts and the side to move under it."""
         legal = self.legal_move_mask() if show_moves else 0
         lines = ["  a b c d e f g h"]
         for row in range(8):
@@ -174,8 +175,9 @@ class Board:
                 else:
                     cells.append(".")
             lines.append(f"{row + 1} " + " ".join(cells))
-        black, white = self.disc_counts()
-        lines.append(f"X (black) {black}  O (white) {white}  {self.turn} to move")
+        if status:
+            black, white = self.disc_counts()
+            lines.append(f"X (black) {black}  O (white) {white}  {self.turn} to move")
         return "\n".join(lines)
 
     # -- playing ----------------------------------------------------------------
