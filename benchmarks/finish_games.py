@@ -18,7 +18,7 @@ was before issue 33 (``mcts-base``, or ``pimc-base`` with 3 or 4 players:
 named as their classes, a variant plays with level 3's seeds, so ``base``
 plays the games of ``benchmarks/results/arena_2p_level3_mirror.jsonl``
 move for move). Compare against ``mcts-base``, not ``level3``: level 3
-now has the discount (``kozyri.agents.levels.FINISHING``). ``run`` plays a match over the arena's seeded deals
+now has the discount (``kozyri.agents.owntrumps.trees.FINISHING_DISCOUNT``). ``run`` plays a match over the arena's seeded deals
 (the same deals and agent seeds as ``kozyri arena ... --seed 1``) into
 ``benchmarks/results/finish_<variant>[_vs_<other>].jsonl``; ``table``
 prints, per file: decided, repetition and capped games, mean moves, and
@@ -43,9 +43,9 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 sys.path.insert(0, str(HERE))  # the variants' classes are found as finish_games:<Class> (forked workers inherit it)
 
-#: Each variant's options of MctsAgent (``base``: level 3's agent as it is).
+#: Each variant's options of MctsAgent (``base``: level 3's agent as it was before issue 33).
 VARIANTS: dict[str, dict] = {
-    "base": {},
+    "base": {"length_discount": 1.0},  # the agents' default was no discount then (now FINISHING_DISCOUNT)
     "h100": {"max_plies": 100},
     "ld999": {"length_discount": 0.999},
     "ld995": {"length_discount": 0.995},

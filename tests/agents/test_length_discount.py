@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from kozyri.agents import make_agent
-from kozyri.agents.owntrumps.trees import ismcts_search, kernel_tables, uct_search
+from kozyri.agents.owntrumps.trees import FINISHING_DISCOUNT, ismcts_search, kernel_tables, uct_search
 from kozyri.core import InvalidInput, Limit
 from kozyri.owntrumps import Observation, Rules
 from kozyri.owntrumps import mcts_kernels as K
@@ -111,14 +111,16 @@ def test_a_discount_changes_the_values_not_the_legal_moves():
     assert changed >= 6
 
 
-def test_the_agents_take_the_discount_and_play_the_same_without_it():
+def test_the_agents_take_the_discount_and_finish_by_default():
     pos = positions(1, deck="36")[0]
     view = Observation.open(pos, pos.to_move)
     for name in ("mcts", "pimc", "ismcts"):
         plain = make_agent(name, seed=5).choose(view, Limit(nodes=200))
-        off = make_agent(name, seed=5, length_discount=1.0).choose(view, Limit(nodes=200))
-        assert plain.move == off.move and plain.info.estimate == off.info.estimate
+        same = make_agent(name, seed=5, length_discount=FINISHING_DISCOUNT).choose(view, Limit(nodes=200))
+        assert plain.move == same.move and plain.info.estimate == same.info.estimate
+        assert make_agent(name).length_discount == FINISHING_DISCOUNT < 1
         assert make_agent(name, length_discount=0.99).length_discount == 0.99
+        assert make_agent(name, length_discount=1.0).length_discount == 1.0
 
 
 @pytest.mark.parametrize("bad", [0, -0.5, 1.01, float("nan"), True, "0.9"])
@@ -128,10 +130,11 @@ def test_bad_discounts_are_refused(bad):
             make_agent(name, length_discount=bad)
 
 
-def test_the_levels_agents_prefer_short_wins_and_named_agents_do_not():
+def test_the_levels_agents_and_named_agents_prefer_short_wins():
     from kozyri.agents.levels import resolve
 
     for number in range(3, 9):
         for players in (2, 4):
-            assert resolve("owntrumps", level=number, view=players).make_agent(1).length_discount == 0.995
-    assert resolve("owntrumps", agent="mcts", nodes=100).make_agent(1).length_discount == 1.0
+            assert resolve("owntrumps", level=number, view=players).make_agent(1).length_discount == FINISHING_DISCOUNT
+    for name in ("mcts", "pimc", "ismcts"):  # the studies' and the arena's agents when none is named
+        assert resolve("owntrumps", agent=name, nodes=100).make_agent(1).length_discount == FINISHING_DISCOUNT

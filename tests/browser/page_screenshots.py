@@ -50,6 +50,8 @@ from tests.browser.test_page import (  # noqa: E402
     _get,
     _post,
     my_turn,
+    play_plainly,
+    play_until_out,
     start_owntrumps,
 )
 from tests.server.live import free_port  # noqa: E402
@@ -140,20 +142,6 @@ class Camera:
         page.set_viewport_size(DESKTOP)
 
 
-def play_one(player: Player, state: dict) -> None:
-    """The seat's move: a beat when it has one, else a lead, else a take (a plain game, as people play)."""
-    page = player.page
-    legal = state["state"]["legal_moves"]
-    move = next((m for m in legal if "+" in m), None) or next((m for m in legal if not m.startswith("take")),
-                                                              legal[0])
-    if move.startswith("take"):
-        page.click("#take")
-    else:
-        for card in move.split("+"):
-            page.click(f'#hand .card[data-card="{card}"]')
-    player.wait_past(state)
-
-
 def computer_game(browser, base: str, camera: Camera) -> None:
     """Against the computer (2 players, 24 cards): the narrated computer move, the hint, the resign
     confirmation, then the game played to its end and its review."""
@@ -182,7 +170,7 @@ def computer_game(browser, base: str, camera: Camera) -> None:
             camera.take(player, "resign", "#resign-confirm")
             page.click("#resign-no")
             shot.add("resign")
-        play_one(player, state)
+        play_plainly(player, state)
     page.click("#review-button")
     page.wait_for_selector("#review svg.chart", timeout=120_000)
     for _ in range(3):
@@ -202,16 +190,7 @@ def end_with_places(browser, base: str, camera: Camera) -> None:
     page.evaluate("s => localStorage.setItem('kozyri.seat.' + s.table, JSON.stringify({seat: s.seat, token: s.token}))",
                   seat)
     player.open(f"#/t/{table['id']}", query="?pace=slow&tips=off")
-    while True:
-        page.wait_for_function(
-            "() => { const t = window.kozyriTable, s = t && t.state;"
-            " if (!s || t.inFlight || s.phase !== 'play') return false;"
-            " if (s.state.view.counts[0] === 0 || s.state.ending) return true;"
-            " return !t.queue.length && s.state.to_move === 0; }")
-        state = player.state()
-        if state["state"]["view"]["counts"][0] == 0 or state["state"]["ending"]:
-            break
-        play_one(player, state)
+    play_until_out(player)
     page.wait_for_selector("#skip")
     page.click("#skip")
     page.wait_for_selector("#result")

@@ -812,6 +812,35 @@ def test_computer_moves_are_paced_and_cards_fly(server, browser, shots):
     player.close()
 
 
+def play_plainly(player: Player, state: dict) -> None:
+    """The seat's move: a beat with a card added when it has one, else a lead, else the take (as people play)."""
+    page = player.page
+    legal = state["state"]["legal_moves"]
+    leads = [m for m in legal if not m.startswith("take")]
+    move = next((m for m in legal if "+" in m), None) or (leads[0] if leads else legal[0])
+    if move.startswith("take"):
+        page.click("#take")
+    else:
+        for card in move.split("+"):
+            page.click(f'#hand .card[data-card="{card}"]')
+    player.wait_past(state)
+
+
+def play_until_out(player: Player) -> dict:
+    """Play seat 0 plainly (:func:`play_plainly`) until its hand is empty or the game is over; the state then."""
+    page = player.page
+    while True:
+        page.wait_for_function(
+            "() => { const t = window.kozyriTable, s = t && t.state;"
+            " if (!s || t.inFlight || s.phase !== 'play') return false;"
+            " if (s.state.view.counts[0] === 0 || s.state.ending) return true;"  # out: the computers' moves still held
+            " return !t.queue.length && s.state.to_move === 0; }")
+        state = player.state()
+        if state["state"]["view"]["counts"][0] == 0 or state["state"]["ending"]:
+            return state
+        play_plainly(player, state)
+
+
 def test_a_person_out_sees_their_place_and_skips_to_the_end(server, browser, shots):
     """Three players, a deal where the person (who beats whenever it can) goes out first while the two
     computers (level 2, seeded: the same game every run) play on at the pace "slow": the page says "You are
@@ -825,25 +854,7 @@ def test_a_person_out_sees_their_place_and_skips_to_the_end(server, browser, sho
     page.evaluate("s => localStorage.setItem('kozyri.seat.' + s.table, JSON.stringify({seat: s.seat, token: s.token}))",
                   seat)
     player.open(f"#/t/{table['id']}", query="?pace=slow")
-    while True:
-        page.wait_for_function(
-            "() => { const t = window.kozyriTable, s = t && t.state;"
-            " if (!s || t.inFlight || s.phase !== 'play') return false;"
-            " if (s.state.view.counts[0] === 0 || s.state.ending) return true;"  # out: the computers' moves still held
-            " return !t.queue.length && s.state.to_move === 0; }")
-        state = player.state()
-        view = state["state"]["view"]
-        if view["counts"][0] == 0 or state["state"]["ending"]:
-            break
-        legal = state["state"]["legal_moves"]
-        leads = [m for m in legal if not m.startswith("take")]
-        move = next((m for m in legal if "+" in m), None) or (leads[0] if leads else legal[0])
-        if move.startswith("take"):
-            page.click("#take")
-        else:
-            for card in move.split("+"):
-                page.click(f'#hand .card[data-card="{card}"]')
-        player.wait_past(state)
+    state = play_until_out(player)
     assert not state["state"]["ending"], "the person goes out first in this deal"
     page.wait_for_selector("#skip")
     assert player.message().startswith("You are out: you cannot lose \u2014 you finished 1st"), player.message()

@@ -77,9 +77,13 @@ def test_no_door_derives_a_seat_seed_by_another_rule():
 
 
 @pytest.mark.parametrize("index", [3, 11])
-def test_a_published_studys_selfplay_cells_replay(index):
+def test_a_published_studys_selfplay_cells_replay(index, monkeypatch):
     # benchmarks/results/winrates_36_mcts200.jsonl: 36 cards, mcts at 200 nodes, seed 1 (a node budget:
-    # reproducible). Its cells were played with the seeds of the study's rule; they replay move for move.
+    # reproducible). Its cells were played with the seeds of the study's rule; they replay move for move
+    # with the agent they were played by (mcts without a length discount, its default then: issue 47).
+    from kozyri.agents.owntrumps.mcts import MctsAgent
+
+    monkeypatch.setitem(MctsAgent.__init__.__kwdefaults__, "length_discount", 1.0)
     lines = PUBLISHED_STUDY.read_text(encoding="utf-8").splitlines()
     settings = StudySettings.from_json(json.loads(lines[0])["winrates"])
     row = json.loads(lines[1])

@@ -95,6 +95,29 @@ def test_a_capped_game_ends_as_capped():
         table.play("take1")
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_capped_game_keeps_the_places_decided_before_the_cap(seed):
+    from kozyri.play.games import game_kind
+
+    whole = OwnTrumpsTable(deal(4, seed, "36"), [Seat("random", seed=s) for s in range(4)])
+    whole.play_out()
+    positions = list(whole.record.positions())
+    first_out = next(ply for ply, p in enumerate(positions) if 0 in p.hands)
+    out = positions[first_out].hands.index(0)
+    cap = first_out + 2
+    assert cap < whole.ply, "the game goes on after its first seat is out"
+    table = OwnTrumpsTable(deal(4, seed, "36"), [None] * 4, turn_cap=cap)
+    for move in whole.moves[:cap]:
+        table.play(move)
+    ending = table.ending
+    assert ending.capped and ending.loser is None and ending.reason == "turn cap"
+    holders = [seat for seat in range(4) if positions[cap].hands[seat]]
+    assert out not in holders and len(holders) >= 2
+    assert ending.scores[out] == 1.0 and all(ending.scores[seat] == 0.5 for seat in holders)
+    places = game_kind("owntrumps").places(table, ending)
+    assert places[out] == 1 and len({places[seat] for seat in holders}) == 1 and places[holders[0]] > 1
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(2, 4), st.integers(0, 10**6), st.sampled_from(["4x3", "24", "36"]), st.booleans())
 def test_views_from_public_moves_equal_the_omniscient_views_at_every_ply(players, seed, deck, must_beat):

@@ -69,8 +69,10 @@
     span.classList.toggle("low", running && left < LOW_SECONDS);
   }
 
-  /** The seat boxes (#seat-N, drawn by the game's view) get their presence, clock and takeover; the table its online line. */
-  function decorate(ctl, message) {
+  /** The seat boxes (#seat-N, drawn by the game's view) get their presence, clock and takeover; the table its online line:
+      from the newest state received (ctl.latest()), not the one drawn, which may wait behind paced moves. */
+  function decorate(ctl, shown) {
+    const message = (ctl.latest && ctl.latest()) || shown;
     const seats = (ctl.summary && ctl.summary.seats) || [];
     const takeover = Array.isArray(message.takeover) ? message.takeover : [];
     const clock = message.clock && message.status === "playing" && !(message.state && message.state.ending) ? message.clock : null;
@@ -148,6 +150,8 @@
 
   /** Your seat played by the computer while you were away: a button to take it back. */
   function offerTakeBack(ctl, message, takeover) {
+    const offered = document.getElementById("taken-over");
+    if (offered) offered.remove();  // drawn again from the newest state (decorate runs as states arrive)
     if (ctl.seat === null || !takeover.includes(ctl.seat) || message.status !== "playing") return;
     const box = el("div", "talk-box");
     box.id = "taken-over";
@@ -167,7 +171,7 @@
 
   /** Every half second: the running clock and the time away, without drawing the table again. */
   function tick(ctl) {
-    const message = ctl.state;
+    const message = (ctl.latest && ctl.latest()) || ctl.state;
     if (!message) return;
     if (message.clock && message.clock.running !== null && message.clock.running !== undefined) {
       const span = document.getElementById("clock-" + message.clock.running);

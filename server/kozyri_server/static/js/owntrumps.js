@@ -400,15 +400,26 @@
     return takeReason(view, trump).count;
   }
 
-  /** Every move in words, newest first, numbered. */
+  /** The moves the list shows at most: drawing it is then bounded work however long the game (the record has them all). */
+  const MOVE_LIST_MOST = 100;
+
+  /** The newest moves in words, newest first, numbered; the earlier ones counted under them. */
   function drawMoveList(ctl, past) {
     const list = ctl.els.lastMoves;
-    list.replaceChildren();
-    for (let i = past.entries.length - 1; i >= 0; i -= 1) {
+    const items = [];
+    const last = Math.max(0, past.entries.length - MOVE_LIST_MOST);
+    for (let i = past.entries.length - 1; i >= last; i -= 1) {
       const li = el("li", "", narrate(ctl, past.entries[i]));
       li.value = i + 1;
-      list.append(li);
+      items.push(li);
     }
+    if (last > 0) {
+      const more = el("li", "earlier-moves", "\u2026 " + last + (last === 1 ? " earlier move" : " earlier moves") +
+        ": the game's record has every move");
+      more.value = last;
+      items.push(more);
+    }
+    list.replaceChildren(...items);
   }
 
   /** The cards a move placed, and a take's cards, for the animation: {placed, taken, seat}. */
@@ -636,7 +647,8 @@
         return ["Draw agreed.", "Every player still holding cards agreed to a draw."];
       case "repetition":
         return ["Draw by repetition: the same position occurred three times.", ""];
-      case "turn cap":
+      case "turn cap":  // the places already decided stand; those still holding cards draw
+        if (place >= 0) return ["You finished " + ordinal(place + 1) + ".", "The game reached its turn cap: the players still holding cards drew."];
         return ["A draw: the game reached its turn cap.", ending.text || ""];
       default:
         if (loser === null || loser === undefined) return ["A draw.", "The last player's one card beat the top card."];

@@ -251,7 +251,13 @@
       if (message.seat === null && this.seat === null) message = Online.spectatorMessage(message);
       if (this.inFlight && message.event_seq > this.inFlight.seq) this.inFlight = null;  // acknowledged
       this.queue.push(message);
+      if (this.state) Online.decorate(this, this.state);  // presence, clocks, takeover: at once, whatever waits to be shown
       this.drain();
+    }
+
+    /** The newest state received, shown or still queued: what presence, clocks and takeover follow (never the queue's pace). */
+    latest() {
+      return this.queue.length ? this.queue[this.queue.length - 1] : this.state;
     }
 
     /** Show the queued states in order, holding each after a move for the pace's pause. */
@@ -260,6 +266,13 @@
       this.draining = true;
       try {
         while (this.queue.length) {
+          if (this.skipping && this.queue.length > 1) {
+            // Skipping: only the newest state is drawn (each drawing replays the game so far, so drawing
+            // every queued state would cost the square of their number); the others only say who moved.
+            const newest = this.queue.pop();
+            for (const skipped of this.queue) this.noteMover(skipped);
+            this.queue = [newest];
+          }
           const wait = this.skipping ? 0 : this.holdUntil - performance.now();
           if (wait > 0) {
             window.clearTimeout(this.timer);
@@ -283,8 +296,13 @@
       this.drain();
     }
 
-    async show(message) {
+    /** Who made a state's last move (the history names the movers it cannot replay by these). */
+    noteMover(message) {
       if (message.last && message.last.phase === "play") this.movers[message.last.ply] = message.last.seat;
+    }
+
+    async show(message) {
+      this.noteMover(message);
       const before = this.state;
       if (!before || before.status !== message.status || message.status === "open" || before.phase !== message.phase ||
           (message.status === "finished" && !before.rematch && message.rematch)) {

@@ -20,6 +20,7 @@ from kozyri.agents.owntrumps.simple import greedy_scores
 from kozyri.agents.owntrumps.trees import (
     DEFAULT_EPSILON,
     DEFAULT_LIMIT,
+    FINISHING_DISCOUNT,
     MAX_PLAYOUT_PLIES,
     MoveStats,
     discount_factor,
@@ -44,7 +45,7 @@ class IsmctsAgent(OwnTrumpsAgent):
     searches = True
 
     def __init__(self, seed: int = 0, *, exploration: float = 1.0, epsilon: float = DEFAULT_EPSILON,
-                 pool: int = DEFAULT_POOL, max_plies: int = MAX_PLAYOUT_PLIES, length_discount: float = 1.0):
+                 pool: int = DEFAULT_POOL, max_plies: int = MAX_PLAYOUT_PLIES, length_discount: float = FINISHING_DISCOUNT):
         super().__init__(seed)
         if not exploration > 0:
             raise InvalidInput(f"the exploration constant must be positive, not {exploration!r}")

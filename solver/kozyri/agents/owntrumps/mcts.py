@@ -8,8 +8,9 @@ playouts are slower and a fifth of them never end at 36 cards), every seat maxim
 players the MCTS-solver backup, so that a proven win is played and a proven
 loss avoided whenever another move remains. With ``length_discount`` below
 1 a score ``n`` moves from the end counts ``length_discount**n``, so of two
-wins the search prefers the shorter (the levels from 3 up use 0.995: without it
-their games wandered to the turn cap, issue 33); the tree also sums the
+wins the search prefers the shorter (by default 0.98,
+:data:`~kozyri.agents.owntrumps.trees.FINISHING_DISCOUNT`: without it games
+wandered to the turn cap, issues 33 and 47); the tree also sums the
 scores undiscounted, and the estimate reported is that expected score. Near the end (at most
 ``exact_cards`` cards in hands) the exact proof search gets the first half
 of a time budget, or nine tenths of it within :data:`QUICK_EXACT_CARDS`
@@ -33,6 +34,7 @@ from kozyri.agents.owntrumps.simple import greedy_move
 from kozyri.agents.owntrumps.trees import (
     DEFAULT_EPSILON,
     DEFAULT_LIMIT,
+    FINISHING_DISCOUNT,
     MAX_PLAYOUT_PLIES,
     MoveStats,
     discount_factor,
@@ -72,7 +74,7 @@ class MctsAgent(OwnTrumpsAgent):
 
     def __init__(self, seed: int = 0, *, exploration: float = 1.0, epsilon: float = DEFAULT_EPSILON,
                  exact: bool = True, exact_cards: int | None = None, max_plies: int = MAX_PLAYOUT_PLIES,
-                 length_discount: float = 1.0, tables: TableStore | DeckTables | None = None):
+                 length_discount: float = FINISHING_DISCOUNT, tables: TableStore | DeckTables | None = None):
         super().__init__(seed)
         #: Retrograde tables the exact phase answers from when they cover the position (two players, small decks).
         self.tables = tables
