@@ -27,7 +27,6 @@ import click
 from kozyri import i18n
 from kozyri.agents import agent_names
 from kozyri.agents.levels import Resolved, resolve
-from kozyri.checks import MOST_SEED
 from kozyri.owntrumps.inputs import read_record
 from kozyri.owntrumps.record import GameRecord
 from kozyri.owntrumps.rules import AGREEMENT, RESIGNATION, Rules
@@ -93,12 +92,6 @@ def clock_control(text: str) -> TimeControl:
         raise InvalidInput(f"--clock {text}: give none, MINUTES+INCREMENT (5+2), move:SECONDS (move:30) "
                            'or a time control\'s JSON ({"kind": ...})')
     return TimeControl.from_json(data, what="--clock")
-
-
-def seat_seed(seed: int, seat: int) -> int:
-    """The seed of the computer at ``seat``: ``seed + seat``, within the one
-    seed rule (0 to 2**63-1: past the largest seed it wraps to 0)."""
-    return (seed + seat) % (MOST_SEED + 1)
 
 
 def strengths(level, agent, seconds, nodes, players: int) -> tuple[dict, Resolved]:
@@ -230,7 +223,8 @@ def play(players, you, level, agent, seconds, nodes, deck, rule_changes, leader,
     tables = TableStore()  # stored retrograde tables: perfect play on small decks, for the levels that use them
     number = 1
     while True:
-        seats = [None if s == you else {**computer, "seed": seat_seed(seed, s)} for s in range(players)]
+        # (the computer seats' seeds left to the settings: the one rule, kozyri.play.seeds, of the deal's seed and the seat)
+        seats = [None if s == you else dict(computer) for s in range(players)]
         settings = GameSettings.create(deck=deck, players=players, rules=rules, trumps=trumps, leader=leader,
                                        seed=seed, seats=seats)
         session = Session(settings, tables, start=None if record is None else record.start)
@@ -269,8 +263,8 @@ def play(players, you, level, agent, seconds, nodes, deck, rule_changes, leader,
 def rematch_seed(seed: int) -> int:
     """The seed of the game after the game of ``seed``: drawn from it, so a
     run of games from one --seed is the same every time, and the computer
-    seats (seeded from the game's seed, :func:`seat_seed`) play each game
-    with other seeds."""
+    seats (seeded from the game's seed by the one seed rule,
+    :func:`kozyri.play.seeds.seat_seed`) play each game with other seeds."""
     return random.Random(f"kozyri play rematch {seed}").randrange(DRAWN_SEEDS)
 
 

@@ -14,7 +14,9 @@ import pytest
 
 from kozyri.owntrumps import GameRecord, Observation, Position
 from kozyri.owntrumps.rules import MoveKind, Rules
-from kozyri_cli.play import numbered_path, rematch_seed, seat_seed
+from kozyri.play import GameSettings, Session
+from kozyri.play.settings import computer_seed
+from kozyri_cli.play import numbered_path, rematch_seed
 from kozyri_cli.narration import explain_refusal
 
 ONES = "1\n" * 3000
@@ -297,8 +299,24 @@ def test_play_again_chooses_trumps_again_and_varies_the_computers_seeds(cli):
                      moves="1\nresign\ny\ny\n1\nresign\ny\nn\n")
     assert len(games) == 2 and out.count("your choice: ") == 2
     assert [GameRecord.from_json(g["record"]).start.to_move for g in games] == [0, 1]
-    # The computer seats' seeds follow the game's seed: other seeds each game.
-    assert seat_seed(games[1]["seed"], 1) != seat_seed(games[0]["seed"], 1)
+    # The computer seats' seeds follow the game's seed by the one seed rule: other seeds each game.
+    assert computer_seed(games[1]["seed"], 1) != computer_seed(games[0]["seed"], 1)
+
+
+def test_the_computer_seats_are_seeded_by_the_one_seed_rule(cli):
+    """The game ``kozyri play --seed S`` plays is the game of the same settings made by the library,
+    whose computer seats draw their seeds from the deal's seed by kozyri.play.seeds' rule."""
+    _, (game,) = run(cli, "--players", "3", "--deck", "4x3", "--trumps", "SHD", "--level", "1", "--seed", "11",
+                     moves=ONES)
+    played = GameRecord.from_json(game["record"])
+    settings = GameSettings.create(deck="4x3", players=3, trumps="SHD", seed=11, seats=[None, 1, 1])
+    assert [seat.seed for seat in settings.seats[1:]] == [computer_seed(11, 1), computer_seed(11, 2)]
+    session = Session(settings)
+    while session.ending is None:
+        session.computer_turns()
+        if session.ending is None:
+            session.act(0, played.moves[session.ply].text(played.start.deck))
+    assert session.table.record.moves == played.moves
 
 
 def test_end_of_input_or_no_at_play_again_ends(cli):
