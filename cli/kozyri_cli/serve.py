@@ -32,7 +32,8 @@ def _table_limit_options(command):
          "Live tables (open or playing) the server holds at once; one more is refused (429). "
          "Finished and abandoned tables do not count."),
         ("--max-tables-per-address", "max_tables_per_address", click.IntRange(1), "N",
-         "Live tables one client address may have created; its next one is refused (429) until one ends."),
+         "Live tables one client address may have created without a player identity (a player's own "
+         "tables count against the player instead); its next one is refused (429) until one ends."),
         ("--creates-per-minute", "creates_per_minute", FiniteNumber(0.01), "N",
          "Tables one client address may create a minute (as many at once), so that a flood from one "
          "address leaves room for everybody else."),

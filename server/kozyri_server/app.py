@@ -233,7 +233,12 @@ class Api:
         return JSONResponse(openapi_document(__version__))
 
     async def create_table(self, request: Request):
-        room = await self.tables.create(await read_body(request, self.limits), client_address(request))
+        """A new table; with the player's secret (``Authorization: Bearer``, optional) counted
+        against the player's bounds rather than the address's alone (kozyri_server.lifecycle)."""
+        body = await read_body(request, self.limits)
+        header = request.headers.get("authorization")
+        player = None if header is None else (await self.players.authenticate(bearer(header))).id
+        room = await self.tables.create(body, client_address(request), player)
         return JSONResponse({"ok": True, **await self.tables.summary(room)})
 
     async def list_tables(self, request: Request):
@@ -290,6 +295,11 @@ class Api:
 
     async def player_me(self, request: Request):
         return JSONResponse({"ok": True, **await self.players.me(bearer(request.headers.get("authorization")))})
+
+    async def player_tables(self, request: Request):
+        """The player's unfinished tables ("my games"), to resume."""
+        player = await self.players.authenticate(bearer(request.headers.get("authorization")))
+        return JSONResponse({"ok": True, "player": player.id, "tables": await self.tables.of_player(player.id)})
 
     async def player_name(self, request: Request):
         body = await read_body(request, self.limits)
@@ -392,6 +402,7 @@ def create_app(db: str | Path = DEFAULT_DB, workers: int = 1, limits: Limits | N
         Route("/api/tables/{table_id}/review", h(api.review), methods=["GET"]),
         Route("/api/players", h(api.new_player), methods=["POST"]),
         Route("/api/players/me", h(api.player_me), methods=["GET"]),
+        Route("/api/players/me/tables", h(api.player_tables), methods=["GET"]),
         Route("/api/players/name", h(api.player_name), methods=["POST"]),
         Route("/api/players/code", h(api.player_code), methods=["POST"]),
         Route("/api/players/claim", h(api.player_claim), methods=["POST"]),

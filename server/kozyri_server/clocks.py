@@ -1,6 +1,6 @@
 """The time of an online table: its options chosen at creation
 (:func:`table_options`: the time control, the computer takeover, unlisted,
-rated) and the clock the server keeps of it (:class:`Clock`), following the
+rated, chat) and the clock the server keeps of it (:class:`Clock`), following the
 Session's stored events. The time control is the play floor's
 :class:`~kozyri.play.clock.TimeControl`; a table takes one of::
 
@@ -47,8 +47,10 @@ from kozyri.play.session import MOVE as MOVE_EVENT
 #: The kinds of time control a table takes (a byo-yomi is the engines').
 KINDS = (NONE, MOVE, GAME, DAYS)
 #: The table options and their defaults.
-OPTION_KEYS = ("time_control", "takeover", "unlisted", "rated")
-DEFAULT_OPTIONS = {"time_control": {"kind": NONE}, "takeover": None, "unlisted": False, "rated": True}
+OPTION_KEYS = ("time_control", "takeover", "unlisted", "rated", "chat")
+DEFAULT_OPTIONS = {"time_control": {"kind": NONE}, "takeover": None, "unlisted": False, "rated": True, "chat": "on"}
+#: What the ``"chat"`` option may be: free text and quick phrases, the phrases only, no chat (kozyri_server.chat).
+CHAT_MODES = ("on", "phrases", "off")
 TIME_CONTROL_SHAPES = shapes(KINDS)
 
 
@@ -74,6 +76,12 @@ def _switch(value, key: str) -> bool:
     return value
 
 
+def _chat_mode(value) -> str:
+    if not isinstance(value, str) or value not in CHAT_MODES:
+        raise InvalidInput(f'"chat" is one of {", ".join(map(repr, CHAT_MODES))}, not {shown(value)}')
+    return value
+
+
 def table_options(given) -> dict:
     """The table options (every key of :data:`OPTION_KEYS`, the defaults
     filled in), checked; ``given`` a dict of some of them or None."""
@@ -86,7 +94,8 @@ def table_options(given) -> dict:
     options = {**DEFAULT_OPTIONS, **given}
     return {"time_control": time_control(options["time_control"]).to_json(),
             "takeover": check_takeover(options["takeover"]),
-            "unlisted": _switch(options["unlisted"], "unlisted"), "rated": _switch(options["rated"], "rated")}
+            "unlisted": _switch(options["unlisted"], "unlisted"), "rated": _switch(options["rated"], "rated"),
+            "chat": _chat_mode(options["chat"])}
 
 
 def split_options(body: dict) -> tuple[dict, dict]:

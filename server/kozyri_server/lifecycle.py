@@ -1,8 +1,8 @@
 """The life of online tables after their creation: when an unfinished table
 expires (:func:`expiry_seconds`, :func:`is_expired`: the sweeper of
 :meth:`kozyri_server.tables.Tables.sweep` marks it ``"abandoned"``), and
-what one client address may do (:class:`AddressLimits`: live tables
-created, creations and joins a minute).
+what one client address and one player may do (:class:`AddressLimits`:
+live tables created, creations and joins a minute).
 
 A live table (open or playing) expires when nothing has happened at it
 (no event stored, no seat taken) for:
@@ -17,6 +17,18 @@ never while a clock runs (the clock ends the game first, on time). An
 abandoned table keeps its record (``GET /api/tables/ID/record``), is no
 longer played, listed, restored as live at start, counted against the
 live limits, nor rated.
+
+**Per player as well as per address.** A request that carries a player
+identity (a creation with ``Authorization: Bearer SECRET``, a join with
+``"player"``) is counted against that player (its live tables, its
+creations and joins a minute: the same bounds as an address's) and,
+together with every other identified request from its address, against
+:attr:`~kozyri_server.limits.Limits.players_per_address` times the
+address's bounds. A request without a player is counted against its
+address as before, apart from the identified ones. So honest players
+behind one address (a school, a mobile carrier's NAT) each get their own
+share, while one address making identities to get more is still bounded
+(new players are bounded per address too: :mod:`kozyri_server.players`).
 
 The address limits count per client address as the connection shows it
 (``X-Forwarded-For`` is read only from the proxies ``kozyri serve
@@ -119,32 +131,54 @@ class AddressRates:
 
 
 class AddressLimits:
-    """The per-address limits of :class:`~kozyri_server.limits.Limits`: live
-    tables created (``max_tables_per_address``), creations and joins a
-    minute (``creates_per_minute``, ``joins_per_minute``)."""
+    """The per-address and per-player limits of :class:`~kozyri_server.limits.Limits`
+    (see the module docstring): live tables created, creations and joins a minute."""
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic):
         self.limits = limits
+        shared = limits.players_per_address
+        #: Per address (requests without a player) or per player (``player:ID``), and per address
+        #: for the requests with a player (``players_per_address`` times as many).
         self.creates = AddressRates(limits.creates_per_minute, clock)
         self.joins = AddressRates(limits.joins_per_minute, clock)
+        self.shared_creates = AddressRates(limits.creates_per_minute * shared, clock)
+        self.shared_joins = AddressRates(limits.joins_per_minute * shared, clock)
 
     def counts(self, address: str | None) -> bool:
         """Whether ``address`` is limited (not unknown, not loopback unless ``limit_loopback``)."""
         return address is not None and (self.limits.limit_loopback or not is_loopback(address))
 
-    def check_create(self, address: str | None, live_created: int) -> None:
-        """Refuse a creation from ``address`` that already created
-        ``live_created`` live tables (:class:`TooManyFromAddress`)."""
+    def check_create(self, address: str | None, player: str | None, live_own: int, live_shared: int = 0) -> None:
+        """Refuse a creation (:class:`TooManyFromAddress`, a message that says what to do) from
+        ``address``, by ``player`` (its id) or without one (None). ``live_own``: the live tables
+        the player created (without a player: the address created without one); ``live_shared``:
+        those the address created with a player, any player."""
         if not self.counts(address):
             return
-        if live_created >= self.limits.max_tables_per_address:
-            raise TooManyFromAddress(f"your address has {live_created} live tables, the most it may have "
-                                     "(max_tables_per_address): finish or leave one first")
-        if not self.creates.allow(address):
-            raise TooManyFromAddress(f"too many tables created from your address: at most "
-                                     f"{self.limits.creates_per_minute:g} a minute")
+        limits, wait = self.limits, "finish or resign one, or wait for one to expire"
+        if player is None:
+            if live_own >= limits.max_tables_per_address:
+                raise TooManyFromAddress(f"{live_own} tables are open from your address already: {wait} "
+                                         "(with a player identity, your own tables are counted instead)")
+            if not self.creates.allow(address):
+                raise TooManyFromAddress(f"too many tables created from your address (at most "
+                                         f"{limits.creates_per_minute:g} a minute): wait a minute and try again")
+            return
+        if live_own >= limits.max_tables_per_player:
+            raise TooManyFromAddress(f"you have {live_own} tables open: {wait} (your games are listed in the lobby)")
+        if live_shared >= limits.max_tables_per_address * limits.players_per_address:
+            raise TooManyFromAddress(f"{live_shared} tables are open from your network already: {wait}")
+        if not self.creates.allow(f"player:{player}") or not self.shared_creates.allow(address):
+            raise TooManyFromAddress(f"you are creating tables too fast (at most {limits.creates_per_minute:g} "
+                                     "a minute): wait a minute and try again")
 
-    def check_join(self, address: str | None) -> None:
-        if self.counts(address) and not self.joins.allow(address):
-            raise TooManyFromAddress(f"too many joins from your address: at most "
-                                     f"{self.limits.joins_per_minute:g} a minute")
+    def check_join(self, address: str | None, player: str | None = None) -> None:
+        """Refuse a join beyond the rate of ``address`` (without a player) or of ``player``."""
+        if not self.counts(address):
+            return
+        allowed = self.joins.allow(address) if player is None else \
+            self.joins.allow(f"player:{player}") and self.shared_joins.allow(address)
+        if not allowed:
+            raise TooManyFromAddress(f"too many tables joined {'from your address ' if player is None else ''}"
+                                     f"(at most {self.limits.joins_per_minute:g} a minute): "
+                                     "wait a minute and try again")

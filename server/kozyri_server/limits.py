@@ -32,11 +32,17 @@ class Limits:
     max_frame_bytes: int = 64 * 1024
     #: Live tables (open or playing; not finished, not abandoned), all together.
     max_tables: int = 1000
-    #: Live tables created from one client address (kozyri_server.lifecycle).
+    #: Live tables created from one client address without a player identity (kozyri_server.lifecycle).
     max_tables_per_address: int = 20
-    #: Tables one client address may create a minute on average (as many at once), and seats it may join.
+    #: Live tables one player created (a request with the player's secret: counted per player, not address).
+    max_tables_per_player: int = 20
+    #: Tables one client address (without a player) or one player may create a minute on average (as many
+    #: at once), and seats it may join.
     creates_per_minute: float = 10.0
     joins_per_minute: float = 30.0
+    #: How many players' worth the requests with a player identity from one address may have together
+    #: (a school or a carrier behind one address): this many times the per-address bounds above.
+    players_per_address: int = 10
     #: Whether loopback clients (this machine, a reverse proxy on it) are limited in the tables they create
     #: and join per address too (WebSocket connections, new players and wrong codes count them always).
     limit_loopback: bool = False
@@ -51,6 +57,10 @@ class Limits:
     #: Messages a second one connection may send on average, and its burst.
     messages_per_second: float = 10.0
     message_burst: int = 20
+    #: Characters of a chat line, and the lines one connection may say a minute on average, and at once.
+    max_chat_chars: int = 200
+    chat_per_minute: float = 20.0
+    chat_burst: int = 5
     #: Engine requests waiting or running in the pool; one more answers 503.
     max_pending: int = 16
     #: Seconds a client is told to wait (``Retry-After``) when the pool is full.

@@ -58,6 +58,10 @@ PLAYER_PATHS = {
     "/api/players/me": {"get": {
         "summary": "the player's own profile (as /api/players/{player_id})", "tags": ["players"],
         "parameters": _BEARER, "responses": {"200": _REPLY, "401": _401}}},
+    "/api/players/me/tables": {"get": {
+        "summary": "the player's unfinished tables (\"my games\"), the latest active first: each table's summary, "
+                   "the player's seat and whether it is their turn", "tags": ["players"],
+        "parameters": _BEARER, "responses": {"200": _REPLY, "401": _401}}},
     "/api/players/name": {"post": {
         "summary": "rename the player", "tags": ["players"], "parameters": _BEARER,
         "requestBody": {"required": True, "content": {"application/json": {"example": {"name": "Annie"}}}},
@@ -77,7 +81,8 @@ PLAYER_PATHS = {
         "parameters": [{"name": "player_id", "in": "path", "required": True, "schema": {"type": "string"}}],
         "responses": {"200": _REPLY, "404": {"description": "no such player"}}}},
     "/api/leaderboard": {"get": {
-        "summary": "a game's rated players and computer levels, the highest (cautious) rating first",
+        "summary": "a game's rated players and computer levels: the settled ratings first, the highest first, then "
+                   "the provisional ones",
         "tags": ["players"],
         "parameters": [{"name": "game", "in": "query", "schema": {"type": "string", "enum": list(GAMES)}}],
         "responses": {"200": _REPLY, "400": _ERRORS["400"]}}},
@@ -150,11 +155,18 @@ PATHS = {
                          "takeover": {"type": ["object", "null"], "description":
                                       '{"level": N, "grace": SECONDS}: a computer plays an absent person\'s seat'},
                          "unlisted": {"type": "boolean", "description": "not in the lobby's lists (link only)"},
-                         "rated": {"type": "boolean", "description": "the results change ratings (default true)"}}},
+                         "rated": {"type": "boolean", "description": "the results change ratings (default true)"},
+                         "chat": {"type": "string", "enum": ["on", "phrases", "off"], "description":
+                                  'the chat of the seated people: "on" (default: quick phrases and text), '
+                                  '"phrases" (quick phrases only) or "off"'}}},
                      "example": {"deck": "4x3", "players": 3, "seats": [None, None, {"level": 3}]}}}},
-                 "responses": {"200": _REPLY, "400": _ERRORS["400"],
+                 "parameters": [{**_BEARER[0], "required": False, "description":
+                                 "`Bearer SECRET` (optional): the player's secret; the table then counts against "
+                                 "the player's bounds, not the address's"}],
+                 "responses": {"200": _REPLY, "400": _ERRORS["400"], "401": _401,
                                "429": {"description": "the server holds as many tables as it may, or the "
-                                                      "client's address has created as many as it may"}}}},
+                                                      "player (without one, the client's address) has "
+                                                      "created as many as it may"}}}},
     "/api/tables/{table_id}": {"get": {"summary": "one table (public facts only)", "tags": ["tables"],
                                        "parameters": _TABLE_ID, "responses": {"200": _REPLY, "404": {
                                            "description": "no such table"}}}},
@@ -193,7 +205,8 @@ def openapi_document(version: str) -> dict:
                                 "played over the WebSocket /api/ws: authenticate with "
                                 '{"type": "auth", "table": ID, "token": TOKEN}, then send '
                                 '{"type": "move", "ply": N, "move": "KH+9S"}, {"type": "resign"}, '
-                                '{"type": "offer_draw"}, {"type": "accept_draw"} or {"type": "decline_draw"}; '
+                                '{"type": "offer_draw"}, {"type": "accept_draw"}, {"type": "decline_draw"} or '
+                                '{"type": "chat", "text": "..."} ({"type": "chat", "phrase": "gg"}); '
                                 'the auth may carry "since": SEQ (the last event seen) to be sent the events '
                                 'missed; {"type": "watch", "table": ID} instead watches the public view '
                                 '(docs/server.md).'},

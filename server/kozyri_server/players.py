@@ -3,7 +3,8 @@ results and rating").
 
 A player has a public id (shown at the tables they sit at, on the
 leaderboard, in their profile's address), a display name (checked as seat
-names are) and a secret, given once when the player is created (or moved)
+names are; unique within the site: a name another player holds gets a tag,
+``Ann#2``, :mod:`kozyri_server.names`) and a secret, given once when the player is created (or moved)
 and sent back as ``Authorization: Bearer SECRET``. The secret is
 ``ID.RANDOM`` (32 random bytes): the server finds the player by the id
 and compares the SHA-256 of the whole secret with the stored one in
@@ -157,7 +158,7 @@ class Players:
         player_id = secrets.token_urlsafe(9)
         name = name or f"Player {player_id[:4]}"
         secret = new_secret(player_id)
-        await self._store(self.store.create_player, player_id, token_hash(secret), name)
+        name = await self._store(self.store.create_player, player_id, token_hash(secret), name)
         return {"player": player_id, "secret": secret, "name": name}
 
     async def me(self, secret) -> dict:
@@ -170,7 +171,7 @@ class Players:
         name = self._name(body)
         if name is None:
             raise InvalidInput('a new name is sent as {"name": "Ann"}')
-        await self._store(self.store.rename_player, player.id, name)
+        name = await self._store(self.store.rename_player, player.id, name)
         return {"player": player.id, "name": name}
 
     async def code(self, secret) -> dict:

@@ -40,14 +40,32 @@ Elo 1 / (1 + 10^(-D / 400)); the two agree when D = mu difference x
 :data:`ELO_PER_MU` = 400 / (ln 10 x sqrt(2) x beta), about 29.5 Elo a
 unit of mu. Level 1 starts at a newcomer's mean (25), level k at 25 +
 Elo_k / ELO_PER_MU, with a sigma of :data:`LEVEL_SIGMA_ELO` Elo (a
-step's measured uncertainty); a level not measured (Own Trumps' 8) starts
-as a newcomer would.
+step's measured uncertainty). A level not measured above measured ones
+(Own Trumps' 8, the strongest) starts one step above the highest measured
+level below it (the last measured step again: level 8 at level 7 + 89),
+with the wider sigma :data:`UNMEASURED_SIGMA_ELO`; a level with no
+measured level below it starts as a newcomer would.
 
-**The rating shown** (:func:`shown_rating`) is conservative, openskill's
-ordinal mu - 3 sigma, written in Elo points (x :data:`ELO_PER_MU`) and
-rounded: a newcomer shows 0, and a player shows a high number only once
-their results make it likely (about 99.9%) that they are at least that
-strong. The leaderboard orders by it.
+**The rating shown** (:func:`shown_rating`) is the rating's mean on the
+ladder's scale, :data:`RATING_BASE` + Elo over level 1 (mu 25: a
+newcomer's mean, level 1's start), rounded: level k starts at 1000 +
+its measured Elo, so the levels are shown with the ladder, and no
+plausible strength (level 1 plays at random) comes near a negative number.
+**Provisional** (:func:`is_provisional`): while sigma is above
+:data:`PROVISIONAL_SIGMA_ELO` Elo points, the number says little (a
+newcomer's sigma is 246 Elo: plus or minus 500 at 95%), so the page
+shows "?" (the table) or "provisional" (the leaderboard) instead, and the
+JSON keeps the number with ``"provisional": true``. Sigma rather than a
+count of games, because it is what the model knows of the uncertainty: it
+shrinks faster in a four-player game (one game, three comparisons) than
+in a two-player one and against a sure opponent than a newcomer, and a
+measured level is sure from its first game (sigma 100). About 13
+two-player games take a newcomer under the bound, fewer with more players
+(lichess marks a rating provisional while its deviation is above 110;
+openskill's sigma shrinks slower than Glicko's deviation, hence the wider
+bound). The leaderboard lists the settled ratings first, the highest first,
+then the provisional ones; it reads the 200 best by openskill's cautious
+ordinal (mu - 3 sigma).
 
 **Once only.** The results are written under the unique key (table,
 seat), in the same transaction as the ratings they change
@@ -78,8 +96,13 @@ MODEL = PlackettLuce()
 SIGMAS = 3.0
 #: Elo points a unit of mu (see the module docstring): about 29.48.
 ELO_PER_MU = 400.0 / (math.log(10.0) * math.sqrt(2.0) * MODEL.beta)
-#: A measured level's starting sigma, in Elo points.
+#: A measured level's starting sigma, in Elo points, and a level's not measured (see the module docstring).
 LEVEL_SIGMA_ELO = 100.0
+UNMEASURED_SIGMA_ELO = 150.0
+#: A rating is provisional while its sigma is above this, in Elo points (see the module docstring).
+PROVISIONAL_SIGMA_ELO = 160.0
+#: The rating shown for a newcomer's mean (and level 1's start): a scale with no negative number in reach.
+RATING_BASE = 1000
 #: The most rows the leaderboard shows, and the most tables a profile lists.
 MOST_LEADERS = 200
 MOST_RESULTS = 100
@@ -87,9 +110,14 @@ MOST_RESULTS = 100
 LEVEL_IDENTITY = re.compile(r"level:(\d+)\Z")
 
 
-def shown_rating(mu: float, sigma: float) -> int:
-    """The rating shown: mu - 3 sigma in Elo points, rounded."""
-    return round(ELO_PER_MU * (mu - SIGMAS * sigma))
+def shown_rating(mu: float) -> int:
+    """The rating shown: the mean on the ladder's scale, :data:`RATING_BASE` + Elo over level 1, rounded."""
+    return round(RATING_BASE + ELO_PER_MU * (mu - MODEL.mu))
+
+
+def is_provisional(sigma: float) -> bool:
+    """Whether a rating of this sigma is still provisional (above :data:`PROVISIONAL_SIGMA_ELO`)."""
+    return sigma * ELO_PER_MU > PROVISIONAL_SIGMA_ELO
 
 
 def level_identity(level: int) -> str:
@@ -101,14 +129,33 @@ def prior(identity: str | None, game: str) -> tuple[float, float]:
     from the ladder, anybody else's openskill's default."""
     found = LEVEL_IDENTITY.match(identity or "")
     if found is not None and game in GAMES:
-        elo = GAMES[game].elo(int(found.group(1)))  # the game's measured ladder (kozyri.play.games)
+        elo, sigma = level_start(GAMES[game], int(found.group(1)))
         if elo is not None:
-            return MODEL.mu + elo / ELO_PER_MU, LEVEL_SIGMA_ELO / ELO_PER_MU
+            return MODEL.mu + elo / ELO_PER_MU, sigma / ELO_PER_MU
     return MODEL.mu, MODEL.sigma
 
 
+def level_start(kind, level: int) -> tuple[float | None, float]:
+    """A level's starting Elo over level 1 and its sigma in Elo points: measured, from the game's
+    ladder (kozyri.play.games); not measured, one step (the last measured one) above the highest
+    measured level below it; None when no level below it is measured, or no such level."""
+    elo = kind.elo(level)
+    if elo is not None:
+        return elo, LEVEL_SIGMA_ELO
+    if not 1 <= level <= len(kind.level_elo):  # no such level
+        return None, MODEL.sigma * ELO_PER_MU
+    below = [kind.elo(lower) for lower in range(level - 1, 0, -1)]
+    measured = [value for value in below if value is not None][:2]
+    if not measured:
+        return None, MODEL.sigma * ELO_PER_MU
+    step = measured[0] - measured[1] if len(measured) == 2 else 0.0
+    return measured[0] + max(step, 0.0), UNMEASURED_SIGMA_ELO
+
+
 def rating_json(mu: float, sigma: float, games: int | None = None) -> dict:
-    out = {"rating": shown_rating(mu, sigma), "mu": round(mu, 3), "sigma": round(sigma, 3)}
+    """A rating as the JSON shows it: the number shown, whether it is provisional, mu, sigma (and games)."""
+    out = {"rating": shown_rating(mu), "provisional": is_provisional(sigma), "mu": round(mu, 3),
+           "sigma": round(sigma, 3)}
     if games is not None:
         out["games"] = games
     return out
@@ -198,14 +245,17 @@ class Ratings:
         return written
 
     async def refresh_seats(self, room) -> None:
-        """``room.seat_ratings``: each seat's shown rating at its game (None for
-        a guest, and for a player not rated at this game yet: no number before
-        a first rated game, as a new player's would say nothing)."""
+        """``room.seat_ratings`` and ``room.seat_provisional``: each seat's shown
+        rating at its game and whether it is provisional (None for a guest, and
+        for a player not rated at this game yet: no number before a first rated
+        game, as a new player's would say nothing)."""
         identities = [seat_identity(room, seat) for seat in range(len(room.kinds))]
         stored = await self._store(self.store.rating_rows, [i for i in identities if i is not None], room.game)
-        room.seat_ratings = [shown_rating(*stored[identity][:2]) if identity in stored else
-                             shown_rating(*prior(identity, room.game)) if LEVEL_IDENTITY.match(identity or "") else None
-                             for identity in identities]
+        known = [stored[identity][:2] if identity in stored else
+                 prior(identity, room.game) if LEVEL_IDENTITY.match(identity or "") else None
+                 for identity in identities]
+        room.seat_ratings = [None if found is None else shown_rating(found[0]) for found in known]
+        room.seat_provisional = [None if found is None else is_provisional(found[1]) for found in known]
 
     async def catch_up(self) -> int:
         """At start: the seats' ratings of the tables brought back, and the
@@ -230,12 +280,15 @@ class Ratings:
         """``game``'s rated identities (players and levels), the highest shown rating first."""
         game = game_kind(game).name  # (an unknown game: InvalidInput naming the known ones)
         rows = await self._store(self.store.leaderboard, game, SIGMAS, MOST_LEADERS)
+        rows = sorted(rows, key=lambda row: (is_provisional(row[3]), -row[2]))  # settled first, then provisional
         leaders = []
         for identity, name, mu, sigma, games in rows:
             level = LEVEL_IDENTITY.match(identity)
             entry = {"rank": len(leaders) + 1, "kind": "computer" if level else "player",
                      "player": None if level else identity, "level": int(level.group(1)) if level else None,
                      "name": f"level {level.group(1)}" if level else name, **rating_json(mu, sigma, games)}
+            if level:
+                entry["ladder"] = game_kind(game).elo(int(level.group(1)))  # measured Elo over level 1, or None
             leaders.append(entry)
         return {"game": game, "leaders": leaders}
 
@@ -259,6 +312,7 @@ class Ratings:
             entry["seats"].append(shown)
             if who == identity and "place" not in entry:
                 entry.update({"seat": seat, "place": place, "score": score,
-                              "rating_before": None if mu_before is None else shown_rating(mu_before, sigma_before),
-                              "rating_after": None if mu_after is None else shown_rating(mu_after, sigma_after)})
+                              "rating_before": None if mu_before is None else shown_rating(mu_before),
+                              "rating_after": None if mu_after is None else shown_rating(mu_after),
+                              "provisional": None if sigma_after is None else is_provisional(sigma_after)})
         return list(tables.values())

@@ -49,6 +49,7 @@ import hashlib
 import hmac
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 
 from kozyri.core import GameOver, InvalidInput, KozyriError
@@ -56,7 +57,7 @@ from kozyri.play.session import CHOICE, CHOOSE, MOVE, UNDO, Event, Session
 from kozyri.play.settings import GameSettings
 from kozyri_server.presence import Presence
 from kozyri_server.clocks import Clock, follow_session, table_options, time_control
-from kozyri_server.store import ABANDONED, FINISHED, OPEN, PLAYING, StoredTable
+from kozyri_server.store import ABANDONED, FINISHED, OPEN, PLAYING, RECENT_CHAT, StoredTable
 
 log = logging.getLogger("kozyri.server")
 
@@ -69,8 +70,9 @@ ACTIONS = ("move", "resign", "offer_draw", "accept_draw", "decline_draw")
 #: The longest token a seat may present.
 MOST_TOKEN_CHARS = 200
 
-#: A listener: called with a seat's message and the room's version it shows (a connection of that seat).
-Listener = Callable[[dict, int], Awaitable[None]]
+#: A listener: called with a seat's message and the room's version it shows (a connection of that seat;
+#: None: a message that shows no version, a chat line, sent whatever was sent before).
+Listener = Callable[[dict, int | None], Awaitable[None]]
 
 
 class Refused(KozyriError):
@@ -128,6 +130,8 @@ class Room:
         #: rating at this game (:mod:`kozyri_server.ratings`; None until known, or for a guest).
         self.seat_players: list[str | None] = [None] * len(self.kinds)
         self.seat_ratings: list[int | None] = [None] * len(self.kinds)
+        #: Whether each seat's shown rating is provisional (None where there is no rating).
+        self.seat_provisional: list[bool | None] = [None] * len(self.kinds)
         #: The seats that asked for a rematch (kept in memory only: a restart forgets them).
         self.rematch_votes: set[int] = set()
         #: Each seat's connection state (:mod:`kozyri_server.presence`).
@@ -145,6 +149,10 @@ class Room:
         self.active_at = time.time()
         #: The client address that created the table (in memory only: the per-address limits).
         self.creator: str | None = None
+        #: The player who created it, when the request carried one (kozyri_server.lifecycle counts per player).
+        self.creator_player: str | None = None
+        #: The last chat lines said here, oldest first (kozyri_server.chat): sent with a connection's first state.
+        self.chat: deque[dict] = deque(maxlen=RECENT_CHAT)
         # The events applied to the session and stored (the rest are staged).
         self._stored = len(session.events)
 
@@ -180,6 +188,7 @@ class Room:
         room.rematch = stored.rematch
         room.seat_players = [s.player for s in stored.seats]
         room.active_at = stored.updated or room.active_at
+        room.chat.extend(stored.chat)
         return room
 
     # --- state ------------------------------------------------------------------------
@@ -272,7 +281,8 @@ class Room:
             computer = kind == COMPUTER
             out.append({"seat": seat, "kind": kind, "name": spec.name if computer else self.names[seat],
                         "level": spec.level if computer else None,
-                        "player": players[seat] if players else None, "rating": self.seat_ratings[seat]})
+                        "player": players[seat] if players else None, "rating": self.seat_ratings[seat],
+                        "provisional": self.seat_provisional[seat]})
         return out
 
     def events_between(self, after: int, upto: int) -> list[dict]:

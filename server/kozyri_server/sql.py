@@ -21,7 +21,10 @@ A database written before the players gains the nullable ``player``
 column of ``seats`` (the public id of the player a seat is linked to) and
 the tables ``players``, ``player_codes``, ``results`` and ``ratings``
 (docs/server.md, "Players, results and rating"); every upsert is
-``INSERT ... ON CONFLICT``, which both databases read alike.
+``INSERT ... ON CONFLICT``, which both databases read alike. A database
+written before the chat gains the table ``chat`` (one row per line said at
+a table under (table, seq), apart from the events: the game's record stays
+the game's; :mod:`kozyri_server.chat`).
 
 >>> pyformat(CLAIM_SEAT).count("%s"), "?" in pyformat(CLAIM_SEAT)
 (4, False)
@@ -38,7 +41,8 @@ PLAYERS_SCHEMA = (
         secret_hash TEXT NOT NULL,
         name TEXT NOT NULL,
         created DOUBLE PRECISION NOT NULL,
-        updated DOUBLE PRECISION NOT NULL)""",
+        updated DOUBLE PRECISION NOT NULL,
+        name_key TEXT)""",
     """CREATE TABLE IF NOT EXISTS player_codes (
         code_hash TEXT PRIMARY KEY,
         player TEXT NOT NULL REFERENCES players(id),
@@ -71,6 +75,19 @@ PLAYERS_SCHEMA = (
     "CREATE INDEX IF NOT EXISTS results_by_identity ON results(identity, created)",
 )
 
+#: The chat of the tables (kozyri_server.chat): a line is a quick phrase's code or a text, never both.
+CHAT_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS chat (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        seq INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        name TEXT,
+        text TEXT,
+        phrase TEXT,
+        created DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, seq))""",
+)
+
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS tables (
         id TEXT PRIMARY KEY,
@@ -101,6 +118,7 @@ SCHEMA = (
         PRIMARY KEY (table_id, seq))""",
     "CREATE INDEX IF NOT EXISTS tables_by_status ON tables(status)",
     *PLAYERS_SCHEMA,
+    *CHAT_SCHEMA,
 )
 
 # --- the migration of a database written before the events ------------------------------
@@ -119,6 +137,10 @@ ADD_REMATCH = "ALTER TABLE tables ADD COLUMN rematch TEXT"
 ADD_OPTIONS = "ALTER TABLE tables ADD COLUMN options TEXT"
 #: A seat that has no ``player`` yet (a database of the stores before the players: nullable, no default).
 ADD_SEAT_PLAYER = "ALTER TABLE seats ADD COLUMN player TEXT"
+#: Players without ``name_key`` yet (a database before the unique names, issue 47: filled, the later holders
+#: of a shared name tagged, by SqlStore._prepare), then the names kept unique.
+ADD_PLAYER_NAME_KEY = "ALTER TABLE players ADD COLUMN name_key TEXT"
+PLAYER_NAMES_UNIQUE = "CREATE UNIQUE INDEX IF NOT EXISTS players_by_name ON players(name_key)"
 
 # --- the queries -------------------------------------------------------------------------
 INSERT_TABLE = ("INSERT INTO tables (id, game, settings, status, created, updated, options) "
@@ -147,10 +169,20 @@ INSERT_EVENT = ("INSERT INTO events (table_id, seq, kind, seat, payload, seconds
 TOUCH = "UPDATE tables SET revision = revision + 1, updated = ? WHERE id = ?"
 SET_STATUS = "UPDATE tables SET status = ?, revision = revision + 1, updated = ? WHERE id = ?"
 
+# --- the chat (kozyri_server.chat) ---------------------------------------------------------
+#: The next line's number at a table (one more than the last).
+NEXT_CHAT_SEQ = "SELECT COALESCE(MAX(seq), 0) + 1 FROM chat WHERE table_id = ?"
+INSERT_CHAT = "INSERT INTO chat (table_id, seq, seat, name, text, phrase, created) VALUES (?, ?, ?, ?, ?, ?, ?)"
+#: A table's last lines, the newest first (the caller puts them back in order).
+RECENT_CHAT = "SELECT seq, seat, name, text, phrase, created FROM chat WHERE table_id = ? ORDER BY seq DESC LIMIT ?"
+
 # --- players, results, ratings (kozyri_server.players, kozyri_server.ratings) --------------
-INSERT_PLAYER = "INSERT INTO players (id, secret_hash, name, created, updated) VALUES (?, ?, ?, ?, ?)"
+INSERT_PLAYER = "INSERT INTO players (id, secret_hash, name, created, updated, name_key) VALUES (?, ?, ?, ?, ?, ?)"
 SELECT_PLAYER = "SELECT id, secret_hash, name, created FROM players WHERE id = ?"
-RENAME_PLAYER = "UPDATE players SET name = ?, updated = ? WHERE id = ?"
+RENAME_PLAYER = "UPDATE players SET name = ?, name_key = ?, updated = ? WHERE id = ?"
+#: Who holds a display name (its key: kozyri_server.names), and the names, oldest player first (the migration).
+SELECT_NAME_HOLDER = "SELECT id FROM players WHERE name_key = ?"
+SELECT_PLAYER_NAMES = "SELECT id, name FROM players ORDER BY created, id"
 SET_PLAYER_SECRET = "UPDATE players SET secret_hash = ?, updated = ? WHERE id = ?"
 #: A player's earlier codes not used yet, and every expired code, forgotten when a new code is made.
 DROP_PLAYER_CODES = "DELETE FROM player_codes WHERE (player = ? AND used IS NULL) OR expires < ?"

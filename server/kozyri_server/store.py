@@ -40,6 +40,7 @@ from pathlib import Path
 
 from kozyri.core import InvalidInput
 from kozyri_server import sql
+from kozyri_server.names import free_name, name_key
 
 #: A table's statuses: waiting for people to take its seats, being played, over,
 #: and expired unfinished (kozyri_server.lifecycle: its record kept, never played again).
@@ -47,8 +48,16 @@ OPEN, PLAYING, FINISHED, ABANDONED = "open", "playing", "finished", "abandoned"
 #: The statuses of a live table (restored at start, counted against the limits).
 LIVE = (OPEN, PLAYING)
 
+#: The chat lines a table is loaded with (its last ones): what a connecting client is sent.
+RECENT_CHAT = 50
+
 #: ``execute(query, args)``: one statement of a transaction, its cursor.
 Execute = Callable[..., object]
+
+
+def chat_line(seq: int, seat: int, name: str | None, text: str | None, phrase: str | None, at: float) -> dict:
+    """A chat line as the protocol sends it: ``{"seq", "seat", "name", "text", "phrase", "at"}``."""
+    return {"seq": seq, "seat": seat, "name": name, "text": text, "phrase": phrase, "at": round(at, 3)}
 
 
 class MoveConflict(Exception):
@@ -85,6 +94,8 @@ class StoredTable:
     #: When the table was created and last written (unix seconds).
     created: float = 0.0
     updated: float = 0.0
+    #: Its last chat lines (at most :data:`RECENT_CHAT`), oldest first (:meth:`SqlStore.add_chat`).
+    chat: list[dict] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -147,6 +158,10 @@ class Store:
         rematch linked (another one if it was linked already: then nothing is written)."""
         raise NotImplementedError
 
+    def add_chat(self, table_id: str, seat: int, name: str | None, text: str | None, phrase: str | None) -> dict:
+        """Store a chat line said at a table, numbered after its last one; the line (:func:`chat_line`)."""
+        raise NotImplementedError
+
     # Players, results and ratings (kozyri_server.players, kozyri_server.ratings): SqlStore's methods
     # create_player, load_player, rename_player, add_player_code, claim_player_code,
     # link_seat_player, write_results, ratings_of, rating_rows, leaderboard, results_of, unresulted.
@@ -197,6 +212,10 @@ class SqlStore(Store):
                 execute(sql.ADD_OPTIONS)
             if had_tables and "player" not in self._columns(execute, "seats"):
                 execute(sql.ADD_SEAT_PLAYER)
+            if "name_key" not in self._columns(execute, "players"):
+                execute(sql.ADD_PLAYER_NAME_KEY)
+                self._unique_names(execute)
+            execute(sql.PLAYER_NAMES_UNIQUE)
             if had_moves:
                 execute(sql.MOVES_TO_EVENTS)
                 execute(sql.DROP_MOVES)
@@ -220,11 +239,31 @@ class SqlStore(Store):
                 return None
             seats = execute(sql.SELECT_SEATS, (table_id,)).fetchall()
             events = execute(sql.SELECT_EVENTS, (table_id,)).fetchall()
+            chat = execute(sql.RECENT_CHAT, (table_id, RECENT_CHAT)).fetchall()
             return StoredTable(row[0], row[1], json.loads(row[2]), row[3], [StoredSeat(*s) for s in seats],
                                [{"seq": seq, "kind": kind, "seat": seat, "payload": payload, "seconds": seconds}
                                 for seq, kind, seat, payload, seconds in events], rematch=row[4],
-                               options=None if row[5] is None else json.loads(row[5]), created=row[6], updated=row[7])
+                               options=None if row[5] is None else json.loads(row[5]), created=row[6], updated=row[7],
+                               chat=[chat_line(*line) for line in reversed(chat)])
         return self._run(work, write=False)
+
+    def add_chat(self, table_id: str, seat: int, name: str | None, text: str | None, phrase: str | None) -> dict:
+        """A line said at a table (a text or a quick phrase's code), numbered
+        after the table's last one in the same transaction (a number another
+        server took meanwhile: the next one); the line as stored (:func:`chat_line`)."""
+        for attempt in range(3):
+            now = time.time()
+
+            def work(execute):
+                seq = execute(sql.NEXT_CHAT_SEQ, (table_id,)).fetchone()[0]
+                execute(sql.INSERT_CHAT, (table_id, seq, seat, name, text, phrase, now))
+                return seq
+            try:
+                return chat_line(self._run(work), seat, name, text, phrase, now)
+            except self._conflicts:
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     def unfinished(self) -> list[str]:
         rows = self._run(lambda execute: execute(sql.UNFINISHED, LIVE).fetchall(), write=False)
@@ -293,17 +332,49 @@ class SqlStore(Store):
         return self._run(work)
 
     # --- players, results, ratings (kozyri_server.players, kozyri_server.ratings) ----------
-    def create_player(self, player_id: str, secret_hash: str, name: str) -> None:
-        """A new player: its public id, the SHA-256 of its secret (never the secret), its name."""
-        now = time.time()
-        self._run(lambda execute: execute(sql.INSERT_PLAYER, (player_id, secret_hash, name, now, now)))
+    def _free_name(self, execute: Execute, player_id: str, name: str) -> str:
+        """``name``, or its first free tag when another player holds it (:mod:`kozyri_server.names`)."""
+        def holder(key: str) -> str | None:
+            row = execute(sql.SELECT_NAME_HOLDER, (key,)).fetchone()
+            return None if row is None else row[0]
+        return free_name(name, holder, player_id)
+
+    def _unique_names(self, execute: Execute) -> None:
+        """The migration to unique names: each player's name key filled, oldest first; a name an
+        older player holds already gets its first free tag (the oldest holder keeps the name)."""
+        for player_id, name in execute(sql.SELECT_PLAYER_NAMES).fetchall():
+            unique = self._free_name(execute, player_id, name)
+            execute(sql.RENAME_PLAYER, (unique, name_key(unique), time.time(), player_id))
+
+    def _named(self, work: Callable[[Execute], str]) -> str:
+        """``work``, a write that picks a free name, once more if another server took that name meanwhile."""
+        for _ in range(2):
+            try:
+                return self._run(work)
+            except self._conflicts:
+                pass
+        return self._run(work)
+
+    def create_player(self, player_id: str, secret_hash: str, name: str) -> str:
+        """A new player: its public id, the SHA-256 of its secret (never the secret), its name;
+        the name it got (tagged when another player holds it)."""
+        def work(execute):
+            now, unique = time.time(), self._free_name(execute, player_id, name)
+            execute(sql.INSERT_PLAYER, (player_id, secret_hash, unique, now, now, name_key(unique)))
+            return unique
+        return self._named(work)
 
     def load_player(self, player_id: str) -> StoredPlayer | None:
         row = self._run(lambda execute: execute(sql.SELECT_PLAYER, (player_id,)).fetchone(), write=False)
         return None if row is None else StoredPlayer(*row)
 
-    def rename_player(self, player_id: str, name: str) -> None:
-        self._run(lambda execute: execute(sql.RENAME_PLAYER, (name, time.time(), player_id)))
+    def rename_player(self, player_id: str, name: str) -> str:
+        """The player's new name; the name it got (tagged when another player holds it)."""
+        def work(execute):
+            unique = self._free_name(execute, player_id, name)
+            execute(sql.RENAME_PLAYER, (unique, name_key(unique), time.time(), player_id))
+            return unique
+        return self._named(work)
 
     def add_player_code(self, player_id: str, code_hash: str, expires: float) -> None:
         """A transfer code of ``player_id`` (its SHA-256), valid until ``expires``

@@ -47,6 +47,7 @@ from kozyri.checks import shown, whole_number
 from kozyri.core import GameOver, InvalidInput, KozyriError
 from kozyri.play.session import Event
 from kozyri.play.settings import DRAWN_SEEDS, MOST_NAME_CHARS, GameSettings
+from kozyri_server.chat import TableChat
 from kozyri_server.clocks import check_takeover_level, split_options
 from kozyri_server.computers import ComputerSeats
 from kozyri_server.lifecycle import AddressLimits, TooManyFromAddress
@@ -97,11 +98,11 @@ def rematch_settings(settings: dict, order: list[int]) -> dict:
     return out
 
 
-class Tables(TableTimers, TableSync, ComputerSeats):
+class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
     """The server's tables (see the module docstring). Its parts in files of
     their own: the timers (:mod:`kozyri_server.timers`), the store read back
     and followed (:mod:`kozyri_server.sync`), the computer seats
-    (:mod:`kozyri_server.computers`)."""
+    (:mod:`kozyri_server.computers`), the chat (:mod:`kozyri_server.chat`)."""
 
     def __init__(self, store: Store, pool: EnginePool, limits: Limits):
         self.store, self.pool, self.limits = store, pool, limits
@@ -222,16 +223,35 @@ class Tables(TableTimers, TableSync, ComputerSeats):
                     if room.status == PLAYING and not room.is_over]
         return [room.summary() for room in rooms if every or room.free_seats()]
 
+    async def of_player(self, player_id: str) -> list[dict]:
+        """``player_id``'s unfinished tables ("my games": listed or not), the latest
+        active first: each one's summary, the player's ``"seat"`` and ``"your_turn"``."""
+        if self.store.shared:
+            await self._discover()
+        rooms = sorted((room for room in list(self.rooms.values())
+                        if room.status in LIVE and not room.is_over and player_id in room.seat_players),
+                       key=lambda room: -room.active_at)
+        out = []
+        for room in rooms:
+            seat = room.seat_players.index(player_id)
+            out.append({**room.summary(), "seat": seat,
+                        "your_turn": room.status == PLAYING and room.mover == seat})
+        return out
+
     # --- tables and seats ------------------------------------------------------------
-    async def create(self, body, address: str | None = None) -> Room:
+    async def create(self, body, address: str | None = None, player: str | None = None) -> Room:
         """A new table from its settings (a JSON object: :meth:`GameSettings.from_json`)
         and its table options (:func:`kozyri_server.clocks.split_options`: the
-        time control, the takeover, unlisted, rated); ``address``: the client's."""
+        time control, the takeover, unlisted, rated); ``address``: the client's;
+        ``player``: the id of the player who asks, if the request said (counted per player)."""
         if self.unfinished() >= self.limits.max_tables:
             raise TooMany(f"the server holds {self.limits.max_tables} tables: try again later")
+        live = [room for room in self.rooms.values() if room.status in LIVE]
+        own = sum(1 for room in live if (room.creator_player == player if player is not None else
+                                         room.creator == address and room.creator_player is None))
+        shared = sum(1 for room in live if room.creator == address and room.creator_player is not None)
         try:
-            self.address_limits.check_create(address, sum(1 for room in self.rooms.values()
-                                                          if room.status in LIVE and room.creator == address))
+            self.address_limits.check_create(address, player, own, shared)
         except TooManyFromAddress as exc:
             raise TooMany(str(exc)) from None
         if not isinstance(body, dict):
@@ -242,7 +262,7 @@ class Tables(TableTimers, TableSync, ComputerSeats):
         check_takeover_level(options, settings)
         table_id = secrets.token_urlsafe(9)
         room = Room.new(table_id, settings, options=options)
-        room.creator = address
+        room.creator, room.creator_player = address, player
         room.status = PLAYING if not room.free_seats() else OPEN
         await self._store(self.store.create_table, table_id, settings.game, settings.to_json(), room.kinds,
                           room.status, room.options)
@@ -256,12 +276,8 @@ class Tables(TableTimers, TableSync, ComputerSeats):
         shown this once; ``address``: the client's (its joins a minute are bounded).
         A player (``"player"``: its secret) who sits at the table already gets
         that seat again (asking for no seat, or that one) with a new token: the seat moves to this device, and the
-        old token stops working (:meth:`_sit_again`)."""
-        try:
-            self.address_limits.check_join(address)
-        except TooManyFromAddress as exc:
-            raise TooMany(str(exc)) from None
-        room = await self.get(table_id)
+        old token stops working (:meth:`_sit_again`). Joins are bounded a minute per
+        player, or per address without one (:class:`~kozyri_server.lifecycle.AddressLimits`)."""
         body = body if isinstance(body, dict) else {}
         unknown = [key for key in body if key not in ("seat", "name", "player")]
         if unknown:
@@ -274,6 +290,11 @@ class Tables(TableTimers, TableSync, ComputerSeats):
             player = await self._store(find_player, self.store, body["player"])
             if name is None:
                 name = player.name
+        try:
+            self.address_limits.check_join(address, player and player.id)
+        except TooManyFromAddress as exc:
+            raise TooMany(str(exc)) from None
+        room = await self.get(table_id)
         if room.status == FINISHED:
             raise GameOver("the game is over")
         room.refuse_if_abandoned()
@@ -400,6 +421,7 @@ class Tables(TableTimers, TableSync, ComputerSeats):
         async with room.lock:
             await self._store(self.store.release_seat, room.id, seat)
             room.hashes[seat] = room.names[seat] = room.seat_players[seat] = room.seat_ratings[seat] = None
+            room.seat_provisional[seat] = None
             listeners, room.listeners[seat] = room.listeners[seat], []
             room.version += 1
             version = room.version

@@ -24,12 +24,18 @@
    the ``ply`` it is for), ``{"type": "sync"}`` (its state again),
    ``{"type": "ping"}`` (``pong``), ``{"type": "take_back"}`` (play the
    seat a computer took over while the person was away: the table's
-   ``"takeover"`` option; reconnecting takes it back too). A request that is malformed, illegal,
+   ``"takeover"`` option; reconnecting takes it back too), ``{"type":
+   "chat", "text": "..."}`` or ``{"type": "chat", "phrase": "gg"}`` (a line
+   said at the table, sent to everybody there as ``{"type": "chat", "lines":
+   [LINE]}``: :mod:`kozyri_server.chat`; after its first state a connection
+   is sent the table's last lines the same way, with ``"history": true``,
+   if it has any). A request that is malformed, illegal,
    out of turn, not allowed now (no draw on offer, a seat out of the game)
    or for another ply (stale, replayed) gets ``{"type": "error", "error":
    "...", "ply": CURRENT}`` and changes nothing. A request is acknowledged
    by the state that follows it, sent after its event is stored. A
-   spectator may send ``sync`` and ``ping``; anything else is an error.
+   spectator may send ``sync`` and ``ping``; anything else is an error
+   (it reads the chat, and may not write in it).
 
 Every message the server sends has ``"seq"``: 1, 2, 3, ... on each
 connection. Messages are bounded in size and rate
@@ -62,7 +68,7 @@ WATCHER_KEYS = {"sync": {"type", "id"}, "ping": {"type", "id"}}
 MESSAGE_KEYS = {"move": {"type", "ply", "move", "id"}, "resign": {"type", "ply", "id"},
                 "offer_draw": {"type", "ply", "id"}, "accept_draw": {"type", "ply", "id"},
                 "decline_draw": {"type", "ply", "id"}, "sync": {"type", "id"}, "ping": {"type", "id"},
-                "take_back": {"type", "id"}}
+                "take_back": {"type", "id"}, "chat": {"type", "text", "phrase", "id"}}
 
 
 class Connection:
@@ -78,6 +84,8 @@ class Connection:
         #: The table once authenticated, and the number of the last event this connection was sent.
         self.room: Room | None = None
         self.events_seen = 0
+        #: The chat lines this connection may say (a seat's: set once authenticated).
+        self.chat_rate: MessageRate | None = None
 
     async def send(self, message: dict) -> None:
         """Send ``message`` with the next sequence number (nothing once closed)."""
@@ -97,8 +105,12 @@ class Connection:
     async def send_state(self, message: dict, version: int) -> None:
         """Send a table's message showing its ``version``, unless a later
         version has been sent already (two broadcasts that crossed); a state
-        gets the events this connection has not been sent yet (:meth:`_with_events`)."""
+        gets the events this connection has not been sent yet (:meth:`_with_events`).
+        ``version`` None (a chat line): sent whatever was sent before."""
         async with self._lock:
+            if version is None:
+                await self._send(message)
+                return
             if version < self.shown:
                 return
             self.shown = version
@@ -157,6 +169,13 @@ def _decode(text: str) -> dict:
     if not isinstance(message.get("type"), str):  # a list or an object would be looked up as a type (issue 35)
         raise ValueError(f'a message names its "type" as a string like "move", not {shown(message.get("type"))}')
     return message
+
+
+async def _send_chat_history(connection: Connection, room: Room) -> None:
+    """After a connection's first state: the table's last chat lines, if it has any (a table
+    without chat sends nothing more than before)."""
+    if room.chat:
+        await connection.send({"type": "chat", "lines": list(room.chat), "history": True})
 
 
 class TableSockets:
@@ -229,9 +248,11 @@ class TableSockets:
 
         await connection.send({"type": "welcome", "table": room.id, "seat": seat})
         await self.tables.seat_connected(room, seat)  # shown to the others; this connection's state shows it too
+        connection.chat_rate = MessageRate(self.limits.chat_per_minute / 60, self.limits.chat_burst)
         try:
             self.tables.listen(room, seat, listener)
             await connection.send_state(*await self.tables.state(room, seat))
+            await _send_chat_history(connection, room)
             await self._read(connection, room, seat, held)
         finally:
             self.tables.unlisten(room, seat, listener)
@@ -266,6 +287,7 @@ class TableSockets:
         await connection.send({"type": "welcome", "table": room.id, "seat": None, "spectator": True})
         try:
             await connection.send_state(*await self.tables.watch(room, listener))
+            await _send_chat_history(connection, room)
             rate = MessageRate(self.limits.messages_per_second, self.limits.message_burst)
             while not connection.closed:
                 try:
@@ -279,7 +301,10 @@ class TableSockets:
                     await self._error(connection, room, str(exc))
                     continue
                 kind, request_id = message.get("type"), message.get("id")
-                if kind not in WATCHER_KEYS or set(message) - WATCHER_KEYS[kind]:
+                if kind == "chat":
+                    await self._error(connection, room, "spectators read the chat but do not write in it: "
+                                      "take a seat to chat", request_id)
+                elif kind not in WATCHER_KEYS or set(message) - WATCHER_KEYS[kind]:
                     await self._error(connection, room, "a spectator only watches: it may send sync and ping, "
                                       f"not {shown(kind)}" if kind not in WATCHER_KEYS else
                                       f"unknown key {sorted(set(message) - WATCHER_KEYS[kind])[0]!r} for {kind}",
@@ -311,6 +336,8 @@ class TableSockets:
             await connection.send({"type": "pong", **({"id": request_id} if request_id is not None else {})})
         elif kind == "sync":
             await connection.send_state(*await self.tables.state(room, seat))
+        elif kind == "chat":
+            await self._chat(connection, room, seat, message, request_id)
         elif kind == "take_back":  # the person plays the seat a computer was playing for them
             if not await self.tables.take_back(room, seat):
                 await self._error(connection, room, "no computer is playing your seat", request_id)
@@ -320,6 +347,16 @@ class TableSockets:
                 await self.tables.act(room, seat, kind, ply=message.get("ply"), move=message.get("move"))
             except KozyriError as exc:
                 await self._error(connection, room, str(exc), request_id)
+
+    async def _chat(self, connection: Connection, room: Room, seat: int, message: dict, request_id) -> None:
+        """A seat's chat line: within its connection's chat rate, then said at the table (:mod:`kozyri_server.chat`)."""
+        if not connection.chat_rate.allow():
+            await self._error(connection, room, "too many chat messages: wait a moment before the next", request_id)
+            return
+        try:
+            await self.tables.chat(room, seat, message.get("text"), message.get("phrase"))
+        except KozyriError as exc:
+            await self._error(connection, room, str(exc), request_id)
 
     async def _error(self, connection: Connection, room: Room, text: str, request_id=None) -> None:
         reply = {"type": "error", "error": " ".join(str(text).split())[:300], "ply": room.ply}

@@ -253,6 +253,25 @@ def name(value, what: str, most: int = 40) -> str:
     return text
 
 
+def shown_text(value: str) -> str:
+    """``value`` (Unicode text) made safe to show as one line: put in NFC,
+    without the characters a terminal or a page would act on or hide (those
+    :func:`name` refuses: controls, format-only characters but the joiners,
+    line separators, noncharacters; a newline or a tab becomes a space), its
+    runs of spaces made one, its ends stripped. A chat message is kept so.
+
+    >>> shown_text(" gg\\u202e\\x1b[31m\\n  wp\\u200b ")
+    'gg[31m wp'
+    """
+    kept = []
+    for char in unicodedata.normalize("NFC", value):
+        if char.isspace():
+            kept.append(" ")
+        elif char in JOINERS or not (unicodedata.category(char) in _NOT_IN_NAMES or _noncharacter(char)):
+            kept.append(char)
+    return " ".join("".join(kept).split())
+
+
 #: The prefixes of a PostgreSQL address (a server's ``--db``, an offline solve's ``--store``).
 POSTGRES_PREFIXES = ("postgresql://", "postgres://")
 

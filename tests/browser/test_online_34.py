@@ -47,9 +47,10 @@ def _post(url: str, body: dict, headers: dict | None = None) -> tuple[int, dict]
         return error.code, json.loads(error.read() or b"{}")
 
 
-def online_table(host: Player, guest: Player, deck: str = "4x3", options: dict | None = None) -> str:
+def online_table(host: Player, guest: Player, deck: str = "4x3", options: dict | None = None,
+                 guest_name: str = "Guest") -> str:
     """A 2-person Own Trumps table made in the host's lobby (with ``options``: field id -> value), the
-    guest seated by its link; both pages at the table: its id."""
+    guest (named ``guest_name``) seated by its link; both pages at the table: its id."""
     page = host.page
     host.open()
     page.fill("#ot-name", "Host")
@@ -66,7 +67,7 @@ def online_table(host: Player, guest: Player, deck: str = "4x3", options: dict |
     table_id = page.evaluate("window.kozyriTable.id")
     guest.open("#/t/" + table_id)
     guest.page.wait_for_selector("#join-form:not([hidden])")
-    guest.page.fill("#join-name", "Guest")
+    guest.page.fill("#join-name", guest_name)
     guest.page.click("#join-button")
     guest.page.wait_for_function("window.kozyriTable && window.kozyriTable.state")
     host.page.wait_for_function("window.kozyriTable.state.status === 'playing'")

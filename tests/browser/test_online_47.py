@@ -78,3 +78,90 @@ def test_skip_to_the_end_shows_the_result_at_once_after_hundreds_of_queued_moves
     assert "900 earlier moves" in page.inner_text("#last-moves")
     player.screenshot(shots, "owntrumps-skipped-long-game")
     player.close()
+
+
+#: What a hostile guest calls itself and says: shown as text, never run.
+SCRIPT = "<script>alert(1)</script>"
+IMAGE = '<img src=x onerror="alert(2)">'
+
+
+def test_two_people_chat_markup_is_shown_as_text_and_a_mute_hides_a_player(server, browser, shots):
+    """The host says a quick phrase, the guest (named like a script) a script and an image tag: each page
+    shows them as the text they are (no dialog opens, no element is made from them); the guest's page fits
+    at 360 px; the host mutes the guest: their lines are hidden, after a reload too (the mute is kept in
+    the browser, the lines come back with the connection), and shown again once unmuted."""
+    from tests.browser.test_online_34 import online_table
+
+    host, guest = Player(browser, DESKTOP, server), Player(browser, page_checks.PHONE, server)
+    dialogs = []
+    for player in (host, guest):
+        player.page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    table_id = online_table(host, guest, guest_name=SCRIPT)
+    for player in (host, guest):
+        player.page.wait_for_selector("#chat:not([hidden])")
+        assert player.page.locator("#chat-phrases button").count() == 6
+    scripts = host.page.locator("script").count()
+
+    host.page.click('#chat-phrases [data-phrase="gg"]')
+    guest.page.wait_for_selector('#chat-lines li[data-seat="0"]')
+    assert guest.page.inner_text('#chat-lines li[data-seat="0"]') == "Host: Good game"
+    assert host.page.inner_text('#chat-lines li[data-seat="0"]') == "You: Good game"
+    for text in (SCRIPT, IMAGE):  # typed and sent with the keyboard
+        guest.page.fill("#chat-text", text)
+        guest.page.press("#chat-text", "Enter")
+    host.page.wait_for_function("document.querySelectorAll('#chat-lines li[data-seat=\"1\"]').length === 2")
+    lines = host.page.locator('#chat-lines li[data-seat="1"]')
+    assert [lines.nth(0).inner_text(), lines.nth(1).inner_text()] == [f"{SCRIPT}: {SCRIPT}", f"{SCRIPT}: {IMAGE}"]
+    for player in (host, guest):
+        assert player.page.locator("#chat script, #chat img").count() == 0
+        assert player.page.locator("script").count() == scripts
+    assert SCRIPT in host.page.inner_text("#seats")  # the seat's name: text too
+    assert host.page.inner_text("#chat-mute-1") == f"Mute {SCRIPT}"
+    guest.fits()
+    guest.screenshot(shots, "online-chat-phone")
+
+    host.page.click("#chat-mute-1")  # the host mutes the guest
+    assert host.page.get_attribute("#chat-mute-1", "aria-pressed") == "true"
+    assert lines.nth(0).is_hidden() and lines.nth(1).is_hidden()
+    guest.page.click('#chat-phrases [data-phrase="hello"]')
+    guest.page.wait_for_function("document.querySelectorAll('#chat-lines li').length === 4")
+    host.page.wait_for_function("document.querySelectorAll('#chat-lines li').length === 4")
+    assert host.page.locator('#chat-lines li[data-seat="1"]:not([hidden])').count() == 0
+    host.open(f"#/t/{table_id}")  # a reload: the lines come back with the connection, the mute with the browser
+    host.page.wait_for_function("document.querySelectorAll('#chat-lines li').length === 4")
+    assert host.page.locator('#chat-lines li:not([hidden])').count() == 1
+    assert host.page.inner_text("#chat-mute-1") == f"Unmute {SCRIPT}"
+    host.page.focus("#chat-mute-1")  # unmuted from the keyboard
+    host.page.keyboard.press("Enter")
+    assert host.page.locator('#chat-lines li:not([hidden])').count() == 4
+    host.screenshot(shots, "online-chat-desktop")
+    assert not dialogs, dialogs
+    for player in (host, guest):
+        player.close()
+
+
+def test_my_games_lists_a_table_and_resumes_it(server, browser, shots):
+    """"Your games" in the lobby: the page's player starts a game against the computer and goes back to
+    the lobby; the game is listed (with whose turn it is, not another player's table nor a finished one)
+    and "Resume" brings the player back to their own seat, the game where it was."""
+    other = _post(f"{server}/api/tables", {"deck": "4x3", "seats": [None, {"level": 1}]})  # somebody else's
+    _post(f"{server}/api/tables/{other['id']}/join", {"name": "Bob"})
+    player = Player(browser, DESKTOP, server)
+    page = player.page
+    page_checks.start_owntrumps(player, 2, "24", 1)
+    page.wait_for_function("window.kozyriTable && window.kozyriTable.state")  # the table drawn: its state known
+    table_id = page.evaluate("window.kozyriTable.id")
+    before = player.state()
+    player.open("#/")
+    row = page.locator(f'#my-games li[data-table="{table_id}"]')
+    row.wait_for()
+    assert page.locator("#my-games li").count() == 1  # not Bob's table
+    assert page.locator(f'#my-games li[data-table="{other["id"]}"]').count() == 0
+    assert "turn" in row.inner_text() and "Own Trumps" in row.inner_text()
+    player.screenshot(shots, "lobby-my-games")
+    row.locator("a.resume").click()
+    resumed = page.wait_for_function(
+        "id => { const t = window.kozyriTable; return t && t.id === id && t.state; }", arg=table_id).json_value()
+    assert player.seat() == 0 and page.url.endswith(f"#/t/{table_id}")
+    assert (resumed["phase"], resumed["ply"]) == (before["phase"], before["ply"]) and resumed["seat"] == 0
+    player.close()

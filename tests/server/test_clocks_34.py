@@ -22,7 +22,7 @@ from kozyri_server.room import Room  # noqa: E402
 from kozyri_server.store import SqliteStore  # noqa: E402
 
 TWO = {"deck": "4x3", "players": 2, "seed": 2, "trumps": "SH", "seats": [None, None]}
-DEFAULTS = {"time_control": {"kind": "none"}, "takeover": None, "unlisted": False, "rated": True}
+DEFAULTS = {"time_control": {"kind": "none"}, "takeover": None, "unlisted": False, "rated": True, "chat": "on"}
 
 
 # --- the options ------------------------------------------------------------------------
@@ -53,7 +53,7 @@ def test_options_are_filled_and_checked_one_line_each():
 def test_create_stores_the_options_a_restart_and_a_rematch_keep_them(tmp_path):
     db = tmp_path / "options.db"
     options = {"time_control": {"kind": "game", "seconds": 600, "increment": 5}, "takeover": {"level": 1, "grace": 60},
-               "unlisted": True, "rated": False}
+               "unlisted": True, "rated": False, "chat": "phrases"}
     with client(db) as c:
         table_id = new_table(c, **TWO, **options)
         summary = c.get(f"/api/tables/{table_id}").json()

@@ -85,7 +85,7 @@ def test_the_live_tables_per_address_and_the_rate_limit(tmp_path):
         for _ in range(3):
             assert c.post("/api/tables", json=TWO, headers=one).status_code == 200
         reply = c.post("/api/tables", json=TWO, headers=one)
-        assert reply.status_code == 429 and "max_tables_per_address" in reply.json()["error"]
+        assert reply.status_code == 429 and "finish or resign one" in reply.json()["error"]
         assert c.post("/api/tables", json=TWO, headers={"x-test-address": "10.0.0.2"}).status_code == 200
         # an abandoned table no longer counts: the address may create again
         sweep(c, time.time() + 2 * HOUR)

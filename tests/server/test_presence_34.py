@@ -13,8 +13,8 @@ from tests.server.helpers import client, new_table, people, play_to_end
 from tests.server.loopback import LoopbackServer
 
 
-#: What a state message may say of a seat (``rating``: the players' part, when known).
-PUBLIC_SEAT_KEYS = {"seat", "kind", "name", "level", "player", "rating"}
+#: What a state message may say of a seat (``rating``, ``provisional``: the players' part, when known).
+PUBLIC_SEAT_KEYS = {"seat", "kind", "name", "level", "player", "rating", "provisional"}
 
 
 def _status(state: dict, seat: int) -> str:

@@ -14,7 +14,7 @@ import pytest
 from kozyri.play.games import GAMES
 from kozyri.play.session import Session
 from kozyri.play.settings import GameSettings
-from kozyri_server.ratings import (ELO_PER_MU, MODEL, places, prior, rating_update, shown_rating,
+from kozyri_server.ratings import (ELO_PER_MU, MODEL, RATING_BASE, places, prior, rating_update, shown_rating,
                                    table_results)
 from kozyri_server.store import ABANDONED
 from tests.server.helpers import choose_move, client, new_table, room
@@ -86,7 +86,7 @@ def test_a_rated_game_between_two_people_changes_both_ratings(c):
         assert (rating["mu"] < MODEL.mu) == (seat == loser) and rating["sigma"] < MODEL.sigma
         (result,) = profile["results"]
         assert result["table"] == table_id and result["rated"] and result["place"] == (2 if seat == loser else 1)
-        assert result["rating_before"] == 0 and result["rating_after"] == rating["rating"]
+        assert result["rating_before"] == RATING_BASE and result["rating_after"] == rating["rating"]
         assert [s["player"] for s in result["seats"]] == [ann["player"], bob["player"]]
     board = c.get("/api/leaderboard", params={"game": "owntrumps"}).json()
     assert [leader["player"] for leader in board["leaders"]] == [[ann, bob][1 - loser]["player"],
@@ -205,15 +205,15 @@ def test_ties_and_a_repeated_level_in_one_update():
 
 
 def test_the_levels_start_on_the_measured_ladder():
-    assert shown_rating(MODEL.mu, MODEL.sigma) == 0
+    assert shown_rating(MODEL.mu) == RATING_BASE
     for game, kind in GAMES.items():  # each game's ladder, in its descriptor
         for level, elo in enumerate(kind.level_elo, 1):
             mu, sigma = prior(f"level:{level}", game)
-            if elo is None:
-                assert (mu, sigma) == (MODEL.mu, MODEL.sigma)
-            else:
+            if elo is not None:
                 assert (mu - MODEL.mu) * ELO_PER_MU == pytest.approx(elo) and sigma * ELO_PER_MU == pytest.approx(100)
-    assert prior("level:8", "owntrumps") == (MODEL.mu, MODEL.sigma) == prior("level:9", "reversi")
+    # Own Trumps' level 8 is not measured: one measured step above level 7 (issue 47: test_ratings_47)
+    assert prior("level:8", "owntrumps")[0] > prior("level:7", "owntrumps")[0]
+    assert prior("level:9", "reversi") == (MODEL.mu, MODEL.sigma)
     assert prior("level:3", "reversi")[0] * ELO_PER_MU == pytest.approx(MODEL.mu * ELO_PER_MU + 799)
     assert prior("level:3", "chess") == prior("player-id", "owntrumps") == (MODEL.mu, MODEL.sigma)
     # two sure players D Elo apart: Plackett-Luce's updates stand still (on average) exactly when
@@ -358,7 +358,7 @@ def test_a_game_played_over_the_websocket_ends_with_the_new_ratings_in_its_last_
         last = play_to_end(people)
     assert last["ending"]["loser"] == 1
     ratings = [me(c, player)["ratings"]["owntrumps"]["rating"] for player in (ann, bob)]
-    assert [s["rating"] for s in last["seats"]] == ratings and ratings[0] > 0 > ratings[1]
+    assert [s["rating"] for s in last["seats"]] == ratings and ratings[0] > RATING_BASE > ratings[1]
     assert [s["player"] for s in last["seats"]] == [ann["player"], bob["player"]]
 
 

@@ -48,8 +48,9 @@
       return null;
     }
   }
-  function keepIdentity(reply) {
-    const held = { player: reply.player, secret: reply.secret, name: reply.name || null };
+  function keepIdentity(reply, asked) {
+    // asked: the name last asked for, when the server gave a tagged one ("Ann#2": the name is another player's)
+    const held = { player: reply.player, secret: reply.secret, name: reply.name || null, asked: asked || reply.asked || null };
     window.localStorage.setItem(PLAYER_KEY, JSON.stringify(held));
     return held;
   }
@@ -60,18 +61,19 @@
 
   /**
    * This browser's player identity, made once (POST /api/players) with `name`,
-   * and renamed (POST /api/players/name) when the name changed; null where the
-   * server keeps no players (an older server: nothing is asked again this visit).
+   * and renamed (POST /api/players/name) when the name changed (the server may
+   * tag it: "Ann#2" when another player is Ann); null where the server keeps no
+   * players (an older server: nothing is asked again this visit).
    */
   let playersUnknown = false;
   async function ensurePlayer(name) {
     const held = identity();
-    if (held && !(name && name !== held.name)) return held;
+    if (held && !(name && name !== held.name && name !== held.asked)) return held;
     if (held) {
       try {
         const reply = await request("POST", "/api/players/name", { name }, bearer(held));
         held.name = reply.name || name;
-        return keepIdentity(held);
+        return keepIdentity(held, name);
       } catch (err) {
         if (err.status !== 401) return held;  // the old name stays
         forgetIdentity();  // the identity moved to another device (its code claimed): this browser starts a new one
@@ -79,7 +81,7 @@
     }
     if (playersUnknown) return null;
     try {
-      return keepIdentity(await post("/api/players", name ? { name } : {}));
+      return keepIdentity(await post("/api/players", name ? { name } : {}), name);
     } catch (err) {
       if (err.status === 404 || err.status === 405) playersUnknown = true;
       return null;

@@ -41,6 +41,14 @@
     return document.createTextNode(entry.name || "guest");
   }
 
+  /** A rating as shown: "provisional" while it is uncertain (the number says little yet), else the number;
+      a level's with its measured ladder ("+732 measured"). */
+  function ratingWords(entry) {
+    const shown = entry.provisional ? "provisional" : String(entry.rating);
+    if (entry.kind !== "computer") return shown;
+    return shown + (typeof entry.ladder === "number" ? " (ladder +" + entry.ladder + ")" : " (not measured)");
+  }
+
   function cell(content, className) {
     const td = el("td", className);
     if (content instanceof Node) td.appendChild(content);
@@ -60,8 +68,9 @@
     const me = myId();
     for (const entry of reply.leaders) {
       const row = el("tr", entry.kind === "computer" ? "computer" : entry.player === me ? "you" : null);
-      row.title = "mu " + entry.mu + ", sigma " + entry.sigma;
-      row.append(cell(entry.rank, "num"), cell(who(entry), "who"), cell(entry.rating, "num"), cell(entry.games, "num"));
+      row.title = "mu " + entry.mu + ", sigma " + entry.sigma + (entry.provisional ? " (provisional: " + entry.rating + ")" : "");
+      if (entry.provisional) row.classList.add("provisional");
+      row.append(cell(entry.rank, "num"), cell(who(entry), "who"), cell(ratingWords(entry), "num"), cell(entry.games, "num"));
       body.appendChild(row);
     }
     $("board-empty").hidden = reply.leaders.length > 0;
@@ -77,7 +86,7 @@
     if (!result.rated) return "unrated";
     if (result.rating_before === null || result.rating_after === null) return "";
     const change = result.rating_after - result.rating_before;
-    return result.rating_after + " (" + (change >= 0 ? "+" : "") + change + ")";
+    return (result.provisional ? "provisional" : result.rating_after) + " (" + (change >= 0 ? "+" : "") + change + ")";
   }
 
   function others(result) {
@@ -97,7 +106,8 @@
     const ratings = $("profile-ratings");
     ratings.replaceChildren();
     for (const [game, rating] of Object.entries(profile.ratings)) {
-      const box = el("span", "count", (GAMES[game] || game) + ": " + rating.rating + " after " + rating.games +
+      const box = el("span", "count", (GAMES[game] || game) + ": " + (rating.provisional ? "provisional" : rating.rating) +
+        " after " + rating.games +
         (rating.games === 1 ? " rated game" : " rated games"));
       box.title = "mu " + rating.mu + ", sigma " + rating.sigma;
       ratings.appendChild(box);

@@ -1,6 +1,7 @@
 /* The lobby at #/: start a game against the computer, create an online
-   table (with its time control, takeover, unlisted, rated), the open
-   tables to join and the games in progress to watch (refreshed by
+   table (with its time control, takeover, unlisted, rated), "your games"
+   (the player's unfinished tables, to resume: GET /api/players/me/tables),
+   the open tables to join and the games in progress to watch (refreshed by
    themselves while the lobby is in view), and the player's identity (a
    code to use it on another device). Each game's levels and rule options
    come from GET /api/games, their words from the game's module (games.js).
@@ -127,11 +128,25 @@
     return name || null;
   }
 
-  /** Create a table with `settings`, take its first free seat, and open it. */
+  /** The player's secret as a request header, or none (no identity here). */
+  function asPlayer(held) {
+    return held ? { Authorization: "Bearer " + held.secret } : {};
+  }
+
+  /** Create a table with `settings` (as this browser's player: counted against the player's bounds,
+      not the whole address's), take its first free seat, and open it. */
   async function startTable(settings, name) {
     $("lobby-error").textContent = "";
     try {
-      const table = await Api.post("/api/tables", settings);
+      const held = await Api.ensurePlayer(name);
+      let table;
+      try {
+        table = await Api.request("POST", "/api/tables", settings, asPlayer(held));
+      } catch (err) {
+        if (err.status !== 401 || !held) throw err;
+        Api.forgetIdentity();  // the identity moved to another device: the table is made without it
+        table = await Api.post("/api/tables", settings);
+      }
       await Api.join(table.id, name);
       window.location.hash = "#/t/" + table.id;
     } catch (err) {
@@ -168,20 +183,54 @@
     return el("li", "empty", text);
   }
 
-  /** The open tables (Join) and the games in progress (Watch, with how many watch). */
-  async function refreshTables() {
-    let open, live;
+  /** The player's unfinished tables (GET /api/players/me/tables), or null (no identity, an older server). */
+  async function myTables() {
+    const held = Api.identity();
+    if (!held) return null;
     try {
-      [open, live] = await Promise.all([Api.get("/api/tables"), Api.get("/api/tables?live=1").catch(() => ({ tables: [] }))]);
+      return (await Api.request("GET", "/api/players/me/tables", undefined, asPlayer(held))).tables;
+    } catch (err) {
+      return null;
+    }
+  }
+
+  /** "Your games": each unfinished table of the player, with whose turn it is and a link to resume it
+      (resign and draw offers are at the table). */
+  function drawMyGames(tables) {
+    $("my-games-panel").hidden = !tables;
+    const list = $("my-games");
+    list.replaceChildren();
+    if (!tables) return;
+    if (!tables.length) list.append(note("No unfinished game: start one above."));
+    for (const t of tables) {
+      const li = el("li");
+      li.dataset.table = t.id;
+      const others = t.seats.filter((s) => s.seat !== t.seat)
+        .map((s) => s.name || (s.kind === "computer" ? "Computer" : s.taken ? "Player " + (s.seat + 1) : "a free seat"));
+      const where = t.status === "open" ? "waiting for players" : t.your_turn ? "your turn" : "their turn";
+      const link = el("a", "resume", "Resume");
+      link.href = "#/t/" + t.id;
+      li.append(tableWords(t) + ", with " + others.join(", ") + " \u2014 " + where + " ", link);
+      list.append(li);
+    }
+  }
+
+  /** Your games, the open tables (Join) and the games in progress (Watch, with how many watch). */
+  async function refreshTables() {
+    let open, live, mine;
+    try {
+      [open, live, mine] = await Promise.all([Api.get("/api/tables"), Api.get("/api/tables?live=1").catch(() => ({ tables: [] })),
+        myTables()]);
     } catch (err) {
       $("open-tables").replaceChildren(note(err.message));
       shownLists = "";
       return;
     }
     const playing = (live.tables || []).filter((t) => t.status === "playing");
-    const key = JSON.stringify([open.tables, playing]);
+    const key = JSON.stringify([open.tables, playing, mine]);
     if (key === shownLists) return;  // unchanged: nothing redrawn (the focus stays where it is)
     shownLists = key;
+    drawMyGames(mine);
     const list = $("open-tables");
     list.replaceChildren();
     if (!open.tables.length) list.append(note("No open table now."));
@@ -242,7 +291,9 @@
   /** Who you play as, your ratings (GET /api/players/me) and a link to your results. */
   async function showIdentity() {
     const held = Api.identity();
-    $("you-text").textContent = held ? "You play as " + (held.name || "a player without a name") +
+    const tagged = held && held.asked && held.name && held.asked !== held.name ?
+      " (another player is " + held.asked + ": the tag tells you apart)" : "";
+    $("you-text").textContent = held ? "You play as " + (held.name || "a player without a name") + tagged +
       ": your results and rating follow you from table to table." :
       "You get a player identity when you first sit at a table: your name, your results and your rating.";
     $("device-code").hidden = !held;
@@ -251,7 +302,8 @@
     if (!held) return;
     try {
       const me = await Api.request("GET", "/api/players/me", undefined, { Authorization: "Bearer " + held.secret });
-      const ratings = Object.entries(me.ratings || {}).map(([game, r]) => (Games.of(game) ? Games.of(game).name : game) + " " + r.rating +
+      const ratings = Object.entries(me.ratings || {}).map(([game, r]) => (Games.of(game) ? Games.of(game).name : game) + " " +
+        (r.provisional ? "provisional" : r.rating) +
         (typeof r.games === "number" ? " (" + r.games + (r.games === 1 ? " game)" : " games)") : ""));
       $("my-ratings").textContent = ratings.length ? "Your rating: " + ratings.join(", ") + "." : "";
       if (!$("leaderboard-link").hidden) {

@@ -83,10 +83,10 @@
       const name = box.querySelector(".seat-name");
       const after = [];
       const public_ = Array.isArray(message.seats) ? message.seats[seat] : null;
-      if (public_ && typeof public_.rating === "number") {
-        const rating = el("span", "rating", String(public_.rating));
-        rating.title = "rating at this game";
-        rating.setAttribute("aria-label", "rating " + public_.rating);
+      if (public_ && typeof public_.rating === "number") {  // a provisional rating says little yet: "?"
+        const rating = el("span", "rating", public_.provisional ? "?" : String(public_.rating));
+        rating.title = public_.provisional ? "provisional rating: too few games to tell yet" : "rating at this game";
+        rating.setAttribute("aria-label", public_.provisional ? "provisional rating" : "rating " + public_.rating);
         after.push(rating);
       }
       const p = presenceOf(message, seat);

@@ -2,7 +2,7 @@
    free), play it through its WebSocket (the states queued and paced), the
    connection said over the table, resign and draw offers, its end, record,
    review and rematch (their methods in ending.js); presence, clocks and
-   the rest of an online table are drawn by online.js.
+   the rest of an online table are drawn by online.js, its chat by chat.js.
    Uses only the server's public HTTP API and WebSocket messages
    (docs/server.md). window.TableView. */
 "use strict";
@@ -74,6 +74,7 @@
       this.rematchOpening = false;
       this.ticker = window.setInterval(() => Online.tick(this), 500);
       for (const e of Object.values(this.els)) if (e !== this.els.message) e.replaceChildren();
+      Chat.reset(this);
       this.els.ending.hidden = true;
       this.els.review.hidden = true;
       this.els.choice.hidden = true;
@@ -120,6 +121,7 @@
       const waiting = t.status === "open" && t.seats.some((s) => s.kind === "person" && !s.taken);
       $("share").hidden = !waiting;
       if (waiting) $("share-link").value = window.location.origin + window.location.pathname + "#/t/" + t.id;
+      Chat.setup(this);
     }
 
     /** A seat as the subject of a sentence ("You", "Computer 2 (level 3)") and as an owner ("your", "Computer 2's"). */
@@ -240,6 +242,8 @@
         if (this.reconnected && !(this.state && "events" in this.state)) this.socket.sync();
         return;
       }
+      if (message.type === "chat") return Chat.receive(this, message);  // at once, whatever states wait to be shown
+      if (message.type === "error" && message.id === "chat") return Chat.refused(this, message.error);
       if (message.type === "error") {
         this.inFlight = null;
         this.say(this.plain(message.error), "error");
