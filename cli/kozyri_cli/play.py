@@ -147,7 +147,8 @@ def _replayed(session: Session, record: GameRecord) -> Session:
 @click.option("--trumps", metavar="SUITS", help="Fixed trumps in seat order, e.g. SH; without it every player "
               "chooses one in turn before the deal, you too.")
 @click.option("--load", "load_path", metavar="FILE", help="Continue a saved game record (its moves are replayed).")
-@click.option("--save", "save_path", metavar="FILE", help="Save the whole game record to FILE at the end.")
+@click.option("--save", "save_path", metavar="FILE", help="Save the whole game record to FILE at the end (the "
+              "record so far if you quit first); a save FILE while playing writes a snapshot of its own.")
 @click.option("--color/--no-color", default=None, help="Colour (default: when the output is a terminal).")
 @click.option("--pace", type=FiniteNumber(0, 10, "seconds"), metavar="S",
               help=f"Seconds between consecutive computer moves, to follow them (default {DEFAULT_PACE} on a "
@@ -181,6 +182,10 @@ def play(players, you, level, agent, seconds, nodes, deck, rule_changes, leader,
     to the result. At the end every hand and the places are shown, and you
     may play again (the same opponents and settings, the next player leads,
     a new deal).
+
+    --save FILE writes the whole game at its end, or the game so far when you
+    quit first; save FILE while playing writes the game so far to that file
+    then, a snapshot the end leaves as it is.
 
     \b
     Examples:
@@ -241,13 +246,14 @@ def play(players, you, level, agent, seconds, nodes, deck, rule_changes, leader,
             game.play()
             again = game.finish()
         except Quit:
+            game.save_on_quit()
             screen.say(_("bye"))
             return
         if as_json:
             table, ending = session.table, session.ending
             emit_json({"you": you, "result": ("draw" if ending.loser is None else
                                               "lost" if ending.loser == you else "won"),
-                       "ending": ending.to_json(), "moves": table.ply, "seed": seed, "saved": game.save_path,
+                       "ending": ending.to_json(), "moves": table.ply, "seed": seed, "saved": game.saved,
                        "game": number, "places": places_json(table.record),
                        "record": table.record.to_json()})
         if not again:

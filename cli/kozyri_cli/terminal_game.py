@@ -198,7 +198,8 @@ class Game:
     ``session``: the trump choice, the play (every move in words, the
     computer moves paced), the end (places, play again). The ``hint`` agent
     (seeded by ``seed``, with the stored ``tables``) answers ``hint``;
-    ``save_path`` is where the record goes at the end (if any); ``control``
+    ``save_path`` (--save) is where the whole record goes at the end, or the
+    record so far when the person quits (:meth:`save_on_quit`); ``control``
     times the person from the deal on (the trump choice is not timed; a
     computer seat keeps its level's budget): their time is shown at their
     turn, every answer counts, and an answer after it ran out loses the game
@@ -214,6 +215,8 @@ class Game:
         self._answered = 0.0
         self.hint_agent, self.hint_limit = hint.make_agent(seed, tables), hint.limit
         self.save_path = save_path
+        #: The file the whole game was last written to (--save, or ``save FILE`` at the end), else None.
+        self.saved: str | None = None
         self._seen: SeatRecord | None = None
         self._narrator: Narrator | None = None
         self._watching = True  # False once the person, out of the game, skips to the result
@@ -543,7 +546,9 @@ class Game:
             self.screen.say(_("the draw is declined: play on"))
 
     def save(self, path: str) -> bool:
-        """The record so far into ``path`` (text form); remembered to save the whole game at the end."""
+        """The record so far into ``path`` (text form): a ``save FILE``
+        while playing is a snapshot the end does not overwrite (the whole
+        game goes to --save's file, or to a ``save FILE`` at the end)."""
         if not path:
             self.screen.say(_("save needs a file name: {save} game.txt", save=shown_word("save")))
             return False
@@ -553,9 +558,14 @@ class Game:
         except OSError as exc:
             self.screen.say(_("cannot write {path}: {reason}", path=path, reason=_unwritable(exc)))
             return False
-        self.save_path = path
         self.screen.say(_("saved the game record to {path}", path=path))
         return True
+
+    def save_on_quit(self) -> None:
+        """The record so far into --save's file when the person quits before
+        the end (nothing before the deal: there is no record yet)."""
+        if self.save_path is not None and self.session.table is not None:
+            self.save(self.save_path)
 
     # --- the end ---------------------------------------------------------------------
     def finish(self) -> bool:
@@ -568,7 +578,8 @@ class Game:
         screen.say()
         screen.lines(end_lines(table.record, ending.loser, self.you, screen.paint, reason))
         if self.save_path is not None and self.save(self.save_path):
-            screen.say(_("review it: kozyri analyze {path}", path=self.save_path))
+            self.saved = self.save_path
+            screen.say(_("review it: kozyri analyze {path}", path=self.saved))
         else:
             screen.say(_("to review a game, save it (--save FILE, or {save} FILE while playing), then: "
                          "kozyri analyze FILE", save=shown_word("save")))
@@ -581,7 +592,8 @@ class Game:
                 return False
             if word == "save":
                 if self.save(argument):
-                    screen.say(_("review it: kozyri analyze {path}", path=self.save_path))
+                    self.saved = argument
+                    screen.say(_("review it: kozyri analyze {path}", path=self.saved))
                 continue
             return word == "again"
 

@@ -47,6 +47,22 @@ def _post(url: str, body: dict, headers: dict | None = None) -> tuple[int, dict]
         return error.code, json.loads(error.read() or b"{}")
 
 
+def move_identity(first: Player, second: Player, name: str, on_code=None) -> None:
+    """The identity ``name`` of ``first``'s browser taken to ``second``'s with "Use on another device"
+    (``on_code``: called once the code is shown)."""
+    first.open()
+    first.page.wait_for_selector("#device-code:not([hidden])")
+    first.page.click("#device-code")
+    first.page.wait_for_selector("#device-code-text:not([hidden])")
+    code = first.page.inner_text("#device-code-text .code")
+    if on_code is not None:
+        on_code()
+    second.open()
+    second.page.fill("#claim-code", code)
+    second.page.click("#claim-button")
+    second.page.wait_for_function("name => document.querySelector('#you-text').textContent.includes(name)", arg=name)
+
+
 def online_table(host: Player, guest: Player, deck: str = "4x3", options: dict | None = None,
                  guest_name: str = "Guest") -> str:
     """A 2-person Own Trumps table made in the host's lobby (with ``options``: field id -> value), the
@@ -254,18 +270,8 @@ def test_an_identity_moves_to_another_device_with_a_code(server, browser, shots)
     held = first.page.evaluate("JSON.parse(localStorage.getItem('kozyri.player'))")
     assert held["name"] == "Zoe" and held["secret"] and held["player"]
     table_id, seat = first.page.evaluate("[window.kozyriTable.id, window.kozyriTable.seat]")
-    first.open()
-    first.page.wait_for_selector("#device-code:not([hidden])")
-    first.page.click("#device-code")
-    first.page.wait_for_selector("#device-code-text:not([hidden])")
-    code = first.page.inner_text("#device-code-text .code")
-    first.screenshot(shots, "lobby-identity-code-desktop")
-
     second = Player(browser, PHONE, server)
-    second.open()
-    second.page.fill("#claim-code", code)
-    second.page.click("#claim-button")
-    second.page.wait_for_function("document.querySelector('#you-text').textContent.includes('Zoe')")
+    move_identity(first, second, "Zoe", lambda: first.screenshot(shots, "lobby-identity-code-desktop"))
     moved = second.page.evaluate("JSON.parse(localStorage.getItem('kozyri.player'))")
     assert moved["player"] == held["player"]
     assert second.page.input_value("#ot-name") == "Zoe"

@@ -138,6 +138,29 @@ def test_save_then_load_goes_on_with_the_same_game(cli, tmp_path):
     assert f"review it: kozyri analyze {whole}" in out
 
 
+def test_a_save_while_playing_is_a_snapshot_and_save_is_written_at_the_end(cli, tmp_path):
+    """Issue 47: ``save FILE`` mid-game keeps the game so far (the end does
+    not overwrite it) and --save still gets the whole game."""
+    args = ("--players", "3", "--level", "2", "--seed", "4")
+    snapshot, whole = tmp_path / "snapshot.txt", tmp_path / "whole.txt"
+    out, end = finished(cli, *args, "--save", str(whole), moves=f"1\n1\n1\nsave {snapshot}\n" + ONES)
+    partial = GameRecord.parse(snapshot.read_text())
+    assert len(partial.moves) == 6 and not partial.is_over
+    assert end["saved"] == str(whole) and GameRecord.parse(whole.read_text()).to_json() == end["record"]
+    assert f"review it: kozyri analyze {whole}" in out
+
+
+def test_save_is_written_when_the_person_quits(cli, tmp_path):
+    """Issue 47: --save holds the game so far after a quit (or the end of
+    input), to be continued with --load."""
+    whole = tmp_path / "game.txt"
+    result = cli("play", "--players", "3", "--level", "2", "--seed", "4", "--save", str(whole),
+                 input="1\n1\n1\nquit\n")
+    assert result.exit_code == 0 and f"saved the game record to {whole}" in result.stdout
+    partial = GameRecord.parse(whole.read_text())
+    assert len(partial.moves) == 6 and not partial.is_over
+
+
 def test_hint_gives_the_engines_move_its_estimate_and_what_is_proven(cli):
     # 12 cards, 20,000 iterations: the exact phase proves this deal won for player 0.
     out, _ = finished(cli, "--deck", "4x3", "--trumps", "SH", "--seed", "2", "--agent", "mcts", "--nodes", "20000",

@@ -88,6 +88,21 @@
     }
   }
 
+  /** This browser's identity if the server still takes its secret (GET /api/players/me), else null: an
+   * identity moved to another device (401) is forgotten here; any other failure (offline) keeps it. */
+  async function liveIdentity() {
+    const held = identity();
+    if (!held) return null;
+    try {
+      await request("GET", "/api/players/me", undefined, bearer(held));
+      return held;
+    } catch (err) {
+      if (err.status !== 401) return held;
+      forgetIdentity();
+      return null;
+    }
+  }
+
   /** A short code that moves this identity to another device: {code, expires}. */
   async function playerCode() {
     const held = identity();
@@ -249,6 +264,6 @@
 
   window.Api = {
     request, get, post, heldSeat, keepSeat, forgetSeat, join, TableSocket, download,
-    identity, keepIdentity, forgetIdentity, ensurePlayer, playerCode, claimCode,
+    identity, liveIdentity, keepIdentity, forgetIdentity, ensurePlayer, playerCode, claimCode,
   };
 })();

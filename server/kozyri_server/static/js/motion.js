@@ -3,7 +3,9 @@
    back on a take). One setting, off / fast / normal / slow, kept in this
    browser (localStorage "kozyri.pace"; "?pace=off" in the address
    overrides it); no animation at all under prefers-reduced-motion or with
-   the setting off. Cards move by a CSS transition of their transform.
+   the setting off, yet reduced motion keeps the pace: a computer move is
+   held as long as with its flight, so a person can follow the moves. Cards
+   move by a CSS transition of their transform.
    window.Motion. */
 "use strict";
 
@@ -43,6 +45,13 @@
   function flightMs(skipping) {
     if (skipping || reducedMotion()) return 0;
     return PACES[pace()].flight;
+  }
+
+  /** How long the state after a move is held before the next is shown, in ms: its flight, and after a
+   * computer move the pace's whole beat (flight and pause) even when nothing flies (reduced motion). */
+  function holdMs(computer, skipping) {
+    if (skipping) return 0;
+    return computer ? PACES[pace()].flight + pauseMs(false) : flightMs(false);
   }
 
   /** Where an element is on the screen (or null). */
@@ -93,5 +102,5 @@
     window.setTimeout(gone, ms + 100);
   }
 
-  window.Motion = { PACES, pace, setPace, pauseMs, flightMs, rectOf, flyFrom, ghost, reducedMotion };
+  window.Motion = { PACES, pace, setPace, pauseMs, flightMs, holdMs, rectOf, flyFrom, ghost, reducedMotion };
 })();

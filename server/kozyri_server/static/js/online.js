@@ -132,6 +132,11 @@
       badge.id = "watching";
       const game = ctl.summary && Games.of(ctl.summary.game);
       line.append(badge, el("span", "", "You see what everybody sees: " + (game ? game.spectatorSees : "")));
+      if (ctl.movedAway) {
+        const moved = el("span", "moved-away", "Your name was moved to another device: your seat is played there.");
+        moved.id = "moved-away";
+        line.append(moved);
+      }
     }
     const count = message.spectators;
     if (typeof count === "number" && count > 0) {

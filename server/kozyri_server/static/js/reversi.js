@@ -1,7 +1,9 @@
 /* A Reversi table on the page: the board you click (the legal squares
    marked), the score, whose turn, passes explained, a hint (the engine's
    move, highlighted, in words), the result and the record at the end, and
-   the review's board (reviewView, for review.js). The state's "board" is 64 squares, a1 b1 ... h1 a2
+   the review's board (reviewView, for review.js); after a move, the placed disc and the discs it flipped
+   ringed (the flipped ones turn over, with no animation under reduced motion). The state's "board" is
+   64 squares, a1 b1 ... h1 a2
    ... h8 ("X", "O" or "-"), then the side to move. window.Reversi. */
 "use strict";
 
@@ -24,6 +26,30 @@
     return FILES[index % 8] + (Math.floor(index / 8) + 1);
   }
 
+  /** What changed from the board drawn before to `board`: {board, placed, flipped: [indices], fresh}, the
+   * placed square and the flipped ones when the change is one move (one disc placed, the discs it turned
+   * its colour), else none marked; `fresh` the first drawing of this board (its flips are animated). */
+  function flipsOf(ctl, board) {
+    const seen = ctl.reversiFlips;
+    if (seen && seen.board === board) return Object.assign(seen, { fresh: false });  // drawn again: the same marks
+    const flips = { board, placed: null, flipped: [], fresh: true };
+    ctl.reversiFlips = flips;
+    if (!seen) return flips;
+    const was = seen.board.slice(0, 64), now = board.slice(0, 64);
+    const placed = [], flipped = [];
+    for (let i = 0; i < 64; i += 1) {
+      if (was[i] === now[i]) continue;
+      if (was[i] === "-") placed.push(i);
+      else if (now[i] !== "-") flipped.push(i);
+      else return flips;  // a disc gone: not one move (a new game, a take-back)
+    }
+    if (placed.length === 1 && flipped.length && flipped.every((i) => now[i] === now[placed[0]])) {
+      flips.placed = placed[0];
+      flips.flipped = flipped;
+    }
+    return flips;
+  }
+
   function render(ctl, message) {
     const st = message.state;
     const mine = COLOURS[ctl.seat];
@@ -33,6 +59,8 @@
     const playing = !over && message.status === "playing";
     const legal = new Set(myTurn ? st.legal_moves || [] : []);
     const d = discs(st.board);
+    const flips = flipsOf(ctl, st.board);
+    const turnMs = flips.fresh ? Motion.flightMs(ctl.skipping) : 0;
     ctl.els.choice.hidden = true;
     ctl.els.hand.replaceChildren();
 
@@ -67,6 +95,15 @@
         b.dataset.square = name;
         if (disc === "X" || disc === "O") b.append(el("span", "disc " + disc, ""));
         let label = name + ", " + (disc === "X" ? "black" : disc === "O" ? "white" : "empty");
+        if (flips.flipped.includes(index) || flips.placed === index) {
+          const flipped = flips.placed !== index;
+          b.classList.add(flipped ? "flipped" : "placed");
+          b.firstChild.style.boxShadow = "0 0 0 3px #f59e0b";  // a ring, kept until the next move
+          if (flipped) {
+            label += ", just flipped";
+            if (turnMs) b.firstChild.animate([{ transform: "scaleX(0)" }, { transform: "scaleX(1)" }], turnMs);
+          }
+        }
         if (legal.has(name)) {
           b.classList.add("legal");
           label += ", a legal move";

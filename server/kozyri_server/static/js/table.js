@@ -68,6 +68,7 @@
       this.endingShown = false;
       this.confirming = false;
       this.watching = false;  // a spectator: no seat, the public view
+      this.movedAway = false;  // this browser's identity (and so its seat here) moved to another device
       $("keys-help").hidden = false;
       this.catchUp = "";      // the events missed while the connection was down, in words
       this.reconnected = false;
@@ -146,15 +147,22 @@
     }
 
     /** A free seat is offered, or this player's own seat (taken on another
-        device: joining again moves it here); with neither (or the game over),
-        the table is watched. */
-    offerSeat() {
+        device: joining again moves it here) while this browser's identity is
+        still its own (an identity moved away with a transfer code leaves its
+        seats too: the table is watched, and says so); with neither (or the
+        game over), the table is watched. */
+    async offerSeat() {
       const t = this.summary;
       const free = t.seats.filter((s) => s.kind === "person" && !s.taken);
       const form = $("join-form");
-      const me = Api.identity();
-      const mine = me && t.seats.find((s) => s.kind === "person" && s.player && s.player === me.player);
-      if (mine && (t.status === "open" || t.status === "playing")) {
+      const seatOf = (me) => me && t.seats.find((s) => s.kind === "person" && s.player && s.player === me.player);
+      const going = t.status === "open" || t.status === "playing";
+      let me = Api.identity();
+      if (going && seatOf(me)) {
+        me = await Api.liveIdentity();
+        this.movedAway = !me;
+      }
+      if (going && seatOf(me)) {
         form.hidden = false;
         $("join-text").textContent = "You sit at this table on another device: take your seat here "
           + "(the other device stops playing it).";
@@ -336,7 +344,7 @@
         const ms = Motion.flightMs(skipping);
         if (ms) this.animate(rects, ms);
         const seat = message.event.seat;
-        this.holdUntil = performance.now() + ms + (this.isComputer(seat) ? Motion.pauseMs(skipping) : 0);
+        this.holdUntil = performance.now() + Motion.holdMs(this.isComputer(seat), skipping);
       }
     }
 

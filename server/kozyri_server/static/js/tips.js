@@ -3,8 +3,9 @@
    could beat with your trump, when you go out), each shown once, each
    dismissible ("Got it"), all turned off by "Don't show tips" (localStorage
    kozyri.tips = "off"; ?tips=off|on in the address overrides it). A tip is a
-   box in the page's flow above your hand: it never covers a card nor takes
-   a click meant for the table. Plain script: window.Tips. */
+   box above your hand (in the page's flow; on a phone it floats at the top of
+   the window, css/page.css): it never covers a card nor takes a click meant
+   for the table. Plain script: window.Tips. */
 "use strict";
 
 (function () {
