@@ -35,7 +35,7 @@ from kozyri.core import InvalidInput
 from kozyri.i18n import _, ngettext
 from kozyri.play import GameSettings, Session
 from kozyri.play.clock import GAME, MOVE, TimeControl
-from kozyri.play.settings import DRAWN_SEEDS
+from kozyri.play.seeds import DRAWN_SEEDS
 from kozyri.runs.files import check_writable
 from kozyri_cli import main
 from kozyri_cli.common import (

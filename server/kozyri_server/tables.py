@@ -45,8 +45,9 @@ from collections.abc import Awaitable, Callable
 import kozyri.checks as checks
 from kozyri.checks import shown, whole_number
 from kozyri.core import GameOver, InvalidInput, KozyriError
+from kozyri.play.seeds import DRAWN_SEEDS
 from kozyri.play.session import Event
-from kozyri.play.settings import DRAWN_SEEDS, MOST_NAME_CHARS, GameSettings
+from kozyri.play.settings import MOST_NAME_CHARS, GameSettings
 from kozyri_server.chat import TableChat
 from kozyri_server.clocks import check_takeover_level, split_options
 from kozyri_server.computers import ComputerSeats

@@ -20,7 +20,7 @@ import random
 import time
 
 from kozyri.core import KozyriError
-from kozyri.play.settings import DRAWN_SEEDS
+from kozyri.play.seeds import DRAWN_SEEDS
 from kozyri_server.clocks import takeover_seat
 from kozyri_server.lifecycle import is_expired
 from kozyri_server.room import PERSON, Room

@@ -90,29 +90,29 @@ def fake_monotonic(monkeypatch, step: float) -> None:
     monkeypatch.setattr(terminal_game, "monotonic", monotonic)
 
 
-def test_a_person_whose_time_runs_out_loses_on_time(cli, monkeypatch):
-    fake_monotonic(monkeypatch, 100.0)
-    result = cli("play", "--deck", "4x3", "--level", "1", "--seed", "3", "--trumps", "SH", "--clock", "move:30",
+def clocked_game(cli, monkeypatch, step: float, clock: str) -> tuple[str, dict]:
+    """A 12-card game under ``--clock clock``, the person's clock moving ``step`` seconds a reading:
+    ``(the output, its last JSON line)``."""
+    fake_monotonic(monkeypatch, step)
+    result = cli("play", "--deck", "4x3", "--level", "1", "--seed", "3", "--trumps", "SH", "--clock", clock,
                  "--json", input=ONES)
     assert result.exit_code == 0, result.output
-    out = result.stdout
+    return result.stdout, json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_a_person_whose_time_runs_out_loses_on_time(cli, monkeypatch):
+    out, final = clocked_game(cli, monkeypatch, 100.0, "move:30")
     assert "your time: 0:00 for this move" in out
     assert "your time ran out: you lose on time" in out
     assert "you lose" in out and "(out of time)" in out
-    final = json.loads(out.strip().splitlines()[-1])
     assert final["result"] == "lost" and final["moves"] == 0
     assert final["ending"]["by"] == "time" and final["ending"]["loser"] == 0
 
 
 def test_a_person_with_time_left_plays_on_and_sees_their_time(cli, monkeypatch):
-    fake_monotonic(monkeypatch, 1.0)
-    result = cli("play", "--deck", "4x3", "--level", "1", "--seed", "3", "--trumps", "SH", "--clock", "1+2",
-                 "--json", input=ONES)
-    assert result.exit_code == 0, result.output
-    out = result.stdout
+    out, final = clocked_game(cli, monkeypatch, 1.0, "1+2")
     assert "your time: 0:59 (+2 s a move)" in out  # a second read after the turn began
     assert "ran out" not in out
-    final = json.loads(out.strip().splitlines()[-1])
     assert "by" not in final["ending"] and final["moves"] > 0
     assert final["record"]  # the game's record, every move charged its seconds on the table
 

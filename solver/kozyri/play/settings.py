@@ -59,7 +59,7 @@ from kozyri.agents.levels import resolve
 from kozyri.core import InvalidInput, Limit, load_json
 from kozyri.play.descriptor import GameKind, SpecificSettings
 from kozyri.play.games import COMMON_KEYS, GAMES, game_kind
-from kozyri.play.seeds import DRAWN_SEEDS, seat_seed  # noqa: F401 - DRAWN_SEEDS kept importable here (the server's)
+from kozyri.play.seeds import seat_seed
 from kozyri.play.table import DEFAULT_TURN_CAP, Seat
 
 #: The keys of a computer seat's JSON form.
