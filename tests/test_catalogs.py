@@ -19,8 +19,11 @@ from kozyri.owntrumps.cards import Deck
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.ENGLISH]
-#: Where the code that asks for messages lives (docs/translators.md: the extraction command).
-SOURCES = ROOT / "cli" / "kozyri_cli"
+#: Where the code that asks for messages lives (docs/translators.md: the extraction command):
+#: the terminal's Python, the page's scripts and HTML files.
+SOURCES = (ROOT / "cli" / "kozyri_cli", ROOT / "server" / "kozyri_server" / "static")
+#: Which extractor reads which file (Babel's mapping file, the one the extraction command uses).
+MAPPING = ROOT / "solver" / "kozyri" / "locales" / "mapping.cfg"
 
 
 def template_messages() -> dict:
@@ -35,11 +38,15 @@ def json_key(context: str | None, msgid) -> str:
 
 
 def test_the_template_holds_every_message_of_the_code_and_no_other():
+    from babel.messages.frontend import parse_mapping_cfg
+
+    with open(MAPPING, encoding="utf-8") as fh:
+        method_map, options_map = parse_mapping_cfg(fh, str(MAPPING))
     asked = set()
-    for _file, _line, message, _comments, context in extract_from_dir(
-            str(SOURCES), method_map=[("**.py", "python")], keywords={"_": None, "ngettext": (1, 2),
-                                                                          "pgettext": ((1, "c"), 2)}):
-        asked.add((context, message))
+    for source in SOURCES:
+        for _file, _line, message, _comments, context in extract_from_dir(
+                str(source), method_map=method_map, options_map=options_map):
+            asked.add((context, message))
     held = set(template_messages())
     assert asked - held == set(), "messages missing from the template: run the extraction of docs/translators.md"
     assert held - asked == set(), "the template holds messages no code asks for: extract it again"

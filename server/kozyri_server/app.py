@@ -47,6 +47,7 @@ from kozyri_server.ratings import Ratings
 from kozyri_server.room import Refused
 from kozyri_server.store import SqliteStore, Store
 from kozyri_server.tables import NotFound, Tables, TooMany
+from kozyri_server.words import page_response
 from kozyri_server.ws import TableSockets
 
 log = logging.getLogger("kozyri.server")
@@ -56,6 +57,7 @@ DEFAULT_DB = "kozyri.db"
 #: The web page's files (index.html, rules.html, css, js, sounds), served at ``/``.
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 mimetypes.add_type("audio/wav", ".wav")  # the page's sounds: the registered type, not Python's default audio/x-wav
+mimetypes.add_type("font/woff2", ".woff2")  # the page's fonts (not every Python knows the type)
 
 
 class BodyTooLarge(Exception):
@@ -97,7 +99,8 @@ def check_review_moves(moves: int, limits: Limits) -> None:
 class PageFiles:
     """The web page's files (:data:`STATIC_DIR`), mounted at ``/`` after
     the API: a path under ``/api`` that no route took still gets the API's
-    JSON error (405 when a route has that path, else 404), never a file."""
+    JSON error (405 when a route has that path, else 404), never a file; an
+    HTML page comes with its reader's words (:mod:`kozyri_server.words`)."""
 
     def __init__(self, api_routes: list):
         self.api_routes = api_routes
@@ -112,6 +115,11 @@ class PageFiles:
             reply = _error(405, "Method Not Allowed") if known else _error(404, "Not Found")
             await reply(scope, receive, send)
             return
+        if scope["type"] == "http":
+            page = page_response(STATIC_DIR, path, Request(scope, receive))
+            if page is not None:
+                await page(scope, receive, send)
+                return
         await self.files(scope, receive, send)
 
 

@@ -51,6 +51,13 @@ from kozyri.core import KozyriError
 #: The languages, by code, with their own names.
 LANGUAGES = {"en": "English", "es": "Español", "ru": "Русский", "te": "తెలుగు", "gu": "ગુજરાતી",
              "pa": "ਪੰਜਾਬੀ"}
+#: The pseudo-locale: English accented and 40% longer (:func:`pseudo`), for finding words that
+#: are not in the catalogs and text that overflows; served to the page when asked for by name,
+#: never negotiated, never listed.
+PSEUDO = "en-XA"
+#: Where the page's messages come from (the template's locations): the page's catalog
+#: (:func:`catalog_json` with ``page=True``) holds these only.
+PAGE_SOURCES = "server/kozyri_server/static/"
 #: The language of the message ids, and of everything when no other is asked for.
 ENGLISH = "en"
 #: The gettext domain: the catalogs' file name.
@@ -281,20 +288,27 @@ def negotiate(asked: str | None = None, environ=None) -> str:
 
 
 # --- the same messages for the web page ------------------------------------------------
-def catalog_json(lang: str) -> dict:
+def catalog_json(lang: str, page: bool = False) -> dict:
     """Language ``lang``'s messages as one JSON mapping, for a page's script:
     ``{"language": "ru", "name": "Русский", "plural": {"expression": ...,
     "categories": ["one", "few", "many"]}, "messages": {key: text}}``. A key
     is the English id (``context + "\\u0004" + id`` in a context); a plural
     message's text is ``{category: text}`` by CLDR category (English: ``one``
     and ``other``), so ``Intl.PluralRules(lang).select(n)`` picks it; a message
-    with no translation is left out (the page falls back to the English id)."""
+    with no translation is left out (the page falls back to the English id).
+    ``page``: only the messages the web page asks for (:data:`PAGE_SOURCES`);
+    :data:`PSEUDO` is the template made strange (:func:`pseudo`)."""
+    if lang == PSEUDO:
+        return _pseudo_json(page)
     categories = plural_categories(lang)
+    wanted = page_keys() if page else None
     messages: dict[str, object] = {}
     for message in catalog(lang):
         if not message.id:
             continue
         key = _key(message.context, message.id[0] if message.pluralizable else message.id)
+        if wanted is not None and key not in wanted:
+            continue
         if lang == ENGLISH:
             text = dict(zip(categories, message.id)) if message.pluralizable else message.id
         elif not usable(message):
@@ -306,3 +320,52 @@ def catalog_json(lang: str) -> dict:
     return {"language": lang, "name": LANGUAGES[lang],
             "plural": {"expression": plural_expression(lang), "categories": list(categories)},
             "messages": messages}
+
+
+@functools.cache
+def page_keys() -> frozenset[str]:
+    """The keys (:func:`catalog_json`'s) of the messages the web page asks for: those
+    whose place in the template is under :data:`PAGE_SOURCES`."""
+    return frozenset(_key(m.context, m.id[0] if m.pluralizable else m.id) for m in catalog(ENGLISH)
+                     if m.id and any(str(where).startswith(PAGE_SOURCES) for where, _line in m.locations))
+
+
+_ACCENTED = str.maketrans("aceinorsuyACEINORSUYz", "åçéîñöŕšûýÅÇÉÎÑÖŔŠÛÝž")
+
+
+def pseudo(text: str) -> str:
+    """``text`` in the pseudo-locale: its letters accented, its placeholders kept, and
+    40% longer (a run of tildes), inside brackets so that a cut end shows:
+    ``"Your turn"`` is ``"[Ýöûŕ tûŕñ ~~~~]"``."""
+    parts = _FIELD.split(text)
+    # _FIELD.split alternates text and a placeholder's name
+    shown = "".join(part.translate(_ACCENTED) if i % 2 == 0 else "{" + part + "}" for i, part in enumerate(parts))
+    return f"[{shown} {'~' * max(1, round(len(text) * 0.4))}]"
+
+
+def _pseudo_json(page: bool) -> dict:
+    english = catalog_json(ENGLISH, page)
+    messages = {key: ({form: pseudo(t) for form, t in text.items()} if isinstance(text, dict) else pseudo(text))
+                for key, text in english["messages"].items()}
+    return {**english, "language": PSEUDO, "name": "[Pseudo]", "messages": messages}
+
+
+def accept_language(header: str | None) -> str | None:
+    """The language of an HTTP ``Accept-Language`` header (``te-IN,te;q=0.9,en;q=0.8``) that there
+    is a catalog for, the most preferred first (ties in the header's order); None when none has
+    one. A malformed part is skipped; a long header is read up to its first 32 parts."""
+    ranked = []
+    for order, part in enumerate((header or "")[:2000].split(",")[:32]):
+        name, _sep, params = part.strip().partition(";")
+        quality = 1.0
+        for param in params.split(";"):
+            key, _eq, value = param.strip().partition("=")
+            if key.strip() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = -1.0
+        found = supported(name) if name and name != "*" and len(name) <= 35 else None
+        if found and 0 < quality <= 1:
+            ranked.append((-quality, order, found))
+    return min(ranked)[2] if ranked else None
