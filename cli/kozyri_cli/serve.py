@@ -34,6 +34,13 @@ def _table_limit_options(command):
         ("--max-tables-per-address", "max_tables_per_address", click.IntRange(1), "N",
          "Live tables one client address may have created without a player identity (a player's own "
          "tables count against the player instead); its next one is refused (429) until one ends."),
+        ("--max-tables-per-player", "max_tables_per_player", click.IntRange(1), "N",
+         "Live tables one player may have created (a creation with the player's secret counts against "
+         "the player, wherever it comes from); the next one is refused (429) until one ends."),
+        ("--players-per-address", "players_per_address", click.IntRange(1), "N",
+         "How many players' worth of tables, creations and joins the requests with a player identity "
+         "from one address may have together (a school or a carrier behind one address): this many "
+         "times the per-address bounds."),
         ("--creates-per-minute", "creates_per_minute", FiniteNumber(0.01), "N",
          "Tables one client address may create a minute (as many at once), so that a flood from one "
          "address leaves room for everybody else."),

@@ -3,13 +3,16 @@ tables and their WebSocket, over one store and one engine pool
 (docs/server.md). :func:`create_app` builds it; ``kozyri serve`` runs it
 under uvicorn.
 
-Every reply is JSON. An error is ``{"ok": false, "error": "one line"}``
-with its status: 400 bad input, 401 a wrong player secret or code, 404 no
-such table or player, 409 not now (a taken
-seat, a game not over), 413 a body too large or a request over a bound
-of its work (a review of too many moves), 429 too many tables, 503 the
-engine pool is full (with ``Retry-After``), 504 no answer within the
-request's budget and the margin; never a traceback.
+Every reply is JSON. An error is ``{"ok": false, "error": "one line",
+"code": "seat_taken", "params": {"seat": 2}}``: the English for people,
+the code (and the values of its sentence) for programs, the same in every
+language (:mod:`kozyri_server.errors`, whose list of codes gives each its
+status): 400 bad input, 401 a wrong player secret or code, 404 no such
+table or player, 409 not now (a taken seat, a game not over), 413 a body
+too large or a request over a bound of its work (a review of too many
+moves), 429 too many tables, 503 the engine pool is full (with
+``Retry-After``), 504 no answer within the request's budget and the
+margin; never a traceback.
 """
 
 from __future__ import annotations
@@ -31,22 +34,22 @@ import kozyri.checks as checks
 from kozyri import __version__
 from kozyri.agents import DEFAULT_GAME
 from kozyri.agents.levels import LEVELS
-from kozyri.core import GameOver, InvalidInput, KozyriError, load_json
+from kozyri.core import InvalidInput, KozyriError, load_json
 from kozyri.owntrumps.record_text import move_count
 from kozyri.play.games import GAMES, game_kind
 from kozyri.protocols.messages import JsonRequests
+from kozyri_server.errors import code_of, error_json, status_of, with_code
 from kozyri_server.health import health_report
 from kozyri_server.jobs import budget_seconds
 from kozyri_server.limits import Limits
 from kozyri_server.logs import log_table_events
 from kozyri_server.openapi import openapi_document
 from kozyri_server.pool import EnginePool, JobTimeout, PoolFull
-from kozyri_server.players import NoPlayer, Players, TooManyAttempts, Unauthorized, bearer
+from kozyri_server.players import Players, bearer
 from kozyri_server.postgres_store import PostgresStore
 from kozyri_server.ratings import Ratings
-from kozyri_server.room import Refused
 from kozyri_server.store import SqliteStore, Store
-from kozyri_server.tables import NotFound, Tables, TooMany
+from kozyri_server.tables import Tables
 from kozyri_server.words import page_response
 from kozyri_server.ws import TableSockets
 
@@ -60,16 +63,22 @@ mimetypes.add_type("audio/wav", ".wav")  # the page's sounds: the registered typ
 mimetypes.add_type("font/woff2", ".woff2")  # the page's fonts (not every Python knows the type)
 
 
-class BodyTooLarge(Exception):
-    """A request body over the limit."""
+class BodyTooLarge(KozyriError):
+    """A request body over the limit (413)."""
+
+    code = "body_too_large"
 
 
-class ClientLeft(Exception):
+class ClientLeft(KozyriError):
     """The client closed the connection before its whole body came."""
 
+    code = "client_left"
 
-class TooMuchWork(Exception):
+
+class TooMuchWork(KozyriError):
     """A request whose work is over a bound of :class:`~kozyri_server.limits.Limits` (413)."""
+
+    code = "too_many_moves"
 
 
 def record_moves(game) -> int:
@@ -93,7 +102,7 @@ def check_review_moves(moves: int, limits: Limits) -> None:
     """Refuse a review of more moves than :attr:`Limits.max_review_moves` (before any work)."""
     if moves > limits.max_review_moves:
         raise TooMuchWork(f"the game has {moves:,} moves: a review looks at {limits.max_review_moves:,} at most "
-                          "(the server's max_review_moves)")
+                          "(the server's max_review_moves)", moves=moves, most=limits.max_review_moves)
 
 
 class PageFiles:
@@ -112,7 +121,7 @@ class PageFiles:
             path = path[len(root):]
         if scope["type"] == "http" and (path == "/api" or path.startswith("/api/")):
             known = any(route.matches(scope)[0] == Match.PARTIAL for route in self.api_routes)
-            reply = _error(405, "Method Not Allowed") if known else _error(404, "Not Found")
+            reply = _error("method_not_allowed", "Method Not Allowed") if known else _error("not_found", "Not Found")
             await reply(scope, receive, send)
             return
         if scope["type"] == "http":
@@ -123,24 +132,33 @@ class PageFiles:
         await self.files(scope, receive, send)
 
 
-def _error(status: int, message, headers: dict | None = None) -> JSONResponse:
-    return JSONResponse({"ok": False, "error": " ".join(str(message).split())[:500]}, status, headers=headers)
+def _error(code: str, message, params: dict | None = None, headers: dict | None = None) -> JSONResponse:
+    """An error reply, ``{"ok": false, "error", "code", "params"}``, with the status
+    of its code (:mod:`kozyri_server.errors`: the one list of codes)."""
+    return JSONResponse({"ok": False, **error_json(code, message, params)}, status_of(code), headers=headers)
+
+
+def _failed(exc: BaseException, message=None, headers: dict | None = None) -> JSONResponse:
+    """The error reply of an exception, by the code it names (:func:`kozyri_server.errors.code_of`)."""
+    code, params = code_of(exc)
+    return _error(code, exc if message is None else message, params, headers)
 
 
 async def read_body(request: Request, limits: Limits) -> dict:
     """The request's JSON object (an empty body is ``{}``), bounded in size."""
     declared = request.headers.get("content-length")
+    too_large = BodyTooLarge(f"the body is larger than {limits.max_body_bytes} bytes", bytes=limits.max_body_bytes)
     if declared is not None and declared.isascii() and declared.isdigit() and int(declared) > limits.max_body_bytes:
-        raise BodyTooLarge()
+        raise too_large
     chunks, size = [], 0
     try:
         async for chunk in request.stream():
             size += len(chunk)
             if size > limits.max_body_bytes:
-                raise BodyTooLarge()
+                raise too_large
             chunks.append(chunk)
     except ClientDisconnect:
-        raise ClientLeft() from None
+        raise ClientLeft("the client left before sending its whole body") from None
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
@@ -157,10 +175,11 @@ def client_address(request: Request) -> str | None:
 
 
 def _replied(reply: dict) -> JSONResponse:
-    """An engine reply with its status (400 for an error reply, 504 for a deadline passed in the queue)."""
+    """An engine reply with its status (400 for an error reply, 504 for a deadline passed in the queue),
+    an error with its code (:func:`kozyri_server.errors.with_code`: the engine's own replies carry none)."""
     if reply.get("ok"):
         return JSONResponse(reply)
-    return JSONResponse(reply, 504 if reply.get("timeout") else 400)
+    return JSONResponse(with_code(reply), 504 if reply.get("timeout") else 400)
 
 
 class Api:
@@ -178,38 +197,22 @@ class Api:
         self.info["reversi_levels"] = [found.to_json() for found in LEVELS["reversi"]]
 
     def handler(self, work):
-        """A route: ``work(request)`` with every error turned into its reply."""
+        """A route: ``work(request)`` with every error turned into its reply: the
+        exception's code (:mod:`kozyri_server.errors`) gives the reply's code and
+        status (a table not found 404, a taken seat 409, too many tables 429, ...)."""
         async def endpoint(request: Request):
             try:
                 return await work(request)
-            except BodyTooLarge:
-                return _error(413, f"the body is larger than {self.limits.max_body_bytes} bytes")
-            except TooMuchWork as exc:
-                return _error(413, exc)
-            except ClientLeft:  # nobody reads the reply: one line in the log, no traceback
+            except ClientLeft as exc:  # nobody reads the reply: one line in the log, no traceback
                 log.info("%s %s: the client left before sending its whole body", request.method, request.url.path)
-                return _error(400, "the client left before sending its whole body")
+                return _failed(exc)
             except PoolFull as exc:
-                return _error(503, f"the engine is busy: {exc}", {"Retry-After": str(self.limits.retry_after)})
-            except JobTimeout as exc:
-                return _error(504, exc)
-            except NotFound as exc:
-                return _error(404, exc)
-            except Unauthorized as exc:
-                return _error(401, exc)
-            except NoPlayer as exc:
-                return _error(404, exc)
-            except TooManyAttempts as exc:
-                return _error(429, exc)
-            except (Refused, GameOver) as exc:
-                return _error(409, exc)
-            except TooMany as exc:
-                return _error(429, exc)
-            except KozyriError as exc:
-                return _error(400, exc)
+                return _failed(exc, f"the engine is busy: {exc}", {"Retry-After": str(self.limits.retry_after)})
+            except (JobTimeout, KozyriError) as exc:
+                return _failed(exc)
             except Exception:  # a bug: logged here, one line there
                 log.exception("internal error on %s %s", request.method, request.url.path)
-                return _error(500, "internal error")
+                return _error("internal_error", "internal error")
         return endpoint
 
     def engine_route(self, kind: str):
@@ -280,7 +283,7 @@ class Api:
         job = game_kind(room.game).review_job
         if job is None:
             reviewed = ", ".join(kind.title for kind in GAMES.values() if kind.review_job is not None)
-            raise InvalidInput(f"only {reviewed} games are reviewed")
+            raise InvalidInput(f"only {reviewed} games are reviewed", code="review_unavailable")
         record = await self.tables.record(room)
         check_review_moves(len(record["moves"]), self.limits)
         body: dict = {"game": record}
@@ -421,6 +424,6 @@ def create_app(db: str | Path = DEFAULT_DB, workers: int = 1, limits: Limits | N
     # the web page (docs/server.md, "The web page"): plain files, after every /api route
     routes.append(Mount("/", PageFiles(list(routes)), name="page"))
     async def http_error(request: Request, exc):
-        return _error(exc.status_code, exc.detail)
+        return _error("method_not_allowed" if exc.status_code == 405 else "not_found", exc.detail)
 
     return Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: http_error, 405: http_error})

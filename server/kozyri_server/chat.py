@@ -37,7 +37,7 @@ def check_line(mode: str, text, phrase, most: int) -> tuple[str | None, str | No
     None)`` (the text cleaned, at most ``most`` characters) or ``(None,
     phrase)``; Refused (the option does not allow it) or InvalidInput otherwise."""
     if mode == "off":
-        raise Refused("the chat is off at this table")
+        raise Refused("the chat is off at this table", code="chat_off")
     if (text is None) == (phrase is None):
         raise InvalidInput('a chat message holds either "text" or "phrase" '
                            f'(a code: {", ".join(PHRASES)}), not {"both" if text is not None else "neither"}')
@@ -46,14 +46,15 @@ def check_line(mode: str, text, phrase, most: int) -> tuple[str | None, str | No
             raise InvalidInput(f'unknown chat phrase {shown(phrase, 40)} (known: {", ".join(PHRASES)})')
         return None, phrase
     if mode == "phrases":
-        raise Refused("this table's chat takes quick phrases only")
+        raise Refused("this table's chat takes quick phrases only", code="chat_phrases_only")
     if not isinstance(text, str):
         raise InvalidInput(f'a chat "text" is text, not {shown(text, 40)}')
     cleaned = shown_text(text)
     if not cleaned:
-        raise InvalidInput("a chat message needs something to read")
+        raise InvalidInput("a chat message needs something to read", code="chat_empty")
     if len(cleaned) > most:
-        raise InvalidInput(f"a chat message is at most {most} characters (this one has {len(cleaned)})")
+        raise InvalidInput(f"a chat message is at most {most} characters (this one has {len(cleaned)})",
+                           code="chat_too_long", most=most, length=len(cleaned))
     return cleaned, None
 
 

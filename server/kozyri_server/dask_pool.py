@@ -28,7 +28,7 @@ from kozyri.core import InvalidInput, MissingExtra
 from kozyri.play.games import registered_games
 from kozyri.runs.pools import DASK_CONNECT_SECONDS
 from kozyri_server.jobs import run_job, warm_worker
-from kozyri_server.pool import JobTimeout, PoolFull, WorkerLost
+from kozyri_server.pool import JobTimeout, PoolFull, WorkerLost, job_timeout
 
 try:
     from distributed import WorkerPlugin
@@ -100,8 +100,7 @@ class DaskPool:
             future = self._client.submit(run_job, kind, body, now + budget, now + budget + self.margin, pure=False)
             return await asyncio.wait_for(future.result(), budget + self.margin)
         except asyncio.TimeoutError:
-            raise JobTimeout(f"no answer within {budget + self.margin:.1f} s "
-                             f"(a budget of {budget:g} s and a margin of {self.margin:g} s)") from None
+            raise job_timeout(budget, self.margin) from None
         except (PoolFull, JobTimeout, asyncio.CancelledError):
             raise
         except Exception as exc:  # KilledWorker, a lost connection: the cluster's trouble, not the request's

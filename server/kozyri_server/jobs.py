@@ -37,6 +37,7 @@ from kozyri.play.table import Seat
 from kozyri.protocols.messages import DEFAULT_SOLVE_SECONDS, JsonRequests, error_reply
 from kozyri.reversi.board import Board
 from kozyri.search.control import SearchControl
+from kozyri_server.errors import with_code
 
 #: The Own Trumps requests :class:`JsonRequests` answers (the HTTP route names them).
 ENGINE_REQUESTS = ("bestmove", "legal_moves", "solve")
@@ -117,8 +118,8 @@ def run_job(kind: str, body: dict, deadline: float, answer_by: float | None = No
         if kind not in JOBS:
             raise InvalidInput(f"unknown job {kind!r}")
         return {"id": request_id, "ok": True, "type": kind, **JOBS[kind](body, control)}
-    except KozyriError as exc:
-        return error_reply(request_id, exc)
+    except KozyriError as exc:  # its code kept (the other failures get theirs from their words: errors.with_code)
+        return with_code(error_reply(request_id, exc), exc.code, exc.params)
     except MemoryError:
         return error_reply(request_id, "out of memory (ask for less)")
     except RecursionError:

@@ -57,6 +57,7 @@ import math
 import time
 from collections.abc import Callable
 
+from kozyri.core import KozyriError
 from kozyri.play.clock import DAYS, SECONDS_A_DAY
 from kozyri_server.limits import Limits
 from kozyri_server.store import LIVE
@@ -65,8 +66,11 @@ from kozyri_server.store import LIVE
 MOST_ADDRESSES = 10_000
 
 
-class TooManyFromAddress(Exception):
-    """One address asked for more than its share (the server answers 429)."""
+class TooManyFromAddress(KozyriError):
+    """One address (or player) asked for more than its share (the server answers
+    429, as :class:`~kozyri_server.tables.TooMany` with the same code)."""
+
+    code = "address_tables_open"
 
 
 def expiry_seconds(room, limits: Limits) -> float | None:
@@ -159,18 +163,23 @@ class AddressLimits:
         if player is None:
             if live_own >= limits.max_tables_per_address:
                 raise TooManyFromAddress(f"{live_own} tables are open from your address already: {wait} "
-                                         "(with a player identity, your own tables are counted instead)")
+                                         "(with a player identity, your own tables are counted instead)",
+                                         code="address_tables_open", count=live_own)
             if not self.creates.allow(address):
                 raise TooManyFromAddress(f"too many tables created from your address (at most "
-                                         f"{limits.creates_per_minute:g} a minute): wait a minute and try again")
+                                         f"{limits.creates_per_minute:g} a minute): wait a minute and try again",
+                                         code="creating_too_fast", per_minute=limits.creates_per_minute)
             return
         if live_own >= limits.max_tables_per_player:
-            raise TooManyFromAddress(f"you have {live_own} tables open: {wait} (your games are listed in the lobby)")
+            raise TooManyFromAddress(f"you have {live_own} tables open: {wait} (your games are listed in the lobby)",
+                                     code="player_tables_open", count=live_own)
         if live_shared >= limits.max_tables_per_address * limits.players_per_address:
-            raise TooManyFromAddress(f"{live_shared} tables are open from your network already: {wait}")
+            raise TooManyFromAddress(f"{live_shared} tables are open from your network already: {wait}",
+                                     code="network_tables_open", count=live_shared)
         if not self.creates.allow(f"player:{player}") or not self.shared_creates.allow(address):
             raise TooManyFromAddress(f"you are creating tables too fast (at most {limits.creates_per_minute:g} "
-                                     "a minute): wait a minute and try again")
+                                     "a minute): wait a minute and try again",
+                                     code="creating_too_fast", per_minute=limits.creates_per_minute)
 
     def check_join(self, address: str | None, player: str | None = None) -> None:
         """Refuse a join beyond the rate of ``address`` (without a player) or of ``player``."""
@@ -181,4 +190,5 @@ class AddressLimits:
         if not allowed:
             raise TooManyFromAddress(f"too many tables joined {'from your address ' if player is None else ''}"
                                      f"(at most {self.limits.joins_per_minute:g} a minute): "
-                                     "wait a minute and try again")
+                                     "wait a minute and try again",
+                                     code="joining_too_fast", per_minute=self.limits.joins_per_minute)

@@ -54,4 +54,4 @@ def free_name(name: str, holder, player_id: str) -> str:
         found = holder(name_key(candidate))
         if found is None or found == player_id:
             return candidate
-    raise InvalidInput("this name is taken by too many players: choose another")
+    raise InvalidInput("this name is taken by too many players: choose another", code="name_taken")

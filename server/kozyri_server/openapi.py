@@ -2,18 +2,35 @@
 ``/api/openapi.json`` (no page, nothing loaded from the internet). The
 bodies are the JSON forms of the engine protocol (docs/engine-protocol.md)
 and of the command line's ``--json`` output; docs/server.md has real
-requests and replies."""
+requests and replies. Every error reply is :data:`ERROR_SCHEMA`: its
+``code`` one of :data:`kozyri_server.errors.ERRORS`."""
 
 from __future__ import annotations
 
 from kozyri.owntrumps.rules import Rules
 from kozyri.play.games import GAMES
+from kozyri_server.errors import ERRORS
 
 _OBJECT = {"type": "object", "additionalProperties": True}
-_REPLY = {"description": "the reply (`ok`: true), or an error (`ok`: false, `error`: one line)",
+_REPLY = {"description": "the reply (`ok`: true), or an error (`ok`: false, `error`: one line, `code`)",
           "content": {"application/json": {"schema": _OBJECT}}}
+#: An error reply (every status but 200): the English for people, the code and its values for programs,
+#: the same in every language (kozyri_server.errors; docs/server.md, "Error codes").
+ERROR_SCHEMA = {
+    "type": "object", "required": ["ok", "error", "code"],
+    "properties": {
+        "ok": {"const": False},
+        "error": {"type": "string", "description": "one line of English, for people (its words may change)"},
+        "code": {"type": "string", "enum": list(ERRORS),
+                 "description": "the kind of error, stable: what a program reads (docs/server.md, \"Error codes\")"},
+        "params": {"type": "object", "additionalProperties": True,
+                   "description": "the values the error's sentence holds, by name (only when it holds some)"},
+    },
+    "example": {"ok": False, "error": "seat 2 is not free", "code": "seat_taken", "params": {"seat": 2}},
+}
+_ERROR_CONTENT = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
 _ERRORS = {
-    "400": {"description": "bad input: `{\"ok\": false, \"error\": \"...\"}`"},
+    "400": {"description": "bad input: `{\"ok\": false, \"error\": \"...\", \"code\": \"invalid_input\"}`"},
     "413": {"description": "the body is too large"},
     "503": {"description": "the engine pool is full: try again after `Retry-After` seconds"},
     "504": {"description": "no answer within the request's budget and the margin"},
@@ -102,7 +119,8 @@ PATHS = {
                                              '"engine_pending": N, "version": V}`',
                               "content": {"application/json": {"schema": _OBJECT}}},
                       "503": {"description": '`"status": "degraded"`: the store cannot be read (`store` says why) '
-                                             "or no engine worker is alive"}}}},
+                                             "or no engine worker is alive",
+                              "content": {"application/json": {"schema": _OBJECT}}}}}},
     "/api/owntrumps/bestmove": _engine_route(
         "the best move for the seat to move (from its view only); before the deal, given a seat's view of the "
         "trump choice, the suit that seat takes",
@@ -196,6 +214,15 @@ PATHS = {
 }
 
 
+def _with_error_schema(paths: dict) -> dict:
+    """``paths`` with :data:`ERROR_SCHEMA` as the body of every error response that names no other."""
+    def replies(responses: dict) -> dict:
+        return {status: reply if status == "200" or "content" in reply else {**reply, "content": _ERROR_CONTENT}
+                for status, reply in responses.items()}
+    return {path: {method: {**operation, "responses": replies(operation["responses"])}
+                   for method, operation in methods.items()} for path, methods in paths.items()}
+
+
 def openapi_document(version: str) -> dict:
     """The OpenAPI document of this server."""
     return {
@@ -210,5 +237,6 @@ def openapi_document(version: str) -> dict:
                                 'the auth may carry "since": SEQ (the last event seen) to be sent the events '
                                 'missed; {"type": "watch", "table": ID} instead watches the public view '
                                 '(docs/server.md).'},
-        "paths": PATHS,
+        "components": {"schemas": {"Error": ERROR_SCHEMA}},
+        "paths": _with_error_schema(PATHS),
     }

@@ -55,13 +55,19 @@ MOST_ADDRESSES = 10_000
 class Unauthorized(KozyriError):
     """No player secret, or a wrong one (401)."""
 
+    code = "unknown_secret"
+
 
 class NoPlayer(KozyriError):
     """No player with this id (404)."""
 
+    code = "player_not_found"
+
 
 class TooManyAttempts(KozyriError):
     """An address over its bound of wrong codes or new players (429)."""
+
+    code = "too_many_wrong_codes"
 
 
 def new_secret(player_id: str) -> str:
@@ -83,7 +89,7 @@ def bearer(header: str | None) -> str:
     """The secret of an ``Authorization: Bearer SECRET`` header."""
     scheme, _, secret = (header or "").strip().partition(" ")
     if scheme.lower() != "bearer" or not secret.strip():
-        raise Unauthorized('send the player\'s secret as the header "Authorization: Bearer SECRET"')
+        raise Unauthorized('send the player\'s secret as the header "Authorization: Bearer SECRET"', code="no_secret")
     return secret.strip()
 
 
@@ -91,7 +97,7 @@ def find_player(store: Store, secret, what: str = "player secret") -> StoredPlay
     """The player whose secret this is (:class:`Unauthorized` otherwise), from the
     store (a blocking call: the server makes it on a thread)."""
     wrong = Unauthorized(f"unknown {what}: the player's secret is the one POST /api/players "
-                         "or a transfer code's claim gave")
+                         "or a transfer code's claim gave", code="unknown_secret")
     if not isinstance(secret, str) or not secret or len(secret) > MOST_SECRET_CHARS or "." not in secret:
         raise wrong
     player = store.load_player(secret.partition(".")[0])
@@ -153,7 +159,8 @@ class Players:
         once; without a name, ``Player`` and the id's first characters)."""
         name, address = self._name(body), address or "unknown"
         if self.creations.full(address):
-            raise TooManyAttempts("too many new players from your address: try again later")
+            raise TooManyAttempts("too many new players from your address: try again later",
+                                  code="too_many_new_players")
         self.creations.count(address)
         player_id = secrets.token_urlsafe(9)
         name = name or f"Player {player_id[:4]}"
@@ -188,7 +195,8 @@ class Players:
             raise InvalidInput('a claim is {"code": "ABCD2345"}: the code the other device shows')
         code, address = normal_code(body.get("code")), address or "unknown"
         if self.failed_claims.full(address):
-            raise TooManyAttempts("too many wrong codes from your address: try again in a few minutes")
+            raise TooManyAttempts("too many wrong codes from your address: try again in a few minutes",
+                                  code="too_many_wrong_codes")
         found = None
         if len(code) == CODE_CHARS and set(code) <= set(CODE_ALPHABET):
             # the new secret's id part is the player's, known only once the code is used: made after
@@ -196,7 +204,7 @@ class Players:
             found = await self._claim(code, secret_part)
         if found is None:
             self.failed_claims.count(address)
-            raise Unauthorized("unknown, used or expired code: make a new one on the other device")
+            raise Unauthorized("unknown, used or expired code: make a new one on the other device", code="unknown_code")
         player, secret = found
         return {"player": player.id, "secret": secret, "name": player.name}
 

@@ -72,17 +72,35 @@ def start_worker(parent_pid: int, games: tuple[GameEntry, ...] = ()) -> None:
 
 
 class PoolFull(Exception):
-    """Every place in the pool is taken: try again later."""
+    """Every place in the pool is taken: try again later. Its ``code`` names it
+    in the server's error replies (:mod:`kozyri_server.errors`)."""
+
+    code = "engine_busy"
+    params: dict = {}
 
 
 class JobTimeout(Exception):
-    """No reply within the request's budget and the margin."""
+    """No reply within the request's budget and the margin (``seconds``, the two together)."""
+
+    code = "engine_timeout"
+
+    def __init__(self, message: str, seconds: float | None = None):
+        super().__init__(message)
+        self.params = {} if seconds is None else {"seconds": seconds}
+
+
+def job_timeout(budget: float, margin: float) -> JobTimeout:
+    """The :class:`JobTimeout` of a request given ``budget`` seconds and ``margin`` more."""
+    return JobTimeout(f"no answer within {budget + margin:.1f} s (a budget of {budget:g} s and a margin of "
+                      f"{margin:g} s)", round(budget + margin, 1))
 
 
 class WorkerLost(PoolFull):
     """The worker running this request died (killed, out of memory): the
     pool has started new workers, the request may be sent again (answered
     like a full pool: 503 with ``Retry-After``; a computer seat asks again)."""
+
+    code = "engine_restarting"
 
 
 class EnginePool:
@@ -158,8 +176,7 @@ class EnginePool:
         except asyncio.TimeoutError:
             if self.overrun is not None and self.workers:
                 asyncio.get_running_loop().call_later(self.overrun, self._stop_overrun, executor, future)
-            raise JobTimeout(f"no answer within {budget + self.margin:.1f} s "
-                             f"(a budget of {budget:g} s and a margin of {self.margin:g} s)") from None
+            raise job_timeout(budget, self.margin) from None
         except BrokenProcessPool:
             self._restart(executor)
             raise WorkerLost("an engine worker stopped while on this request; new workers are starting: "

@@ -77,7 +77,10 @@ Listener = Callable[[dict, int | None], Awaitable[None]]
 
 class Refused(KozyriError):
     """A request the table's state does not allow now (a stale ply, not this
-    seat's turn, a taken seat): nothing changed."""
+    seat's turn, a taken seat): nothing changed. Each raise names its code
+    (:mod:`kozyri_server.errors`); the HTTP API answers 409."""
+
+    code = "refused"
 
 
 def token_hash(token: str) -> str:
@@ -333,10 +336,11 @@ class Room:
         and ``kozyri analyze`` read; Reversi: the table with its moves)."""
         if self.status == ABANDONED and not self.is_over:  # never played on: its hands may be shown
             if self.table is None:
-                raise Refused("the table was abandoned before the deal: there is no game to record")
+                raise Refused("the table was abandoned before the deal: there is no game to record", code="no_record")
             return self.session.kind._record_json(self.session.table)
         if not self.is_over:
-            raise Refused("the game is not over: its record would show hands that are still hidden")
+            raise Refused("the game is not over: its record would show hands that are still hidden",
+                          code="record_before_end")
         return self.session.kind.record_json(self.session.table)
 
     # --- requests ---------------------------------------------------------------------
@@ -344,7 +348,7 @@ class Room:
         """An abandoned table refuses every request (a move, a seat taken or given up, a
         rematch): its record is all that is left (docs/server.md, "Expiry")."""
         if self.status == ABANDONED:
-            raise GameOver("the table was abandoned (idle too long): nothing more is played")
+            raise GameOver("the table was abandoned (idle too long): nothing more is played", code="table_abandoned")
 
     def check(self, seat: int, action: str, ply, seq: int | None = None) -> None:
         """The door's own checks of ``seat``'s request (nothing changes): the
@@ -358,16 +362,20 @@ class Room:
             raise GameOver(f"the game is over ({self.session.ending.text})")
         self.refuse_if_abandoned()
         if self.status != PLAYING:
-            raise Refused(f"waiting for players: seat(s) {', '.join(map(str, self.free_seats()))} are free")
+            free = self.free_seats()
+            raise Refused(f"waiting for players: seat(s) {', '.join(map(str, free))} are free",
+                          code="waiting_for_players", seats=free)
         if ply is not None or action == "move":
             if isinstance(ply, bool) or not isinstance(ply, int):
                 raise InvalidInput(f'a {action} names the ply it is for: {{"type": "{action}", "ply": N, ...}}')
             if ply != self.ply:
-                raise Refused(f"stale {action.replace('_', ' ')} for ply {ply}: the table is at ply {self.ply}")
+                raise Refused(f"stale {action.replace('_', ' ')} for ply {ply}: the table is at ply {self.ply}",
+                              code="stale_move" if action == "move" else "stale_request", ply=ply, current=self.ply)
         if seq is not None and seq != self.session.last_seq:
-            raise Refused(f"stale {action.replace('_', ' ')}: the table has moved on")
+            raise Refused(f"stale {action.replace('_', ' ')}: the table has moved on", code="table_moved_on")
         if action == "move" and seat != self.mover:
-            raise Refused(f"not your turn: player {self.mover} is to {'choose' if self.table is None else 'move'}")
+            raise Refused(f"not your turn: player {self.mover} is to {'choose' if self.table is None else 'move'}",
+                          code="not_your_turn", seat=self.mover)
 
     def stage(self, seat: int, action: str, move=None, seconds: float | None = None) -> Event:
         """Apply ``seat``'s request to the session (its checks refuse what the

@@ -51,6 +51,7 @@ from kozyri.play.settings import MOST_NAME_CHARS, GameSettings
 from kozyri_server.chat import TableChat
 from kozyri_server.clocks import check_takeover_level, split_options
 from kozyri_server.computers import ComputerSeats
+from kozyri_server.errors import error_json
 from kozyri_server.lifecycle import AddressLimits, TooManyFromAddress
 from kozyri_server.limits import Limits
 from kozyri_server.players import find_player
@@ -69,11 +70,16 @@ TABLE_ID = re.compile(f"[A-Za-z0-9_-]{{1,{MOST_ID_CHARS}}}")
 
 
 class NotFound(KozyriError):
-    """No table with this id."""
+    """No table with this id (404)."""
+
+    code = "table_not_found"
 
 
 class TooMany(KozyriError):
-    """The server holds as many tables as it may."""
+    """The server holds as many tables as it may, or the client (its address,
+    its player) has created or joined as many as it may (429)."""
+
+    code = "too_many_tables"
 
 
 def rematch_order(room: Room) -> list[int]:
@@ -246,7 +252,8 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
         time control, the takeover, unlisted, rated); ``address``: the client's;
         ``player``: the id of the player who asks, if the request said (counted per player)."""
         if self.unfinished() >= self.limits.max_tables:
-            raise TooMany(f"the server holds {self.limits.max_tables} tables: try again later")
+            raise TooMany(f"the server holds {self.limits.max_tables} tables: try again later",
+                          most=self.limits.max_tables)
         live = [room for room in self.rooms.values() if room.status in LIVE]
         own = sum(1 for room in live if (room.creator_player == player if player is not None else
                                          room.creator == address and room.creator_player is None))
@@ -254,7 +261,7 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
         try:
             self.address_limits.check_create(address, player, own, shared)
         except TooManyFromAddress as exc:
-            raise TooMany(str(exc)) from None
+            raise TooMany(str(exc), code=exc.code, **exc.params) from None
         if not isinstance(body, dict):
             raise InvalidInput('a table is created from a JSON object like '
                                '{"deck": "36", "seats": [null, {"level": 4}]}')
@@ -294,7 +301,7 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
         try:
             self.address_limits.check_join(address, player and player.id)
         except TooManyFromAddress as exc:
-            raise TooMany(str(exc)) from None
+            raise TooMany(str(exc), code=exc.code, **exc.params) from None
         room = await self.get(table_id)
         if room.status == FINISHED:
             raise GameOver("the game is over")
@@ -308,17 +315,20 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
             free = room.free_seats()
             if seat is None:
                 if not free:
-                    raise Refused("no free seat at this table")
+                    raise Refused("no free seat at this table", code="no_free_seat")
                 seat = free[0]
             seat = whole_number(seat, '"seat"', 0, len(room.kinds) - 1)
             if seat not in free:
-                raise Refused(f"seat {seat} is not free" if room.kinds[seat] == PERSON else
-                              f"seat {seat} is played by the computer")
+                if room.kinds[seat] == PERSON:
+                    raise Refused(f"seat {seat} is not free", code="seat_taken", seat=seat)
+                raise Refused(f"seat {seat} is played by the computer", code="seat_is_computer", seat=seat)
             if player is not None and player.id in room.seat_players:
-                raise Refused(f"this player sits at seat {room.seat_players.index(player.id)} of this table already")
+                sits = room.seat_players.index(player.id)
+                raise Refused(f"this player sits at seat {sits} of this table already",
+                              code="already_seated", seat=sits)
             if not await self._store(self.store.claim_seat, room.id, seat, token_hash(token), name,
                                      player and player.id):
-                raise Refused(f"seat {seat} is not free")
+                raise Refused(f"seat {seat} is not free", code="seat_taken", seat=seat)
             room.hashes[seat], room.names[seat] = token_hash(token), name
             room.seat_players[seat] = player and player.id
             if room.status == OPEN and not room.free_seats():
@@ -338,14 +348,14 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
         async with room.lock:
             old = room.hashes[seat]
             if old is None or not await self._store(self.store.move_seat, room.id, seat, old, token_hash(token)):
-                raise Refused(f"seat {seat} changed meanwhile: try again")
+                raise Refused(f"seat {seat} changed meanwhile: try again", code="seat_changed", seat=seat)
             room.hashes[seat] = token_hash(token)
             listeners, room.listeners[seat] = room.listeners[seat], []
             room.version += 1
             version = room.version
         for listener in listeners:
-            await listener({"type": "error", "error": "your seat moved to another device (your player sat down there)",
-                            "close": True}, version)
+            await listener({"type": "error", **error_json("seat_moved", "your seat moved to another device "
+                                                          "(your player sat down there)"), "close": True}, version)
         await self._broadcast(room)
         return {"table": room.id, "seat": seat, "token": token, "again": True}
 
@@ -370,10 +380,10 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
         token = body.get("token")
         seat = room.seat_of(token)
         if seat is None:
-            raise Refused("a rematch is asked for by a seat of the table, with its token")
+            raise Refused("a rematch is asked for by a seat of the table, with its token", code="rematch_not_seated")
         room.refuse_if_abandoned()
         if not room.is_over:
-            raise Refused("the game is not over: a rematch comes after its end")
+            raise Refused("the game is not over: a rematch comes after its end", code="rematch_before_end")
         async with room.lock:
             order = rematch_order(room)
             pending = None
@@ -388,7 +398,8 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
                         room.version += 1
             if room.rematch is None and pending is None:
                 if self.unfinished() >= self.limits.max_tables:
-                    raise TooMany(f"the server holds {self.limits.max_tables} tables: try again later")
+                    raise TooMany(f"the server holds {self.limits.max_tables} tables: try again later",
+                                  most=self.limits.max_tables)
                 settings = GameSettings.from_json(rematch_settings(room.settings.to_json(), order))
                 new = Room.new(secrets.token_urlsafe(9), settings, options=room.options)
                 new.hashes[:] = [room.hashes[old] for old in order]
@@ -417,7 +428,7 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
         token = body.get("token") if isinstance(body, dict) else None
         seat = room.seat_of(token)
         if seat is None:
-            raise Refused("wrong token")
+            raise Refused("wrong token", code="wrong_token")
         room.refuse_if_abandoned()
         async with room.lock:
             await self._store(self.store.release_seat, room.id, seat)
@@ -427,7 +438,7 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
             room.version += 1
             version = room.version
         for listener in listeners:
-            await listener({"type": "error", "error": "you left the table", "close": True}, version)
+            await listener({"type": "error", **error_json("left_table", "you left the table"), "close": True}, version)
         await self._broadcast(room)
         return {"table": room.id, "seat": seat, "left": True}
 
@@ -511,19 +522,20 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
             await self._refresh(room)
             room.check(seat, action, ply, seq)
             if seq is not None and not room.is_computer(seat):
-                raise Refused(f"seat {seat} is played by its person again")
+                raise Refused(f"seat {seat} is played by its person again", code="seat_taken_back", seat=seat)
             clock = room.follow_clock()
             if clock is not None and action == "move" and seat == clock.running:
                 if clock.expired():
                     self._watch(room)
-                    raise Refused(f"player {seat} is out of time")
+                    raise Refused(f"player {seat} is out of time", code="out_of_time", seat=seat)
                 seconds = clock.spent()  # what the clock charges: the stored seconds give the time left
             event = room.stage(seat, action, move, seconds)
             try:
                 await self._store_event(room, event)
             except MoveConflict:
                 await self._refresh(room)  # another server stored this event first
-                raise Refused(f"stale {action.replace('_', ' ')}: the table has moved on") from None
+                raise Refused(f"stale {action.replace('_', ' ')}: the table has moved on",
+                              code="table_moved_on") from None
             room.active_at = time.time()
         await self._broadcast(room)
         self._kick(room)

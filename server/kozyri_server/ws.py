@@ -32,7 +32,9 @@
    if it has any). A request that is malformed, illegal,
    out of turn, not allowed now (no draw on offer, a seat out of the game)
    or for another ply (stale, replayed) gets ``{"type": "error", "error":
-   "...", "ply": CURRENT}`` and changes nothing. A request is acknowledged
+   "...", "code": "stale_move", "params": {...}, "ply": CURRENT}`` (the
+   English, and the error's code with the values of its sentence:
+   :mod:`kozyri_server.errors`) and changes nothing. A request is acknowledged
    by the state that follows it, sent after its event is stored. A
    spectator may send ``sync`` and ``ping``; anything else is an error
    (it reads the chat, and may not write in it).
@@ -52,6 +54,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from kozyri.checks import shown
 from kozyri.core import InvalidInput, KozyriError, load_json
+from kozyri_server.errors import error_json, exception_json
 from kozyri_server.limits import AddressCounter, Limits, MessageRate
 from kozyri_server.room import ACTIONS, Room
 from kozyri_server.tables import NotFound, Tables
@@ -64,11 +67,18 @@ CLOSE_AUTH, CLOSE_BUSY, CLOSE_LEFT = 4401, 4429, 4000
 MOST_CATCH_UP_EVENTS = 500
 #: What a spectator may send after its ``watch`` message.
 WATCHER_KEYS = {"sync": {"type", "id"}, "ping": {"type", "id"}}
+#: The most characters of an error reply's English.
+MOST_ERROR_CHARS = 300
 #: What a connection may send after authenticating.
 MESSAGE_KEYS = {"move": {"type", "ply", "move", "id"}, "resign": {"type", "ply", "id"},
                 "offer_draw": {"type", "ply", "id"}, "accept_draw": {"type", "ply", "id"},
                 "decline_draw": {"type", "ply", "id"}, "sync": {"type", "id"}, "ping": {"type", "id"},
                 "take_back": {"type", "id"}, "chat": {"type", "text", "phrase", "id"}}
+
+
+def _too_fast() -> InvalidInput:
+    """A message sent too soon after the others (its connection's rate: :class:`~kozyri_server.limits.MessageRate`)."""
+    return InvalidInput("too many messages: slow down", code="too_many_messages")
 
 
 class Connection:
@@ -141,7 +151,8 @@ class Connection:
 
 
 async def _receive_text(websocket: WebSocket, limits: Limits) -> str | None:
-    """The next message as text (None when the client left); a too long one raises ValueError."""
+    """The next message as text (None when the client left); a too long one
+    raises InvalidInput (a ValueError)."""
     message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
         return None
@@ -149,25 +160,28 @@ async def _receive_text(websocket: WebSocket, limits: Limits) -> str | None:
     if data is None:
         raw = message.get("bytes") or b""
         if len(raw) > limits.max_message_bytes:
-            raise ValueError(f"message too long (more than {limits.max_message_bytes} bytes)")
+            raise _too_long(limits)
         try:
             data = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise ValueError("a message is UTF-8 JSON text") from None
+            raise InvalidInput("a message is UTF-8 JSON text", code="malformed_json") from None
     if len(data.encode("utf-8", "replace")) > limits.max_message_bytes:
-        raise ValueError(f"message too long (more than {limits.max_message_bytes} bytes)")
+        raise _too_long(limits)
     return data
 
 
+def _too_long(limits: Limits) -> InvalidInput:
+    return InvalidInput(f"message too long (more than {limits.max_message_bytes} bytes)", code="message_too_long",
+                        bytes=limits.max_message_bytes)
+
+
 def _decode(text: str) -> dict:
-    try:
-        message = load_json(text, constants=False)  # the one bounded reader: size, depth, digits
-    except InvalidInput as exc:
-        raise ValueError(str(exc)) from None
+    """A message read (InvalidInput, a ValueError, if it is not a JSON object with a string ``"type"``)."""
+    message = load_json(text, constants=False)  # the one bounded reader: size, depth, digits
     if not isinstance(message, dict):
-        raise ValueError('a message is a JSON object like {"type": "move", "ply": 3, "move": "QS"}')
+        raise InvalidInput('a message is a JSON object like {"type": "move", "ply": 3, "move": "QS"}')
     if not isinstance(message.get("type"), str):  # a list or an object would be looked up as a type (issue 35)
-        raise ValueError(f'a message names its "type" as a string like "move", not {shown(message.get("type"))}')
+        raise InvalidInput(f'a message names its "type" as a string like "move", not {shown(message.get("type"))}')
     return message
 
 
@@ -190,15 +204,17 @@ class TableSockets:
         connection = Connection(websocket)
         await websocket.accept()
         if not self.addresses.open(address):
-            await connection.send({"type": "error", "error": "too many connections from your address"})
+            await connection.send({"type": "error", **error_json("too_many_connections",
+                                                                 "too many connections from your address")})
             await connection.close(CLOSE_BUSY)
             return
         try:
             found = await self._authenticate(websocket)
             if found is None:
-                await connection.send({"type": "error", "error": "authentication failed: "
-                                       'the first message must be {"type": "auth", "table": ID, "token": TOKEN} '
-                                       "with the table's id and your seat's token"})
+                await connection.send({"type": "error", **error_json(
+                    "auth_failed", "authentication failed: "
+                    'the first message must be {"type": "auth", "table": ID, "token": TOKEN} '
+                    "with the table's id and your seat's token")})
                 await connection.close(CLOSE_AUTH)
                 return
             room, seat, held, since = found
@@ -265,15 +281,15 @@ class TableSockets:
             try:
                 text = await _receive_text(connection.websocket, self.limits)
             except ValueError as exc:
-                await self._error(connection, room, str(exc))
+                await self._error(connection, room, exc)
                 continue
             if text is None:
                 return
             if not rate.allow():
-                await self._error(connection, room, "too many messages: slow down")
+                await self._error(connection, room, _too_fast())
                 continue
             if room.hashes[seat] != held:  # the seat was given up: this token no longer plays
-                await connection.send({"type": "error", "error": "you left the table"})
+                await connection.send({"type": "error", **error_json("left_table", "you left the table")})
                 await connection.close(CLOSE_LEFT)
                 return
             await self._handle(connection, room, seat, text)
@@ -295,20 +311,23 @@ class TableSockets:
                     if text is None:
                         return
                     if not rate.allow():
-                        raise ValueError("too many messages: slow down")
+                        raise _too_fast()
                     message = _decode(text)
                 except ValueError as exc:
-                    await self._error(connection, room, str(exc))
+                    await self._error(connection, room, exc)
                     continue
                 kind, request_id = message.get("type"), message.get("id")
                 if kind == "chat":
-                    await self._error(connection, room, "spectators read the chat but do not write in it: "
-                                      "take a seat to chat", request_id)
-                elif kind not in WATCHER_KEYS or set(message) - WATCHER_KEYS[kind]:
-                    await self._error(connection, room, "a spectator only watches: it may send sync and ping, "
-                                      f"not {shown(kind)}" if kind not in WATCHER_KEYS else
-                                      f"unknown key {sorted(set(message) - WATCHER_KEYS[kind])[0]!r} for {kind}",
-                                      request_id)
+                    await self._error(connection, room, InvalidInput(
+                        "spectators read the chat but do not write in it: take a seat to chat",
+                        code="spectator_cannot_chat"), request_id)
+                elif kind not in WATCHER_KEYS:
+                    await self._error(connection, room, InvalidInput(
+                        f"a spectator only watches: it may send sync and ping, not {shown(kind)}",
+                        code="spectator_cannot_act"), request_id)
+                elif set(message) - WATCHER_KEYS[kind]:
+                    await self._error(connection, room, InvalidInput(
+                        f"unknown key {sorted(set(message) - WATCHER_KEYS[kind])[0]!r} for {kind}"), request_id)
                 elif kind == "ping":
                     await connection.send({"type": "pong", **({"id": request_id} if request_id is not None else {})})
                 else:
@@ -320,17 +339,17 @@ class TableSockets:
         try:
             message = _decode(text)
         except ValueError as exc:
-            await self._error(connection, room, str(exc))
+            await self._error(connection, room, exc)
             return
         kind = message.get("type")
         request_id = message.get("id")
         if kind not in MESSAGE_KEYS:
-            await self._error(connection, room, f"unknown message type {kind!r} (known: {', '.join(MESSAGE_KEYS)})",
-                              request_id)
+            await self._error(connection, room, InvalidInput(
+                f"unknown message type {kind!r} (known: {', '.join(MESSAGE_KEYS)})"), request_id)
             return
         unknown = sorted(set(message) - MESSAGE_KEYS[kind])
         if unknown:
-            await self._error(connection, room, f"unknown key {unknown[0]!r} for {kind}", request_id)
+            await self._error(connection, room, InvalidInput(f"unknown key {unknown[0]!r} for {kind}"), request_id)
             return
         if kind == "ping":
             await connection.send({"type": "pong", **({"id": request_id} if request_id is not None else {})})
@@ -340,26 +359,30 @@ class TableSockets:
             await self._chat(connection, room, seat, message, request_id)
         elif kind == "take_back":  # the person plays the seat a computer was playing for them
             if not await self.tables.take_back(room, seat):
-                await self._error(connection, room, "no computer is playing your seat", request_id)
+                await self._error(connection, room, InvalidInput("no computer is playing your seat",
+                                                                 code="no_takeover"), request_id)
         else:
             assert kind in ACTIONS
             try:
                 await self.tables.act(room, seat, kind, ply=message.get("ply"), move=message.get("move"))
             except KozyriError as exc:
-                await self._error(connection, room, str(exc), request_id)
+                await self._error(connection, room, exc, request_id)
 
     async def _chat(self, connection: Connection, room: Room, seat: int, message: dict, request_id) -> None:
         """A seat's chat line: within its connection's chat rate, then said at the table (:mod:`kozyri_server.chat`)."""
         if not connection.chat_rate.allow():
-            await self._error(connection, room, "too many chat messages: wait a moment before the next", request_id)
+            await self._error(connection, room, InvalidInput("too many chat messages: wait a moment before the next",
+                                                             code="chat_too_fast"), request_id)
             return
         try:
             await self.tables.chat(room, seat, message.get("text"), message.get("phrase"))
         except KozyriError as exc:
-            await self._error(connection, room, str(exc), request_id)
+            await self._error(connection, room, exc, request_id)
 
-    async def _error(self, connection: Connection, room: Room, text: str, request_id=None) -> None:
-        reply = {"type": "error", "error": " ".join(str(text).split())[:300], "ply": room.ply}
+    async def _error(self, connection: Connection, room: Room, error: BaseException, request_id=None) -> None:
+        """The error reply of ``error`` (its English, code and params: :mod:`kozyri_server.errors`),
+        with the table's ply and the request's ``"id"`` if it had one."""
+        reply = {"type": "error", **exception_json(error, most=MOST_ERROR_CHARS), "ply": room.ply}
         if request_id is not None and isinstance(request_id, (int, str)) and not isinstance(request_id, bool):
             reply["id"] = request_id
         await connection.send(reply)

@@ -231,25 +231,26 @@ def name(value, what: str, most: int = 40) -> str:
     ...
     kozyri.core.InvalidInput: the name must not hold U+200B ZERO WIDTH SPACE
     """
+    bad = {"code": "invalid_name", "most": most}  # the error's kind for machine doors (kozyri.core.KozyriError)
     if not isinstance(value, str):
-        raise InvalidInput(f"{what} must be text of at most {most} characters, not {shown(value)}")
+        raise InvalidInput(f"{what} must be text of at most {most} characters, not {shown(value)}", **bad)
     for char in value:
         if unicodedata.category(char) == "Cs":
-            raise InvalidInput(f"{what} is not valid Unicode text (a lone surrogate)")
+            raise InvalidInput(f"{what} is not valid Unicode text (a lone surrogate)", **bad)
     text = unicodedata.normalize("NFC", value).strip()
     if len(text) > most:
-        raise InvalidInput(f"{what} must be text of at most {most} characters")
+        raise InvalidInput(f"{what} must be text of at most {most} characters", **bad)
     visible = False
     for index, char in enumerate(text):
         category = unicodedata.category(char)
         if char in JOINERS:
             if index == 0 or index == len(text) - 1 or text[index - 1].isspace() or text[index + 1].isspace():
-                raise InvalidInput(f"{what} must not hold {_code_point(char)} outside a word")
+                raise InvalidInput(f"{what} must not hold {_code_point(char)} outside a word", **bad)
         elif category in _NOT_IN_NAMES or _noncharacter(char):
-            raise InvalidInput(f"{what} must not hold {_code_point(char)}")
+            raise InvalidInput(f"{what} must not hold {_code_point(char)}", **bad)
         visible = visible or category[0] in "LNPS"
     if not visible:
-        raise InvalidInput(f"{what} must not be blank (it needs a letter, a digit or a symbol)")
+        raise InvalidInput(f"{what} must not be blank (it needs a letter, a digit or a symbol)", **bad)
     return text
 
 

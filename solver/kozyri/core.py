@@ -33,7 +33,26 @@ from typing import Any, NamedTuple
 # --- errors -------------------------------------------------------------------
 class KozyriError(Exception):
     """An error with a message for the user (the command line prints it on
-    one line, without a traceback)."""
+    one line, without a traceback).
+
+    Besides its English message it names its kind for programs: ``code``, a
+    stable snake_case name (the class's own, or one given where it is raised),
+    and ``params``, the values its sentence holds, so that a machine door (the
+    server's JSON errors: docs/server.md, "Error codes") stays the same in every
+    language and a client words the error in its reader's language::
+
+        Refused("seat 2 is not free", code="seat_taken", seat=2)
+    """
+
+    #: The kind of error (the server's list of codes: kozyri_server.errors.ERRORS).
+    code = "invalid_input"
+
+    def __init__(self, *args, code: str | None = None, **params):
+        super().__init__(*args)
+        if code is not None:
+            self.code = code
+        #: The values the message's sentence holds, by name (JSON values).
+        self.params = params
 
 
 class InvalidInput(KozyriError, ValueError):
@@ -43,9 +62,13 @@ class InvalidInput(KozyriError, ValueError):
 class IllegalMove(InvalidInput):
     """A move that the rules do not allow in the position."""
 
+    code = "illegal_move"
+
 
 class GameOver(InvalidInput):
     """A question that needs a game in progress, asked of a finished one."""
+
+    code = "game_over"
 
 
 class LimitReached(KozyriError):
@@ -114,18 +137,18 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_JSON_DIGITS:
         raise InvalidInput(f"malformed JSON: an integer of {len(text.lstrip('-')):,} digits "
-                           f"(at most {MAX_JSON_DIGITS})")
+                           f"(at most {MAX_JSON_DIGITS})", code="malformed_json")
     return int(text)
 
 
 def _no_constant(name: str):
-    raise InvalidInput(f"malformed JSON: {name} is not a number JSON allows")
+    raise InvalidInput(f"malformed JSON: {name} is not a number JSON allows", code="malformed_json")
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise InvalidInput(f"malformed JSON: the number {text[:40]} is too large")
+        raise InvalidInput(f"malformed JSON: the number {text[:40]} is too large", code="malformed_json")
     return value
 
 
@@ -139,7 +162,8 @@ def _check_text(data) -> None:
         if isinstance(item, str):
             if _SURROGATE.search(item):
                 quoted = repr(item) if len(item) <= 30 else repr(item[:30]) + "..."
-                raise InvalidInput(f"malformed JSON: {quoted} is not valid Unicode text (a lone surrogate)")
+                raise InvalidInput(f"malformed JSON: {quoted} is not valid Unicode text (a lone surrogate)",
+                                   code="malformed_json")
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
@@ -153,7 +177,7 @@ def _check_depth(data) -> None:
     while stack:
         item, depth = stack.pop()
         if depth > MAX_JSON_DEPTH:
-            raise InvalidInput(f"malformed JSON: nested more than {MAX_JSON_DEPTH} deep")
+            raise InvalidInput(f"malformed JSON: nested more than {MAX_JSON_DEPTH} deep", code="malformed_json")
         children = item.values() if isinstance(item, dict) else item
         stack.extend((child, depth + 1) for child in children if isinstance(child, (list, dict)))
 
@@ -181,23 +205,24 @@ def load_json(data, *, constants: bool = True):
         try:
             data = bytes(data).decode("utf-8")
         except UnicodeDecodeError:
-            raise InvalidInput("malformed JSON: not UTF-8 text") from None
+            raise InvalidInput("malformed JSON: not UTF-8 text", code="malformed_json") from None
     if not isinstance(data, str):
         return data
     if len(data) > MAX_JSON_CHARS:
-        raise InvalidInput(f"JSON text of {len(data):,} characters (at most {MAX_JSON_CHARS:,})")
+        raise InvalidInput(f"JSON text of {len(data):,} characters (at most {MAX_JSON_CHARS:,})", code="malformed_json")
     data = data.removeprefix(_BYTE_ORDER_MARK)
     try:
         strict = {} if constants else {"parse_constant": _no_constant, "parse_float": _finite_float}
         parsed = json.loads(data, parse_int=_bounded_int, **strict)
     except RecursionError:
-        raise InvalidInput(f"malformed JSON: nested more than {MAX_JSON_DEPTH} deep") from None
+        raise InvalidInput(f"malformed JSON: nested more than {MAX_JSON_DEPTH} deep", code="malformed_json") from None
     except InvalidInput:
         raise
     except json.JSONDecodeError as exc:
-        raise InvalidInput(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise InvalidInput(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+                           code="malformed_json") from None
     except ValueError as exc:  # a number Python will not convert (a float of too many digits)
-        raise InvalidInput(f"malformed JSON: {exc}") from None
+        raise InvalidInput(f"malformed JSON: {exc}", code="malformed_json") from None
     if isinstance(parsed, (list, dict)) and data.count("[") + data.count("{") > MAX_JSON_DEPTH:
         _check_depth(parsed)
     if _SURROGATE_ESCAPE.search(data) or _SURROGATE.search(data):

@@ -330,22 +330,33 @@ def page_keys() -> frozenset[str]:
                      if m.id and any(str(where).startswith(PAGE_SOURCES) for where, _line in m.locations))
 
 
+_KEPT = re.compile(r"(\{\w+\}|<[^>]*>|&#?\w+;)")
 _ACCENTED = str.maketrans("aceinorsuyACEINORSUYz", "åçéîñöŕšûýÅÇÉÎÑÖŔŠÛÝž")
 
 
 def pseudo(text: str) -> str:
-    """``text`` in the pseudo-locale: its letters accented, its placeholders kept, and
-    40% longer (a run of tildes), inside brackets so that a cut end shows:
+    """``text`` in the pseudo-locale: its letters accented, its placeholders (and a page
+    message's tags) kept, and
+    40% longer (tildes in words of five), inside brackets so that a cut end shows:
     ``"Your turn"`` is ``"[Ýöûŕ tûŕñ ~~~~]"``."""
-    parts = _FIELD.split(text)
-    # _FIELD.split alternates text and a placeholder's name
-    shown = "".join(part.translate(_ACCENTED) if i % 2 == 0 else "{" + part + "}" for i, part in enumerate(parts))
-    return f"[{shown} {'~' * max(1, round(len(text) * 0.4))}]"
+    # the split alternates text and what stays as it is: a placeholder, a tag, a character reference
+    parts = _KEPT.split(text)
+    shown = "".join(part.translate(_ACCENTED) if i % 2 == 0 else part for i, part in enumerate(parts))
+    pad = max(1, round(len(text) * 0.4))
+    # the padding in words of five, as a longer language's text has spaces to wrap at
+    return f"[{shown} {' '.join('~' * min(5, pad - i) for i in range(0, pad, 5))}]"
+
+
+#: Contexts whose messages are letters, not words (a card's rank, a suit's letter, a typed command): the
+#: pseudo-locale leaves them as they are, as a real language writes them in one or two letters.
+LETTER_CONTEXTS = ("rank", "suit letter", "typed")
 
 
 def _pseudo_json(page: bool) -> dict:
     english = catalog_json(ENGLISH, page)
-    messages = {key: ({form: pseudo(t) for form, t in text.items()} if isinstance(text, dict) else pseudo(text))
+    letters = tuple(context + CONTEXT_SEPARATOR for context in LETTER_CONTEXTS)
+    messages = {key: text if key.startswith(letters) else
+                ({form: pseudo(t) for form, t in text.items()} if isinstance(text, dict) else pseudo(text))
                 for key, text in english["messages"].items()}
     return {**english, "language": PSEUDO, "name": "[Pseudo]", "messages": messages}
 

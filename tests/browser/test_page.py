@@ -146,8 +146,11 @@ def shots():
 class Player:
     """One browser page at a table: its WebSocket frames recorded, its state read, its clicks."""
 
-    def __init__(self, browser, viewport: dict, base: str, reduced_motion: str = "no-preference"):
-        self.context = browser.new_context(viewport=viewport, accept_downloads=True, reduced_motion=reduced_motion)
+    def __init__(self, browser, viewport: dict, base: str, reduced_motion: str = "no-preference",
+                 locale: str | None = None):
+        # ``locale``: the browser's language (its Accept-Language), as a person's browser set to it
+        self.context = browser.new_context(viewport=viewport, accept_downloads=True, reduced_motion=reduced_motion,
+                                           locale=locale)
         self.page = self.context.new_page()
         self.page.set_default_timeout(STEP_MS)
         self.frames: list[dict] = []

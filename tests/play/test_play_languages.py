@@ -11,7 +11,6 @@ machine's speed."""
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
@@ -19,12 +18,12 @@ from kozyri import i18n
 from kozyri.owntrumps import GameRecord, Position
 from kozyri_cli.words import shown_word
 
+from tests.support.english import english_left
+
 from .test_play_cli import KOZYRI, TERMINAL_ENV, TMUX, Terminal
 
 ONES = "1\n" * 3000
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.ENGLISH]
-#: Contexts whose ids are letters and words to type, not messages (a language may keep the English ones).
-TYPED_CONTEXTS = ("typed", "rank", "suit letter")
 
 
 def played(cli, *args, moves: str, env=None):
@@ -34,25 +33,6 @@ def played(cli, *args, moves: str, env=None):
     assert "Traceback" not in result.output and result.stderr == ""
     *shown, last = result.stdout.rstrip("\n").split("\n")
     return "\n".join(shown), json.loads(last)
-
-
-def english_left(text: str, lang: str) -> list[str]:
-    """The English words of messages (each run of words between placeholders,
-    three letters or more) that ``text`` shows though ``lang``'s catalog
-    writes none of them."""
-    translations = re.sub(r"\{\w+\}", " ", " ".join(" ".join(m.string) if m.pluralizable else m.string
-                                                    for m in i18n.catalog(lang) if m.id))
-    left = set()
-    for message in i18n.catalog(i18n.ENGLISH):
-        if not message.id or message.context in TYPED_CONTEXTS:
-            continue
-        for english in (message.id if message.pluralizable else (message.id,)):
-            for run in re.split(r"\{\w+\}", english):
-                run = run.strip(" .,:;()'\"\n-+")
-                alone = re.compile(rf"(?<!\w){re.escape(run)}(?!\w)")
-                if sum(ch.isalpha() for ch in run) >= 3 and alone.search(text) and not alone.search(translations):
-                    left.add(run)
-    return sorted(left)
 
 
 def translation(lang: str, msgid: str, **values) -> str:

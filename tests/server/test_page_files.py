@@ -36,7 +36,11 @@ def test_the_page_and_its_assets_are_served(tmp_path):
             assert not re.match(r"^(?:[a-z]+:)?//", asset), f"{asset} is not a local asset"
             reply = c.get("/" + asset)
             assert reply.status_code == 200, asset
-            assert reply.text == (STATIC_DIR / asset).read_text(encoding="utf-8")
+            served = reply.text
+            if asset.endswith(".html"):  # a page comes with its reader's words (kozyri_server.words): the file else
+                served = re.sub(r'<script type="application/json" id="kozyri-words">.*?</script>\n', "", served,
+                                flags=re.S)
+            assert served == (STATIC_DIR / asset).read_text(encoding="utf-8")
         assert c.get("/js/app.js").headers["content-type"].split(";")[0] in ("text/javascript",
                                                                                "application/javascript")
         # the API is unchanged: JSON, and a JSON 404 for an unknown path
@@ -48,9 +52,11 @@ def test_the_page_and_its_assets_are_served(tmp_path):
 
 def test_no_file_of_the_page_loads_anything_from_the_internet():
     files = [p for p in STATIC_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts]  # an install compiles the maker
-    assert {p.suffix for p in files} <= {".html", ".css", ".js", ".wav", ".py"}
+    assert {p.suffix for p in files} <= {".html", ".css", ".js", ".wav", ".py", ".woff2", ".txt", ".md"}
     assert {p.parent.name for p in files if p.suffix in (".wav", ".py")} <= {"sounds"}  # the sounds and their maker
-    for path in (p for p in files if p.suffix != ".wav"):
+    # the fonts, their licence and where they came from (an address in a licence is a name, not a fetch)
+    assert {p.parent.name for p in files if p.suffix in (".woff2", ".txt", ".md")} <= {"fonts"}
+    for path in (p for p in files if p.suffix not in (".wav", ".woff2", ".txt", ".md")):
         urls = set(re.findall(r"(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}[^\s\"')]*", path.read_text(encoding="utf-8")))
         assert urls <= NAMESPACES, (path.name, urls - NAMESPACES)
         assert "@import" not in path.read_text(encoding="utf-8")
@@ -98,7 +104,8 @@ def test_every_script_is_loaded_by_a_page_and_the_table_modules_in_order():
     scripts = {p.name for p in (STATIC_DIR / "js").glob("*.js")}
     assert scripts <= {s for found in loaded.values() for s in found}, scripts
     index = loaded["index.html"]
-    assert index[0] == "dom.js" and index[-1] == "app.js", index
+    assert index[0] == "i18n.js" and index[-1] == "app.js", index  # the words first: every script may ask for them
+    assert all(found[0] == "i18n.js" for found in loaded.values()), loaded
     for before, after in (("api.js", "lobby.js"), ("online.js", "lobby.js"), ("online.js", "table.js"),
                           ("owntrumps.js", "table.js"), ("table.js", "ending.js")):
         assert index.index(before) < index.index(after), (before, after)

@@ -39,7 +39,8 @@ def test_connections_from_one_address_are_bounded(tmp_path):
             authenticate(second, table_id, tokens[1], 1)
             with c.websocket_connect("/api/ws") as third:  # one too many: refused before it may say anything
                 refused = third.receive_json()
-                assert refused == {"seq": 1, "type": "error", "error": "too many connections from your address"}
+                assert refused == {"seq": 1, "type": "error", "error": "too many connections from your address",
+                                   "code": "too_many_connections"}
                 assert _closed_with(third) == CLOSE_BUSY
             second.send_json({"type": "ping"})  # the two open ones are untouched
             assert second.receive_json()["type"] == "pong"

@@ -167,7 +167,8 @@ def test_hostile_messages_get_an_error_and_change_nothing(tmp_path):
             with c.websocket_connect("/api/ws") as ws:
                 ws.send_json(first)
                 only = ws.receive_json()
-                assert only["type"] == "error" and set(only) == {"seq", "type", "error"}
+                assert only["type"] == "error" and set(only) == {"seq", "type", "error", "code"}
+                assert only["code"] == "auth_failed"  # the same for every wrong first message: no hint why
                 with pytest.raises(Exception):
                     ws.receive_json()
         with c.websocket_connect("/api/ws") as ws:

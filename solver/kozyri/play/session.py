@@ -423,7 +423,8 @@ class Session:
             opening = self.choice
             mover = opening.to_choose
             if seat != mover:
-                raise InvalidInput(f"player {seat} is not to choose (player {mover} is)")
+                raise InvalidInput(f"player {seat} is not to choose (player {mover} is)",
+                                   code="not_your_turn", seat=mover)
             choice = opening.read_choice(text)
             spent = self._spent(seconds)
             opening.choose(seat, choice)
@@ -435,7 +436,7 @@ class Session:
             raise GameOver(f"the game is over ({ending.text})")
         mover = table._to_move()  # the game goes on (above)
         if seat != mover:
-            raise InvalidInput(f"player {seat} is not to move (player {mover} is)")
+            raise InvalidInput(f"player {seat} is not to move (player {mover} is)", code="not_your_turn", seat=mover)
         if isinstance(text, str):
             move, legal = self.kind.read_move(table, seat, text), True  # read and checked
         else:  # the game's own move (a computer seat's choice): the table's play refuses an illegal one
@@ -449,10 +450,12 @@ class Session:
     def _in_play(self, seat, what: str) -> int:
         seat = self._check_seat(seat)
         if self.table is None:
-            raise InvalidInput(f"no card is dealt yet: {what} comes with the play, after the trump choice")
+            raise InvalidInput(f"no card is dealt yet: {what} comes with the play, after the trump choice",
+                               code="not_dealt_yet")
         self._check_over()
         if seat not in self.holders:
-            raise IllegalMove(f"player {seat} holds no cards: only the players still in the game {what}")
+            raise IllegalMove(f"player {seat} holds no cards: only the players still in the game {what}",
+                              code="out_of_the_game", seat=seat)
         return seat
 
     def _resign(self, seat, seq=None, on_time: bool = False) -> Event:
@@ -465,16 +468,17 @@ class Session:
     def _offer_draw(self, seat, seq=None) -> Event:
         seat = self._in_play(seat, "agree to a draw")
         if self._offer is not None:
-            raise InvalidInput(f"player {self._offer[0]} has offered a draw already: accept or decline it")
+            raise InvalidInput(f"player {self._offer[0]} has offered a draw already: accept or decline it",
+                               code="draw_on_offer", seat=self._offer[0])
         self._offer = [seat]
         return self._log(OFFER_DRAW, seat, seq=seq)
 
     def _answering(self, seat) -> int:
         seat = self._in_play(seat, "agree to a draw")
         if self._offer is None:
-            raise InvalidInput("no draw is on offer")
+            raise InvalidInput("no draw is on offer", code="no_draw_offer")
         if seat in self._offer:
-            raise InvalidInput(f"player {seat} has agreed to the draw already")
+            raise InvalidInput(f"player {seat} has agreed to the draw already", code="draw_agreed_already", seat=seat)
         return seat
 
     def _accept_draw(self, seat, seq=None) -> Event:

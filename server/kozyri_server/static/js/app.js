@@ -37,7 +37,8 @@
       $("share-link").select();
       try {
         await navigator.clipboard.writeText($("share-link").value);
-        $("copy-link").textContent = "Copied";
+        // TRANSLATORS: the table's link was copied (the "Copy" button's new label).
+        $("copy-link").textContent = _("Copied");
       } catch (err) {
         document.execCommand("copy");
       }

@@ -10,10 +10,16 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const el = Dom.el;
-  /** The quick phrases: the server's codes and their words on this page. */
+  /** The quick phrases: the server's codes and their words on this page (the wire carries the code: each
+      reader sees a phrase in their own language). */
   const PHRASES = {
-    hello: "Hello!", gg: "Good game", one_minute: "One minute, please", thanks: "Thanks",
-    well_played: "Well played", oops: "Oops",
+    // TRANSLATORS: the quick phrases of a table's chat, said to the other players with one click
+    hello: pgettext("chat", "Hello!"),
+    gg: pgettext("chat", "Good game"),
+    one_minute: pgettext("chat", "One minute, please"),
+    thanks: pgettext("chat", "Thanks"),
+    well_played: pgettext("chat", "Well played"),
+    oops: pgettext("chat", "Oops"),
   };
   /** The lines kept on the page (the oldest go). */
   const MOST_LINES = 100;
@@ -43,8 +49,8 @@
 
   /** A seat's name in the chat: the line's, else the table's words for it. */
   function who(ctl, line) {
-    if (line.seat === ctl.seat) return "You";
-    return line.name || ctl.shortNames[line.seat] || "Player " + (line.seat + 1);
+    if (line.seat === ctl.seat) return ctl.you();
+    return line.name || ctl.shortNames[line.seat] || _("Player {number}", { number: I18n.number(line.seat + 1) });
   }
 
   /** A new table: no line, no panel until its summary says it has a chat. */
@@ -68,7 +74,7 @@
       event.preventDefault();
       const text = $("chat-text").value.trim();
       if (!text) return;
-      if (text.length > MOST_CHARS) return note("At most " + MOST_CHARS + " characters.");
+      if (text.length > MOST_CHARS) return note(ngettext("At most {count} character.", "At most {count} characters.", MOST_CHARS));
       if (send(ctl, { text })) $("chat-text").value = "";
     };
   }
@@ -84,7 +90,7 @@
     const seated = ctl.seat !== null && !ctl.watching;
     $("chat-phrases").hidden = !seated;
     $("chat-form").hidden = !seated || mode !== "on";
-    if (!seated) note("Spectators read the chat; the players write in it.");
+    if (!seated) note(_("Spectators read the chat; the players write in it."));
     const mutes = $("chat-mutes");
     mutes.replaceChildren();
     for (const info of people) {
@@ -100,8 +106,9 @@
 
   function drawMute(ctl, button, seat) {
     const muted = isMuted(ctl, seat);
-    const name = ctl.shortNames[seat] || "Player " + (seat + 1);
-    button.textContent = (muted ? "Unmute " : "Mute ") + name;
+    const name = ctl.shortNames[seat] || _("Player {number}", { number: I18n.number(seat + 1) });
+    // TRANSLATORS: a button of the chat: hide (and show again) what this player writes, in this browser
+    button.textContent = muted ? pgettext("button", "Unmute {name}", { name }) : pgettext("button", "Mute {name}", { name });
     button.setAttribute("aria-pressed", String(muted));
   }
 
@@ -157,15 +164,20 @@
     item.dataset.seat = line.seat;
     item.dataset.seq = line.seq;
     const words = line.phrase ? PHRASES[line.phrase] || line.phrase : String(line.text || "");
-    item.append(el("span", "chat-who", who(ctl, line) + ": "), el("span", "chat-words", words));
-    if (typeof line.at === "number") item.title = new Date(line.at * 1000).toLocaleTimeString();
+    // TRANSLATORS: before a line of the chat: who wrote it ("Ann: ")
+    item.append(el("span", "chat-who", _("{name}:", { name: who(ctl, line) }) + " "), el("span", "chat-words", words));
+    if (typeof line.at === "number") {
+      const lang = I18n.lang === "en" || I18n.lang === "en-XA" ? undefined : I18n.lang;  // English: the browser's own way, as before
+      try { item.title = new Date(line.at * 1000).toLocaleTimeString(lang); } catch (err) { item.title = new Date(line.at * 1000).toLocaleTimeString(); }
+    }
     item.hidden = isMuted(ctl, line.seat);
     return item;
   }
 
-  /** The server refused a line (too long, too fast, the option): said in the panel. */
-  function refused(ctl, error) {
-    note(/too many chat/.test(error) ? "Too many messages: wait a moment." : String(error));
+  /** The server refused a line (too long, too fast, the option; `message` its error reply): said in the panel,
+      in the reader's words (api.js says a code's sentence). */
+  function refused(ctl, message) {
+    note(message.code === "chat_too_fast" ? _("Too many messages: wait a moment.") : Api.errorText(message));
   }
 
   window.Chat = { PHRASES, reset, setup, receive, refused };

@@ -21,14 +21,16 @@
       const outer = this.state && this.state.ending;
       const onTime = ending.by === "time" || !!(outer && outer.by === "time");
       if (me === null) {  // a spectator: who lost, in the third person
-        if (ending.reason === "agreement") return ["Draw agreed.", ""];
-        if (noLoser) return ["A draw.", ending.text || ""];
-        if (onTime) return [this.subject(loser) + " ran out of time and lost.", ""];
-        return [this.subject(loser) + (ending.reason === "resignation" ? " resigned." : " lost."), ""];
+        if (ending.reason === "agreement") return [_("Draw agreed."), ""];
+        if (noLoser) return [_("A draw."), ending.text || ""];
+        const values = { name: this.subject(loser) };
+        if (onTime) return [_("{name} ran out of time and lost.", values), ""];
+        return [ending.reason === "resignation" ? _("{name} resigned.", values) : _("{name} lost.", values), ""];
       }
       if (onTime) {
-        return [loser === me ? "You ran out of time: you lost." : this.subject(loser) + " ran out of time" +
-          (players === 2 ? ": you won." : ": the game ends there."), ""];
+        const values = { name: this.subject(loser) };
+        return [loser === me ? _("You ran out of time: you lost.") : players === 2 ? _("{name} ran out of time: you won.", values) :
+          _("{name} ran out of time: the game ends there.", values), ""];
       }
       return this.game().endingWords(this, ending, outOrder);  // the game's own words (games.js)
     },
@@ -51,13 +53,13 @@
         box.append(p);
       }
       if (this.held) {
-        const again = el("button", "primary", "Rematch");
+        const again = el("button", "primary", pgettext("button", "Rematch"));
         again.type = "button";
         again.id = "rematch";
         again.addEventListener("click", () => this.rematch(again));
         box.append(again);
       }
-      const download = el("button", "", "Download the record");
+      const download = el("button", "", pgettext("button", "Download the record"));
       download.type = "button";
       download.id = "download";
       download.addEventListener("click", async () => {
@@ -71,13 +73,14 @@
       box.append(download);
       const game = this.game();
       if (this.seat !== null && game && game.reviewQuery) {
-        const review = el("button", "", "Review the game");
+        const review = el("button", "", pgettext("button", "Review the game"));
         review.type = "button";
         review.id = "review-button";
         review.addEventListener("click", () => this.review(review, view));
         box.append(review);
       }
-      const lobby = el("a", "again", "New game");
+      // TRANSLATORS: a link back to the lobby at the end of a game
+      const lobby = el("a", "again", _("New game"));
       lobby.href = "#/";
       box.append(lobby);
     },
@@ -90,7 +93,7 @@
      */
     updateRematch(message) {
       if (!this.held && message.rematch && !$("watch-rematch")) {  // a spectator: the rematch to watch
-        const link = el("a", "again", "Watch the rematch");
+        const link = el("a", "again", _("Watch the rematch"));
         link.id = "watch-rematch";
         link.href = "#/t/" + message.rematch;
         this.els.ending.append(link);
@@ -105,7 +108,7 @@
       }
       const others = votes.filter((s) => s !== this.seat);
       if ((message.rematch || others.length) && !this.askedRematch) {
-        button.textContent = "Rematch offered: join";
+        button.textContent = pgettext("button", "Rematch offered: join");
         if (message.rematch) button.dataset.table = message.rematch;
       }
       let status = $("rematch-status");
@@ -118,8 +121,15 @@
       const waiting = this.summary.seats.filter((s) => s.kind === "person" && !votes.includes(s.seat) && s.seat !== this.seat)
         .map((s) => this.shortNames[s.seat]);
       let text = "";
-      if (this.askedRematch && !message.rematch && waiting.length) text = "Waiting for " + waiting.join(", ") + " to accept the rematch.";
-      else if (!this.askedRematch && others.length && !message.rematch) text = others.map((s) => this.shortNames[s]).join(", ") + " asked for a rematch.";
+      if (this.askedRematch && !message.rematch && waiting.length) {
+        // TRANSLATORS: {names} are the players (their number is {count}) who have not agreed yet, apart by commas
+        text = ngettext("Waiting for {names} to accept the rematch.", "Waiting for {names} to accept the rematch.", waiting.length,
+          { names: waiting.join(", ") });
+      } else if (!this.askedRematch && others.length && !message.rematch) {
+        // TRANSLATORS: {names} are the players (their number is {count}) who asked, apart by commas
+        text = ngettext("{names} asked for a rematch.", "{names} asked for a rematch.", others.length,
+          { names: others.map((s) => this.shortNames[s]).join(", ") });
+      }
       status.textContent = text;
       status.hidden = !text;
     },
@@ -135,10 +145,11 @@
           return;
         }
         this.askedRematch = true;  // a vote: the table comes when every seat agreed (its id in a later state)
-        button.textContent = "Rematch asked";
+        button.textContent = pgettext("button", "Rematch asked");
         if (this.state) this.updateRematch(this.state);
       } catch (err) {
-        this.say("No rematch: " + this.plain(err.message), "error");
+        // TRANSLATORS: {error} is why, in the server's words
+        this.say(_("No rematch: {error}", { error: this.plain(err.message) }), "error");
         button.disabled = false;
         this.rematchOpening = false;
       }
@@ -146,15 +157,16 @@
 
     async review(button, view) {
       button.disabled = true;
-      this.say("Reviewing the game move by move\u2026");
+      this.say(_("Reviewing the game move by move\u2026"));
       try {
         const path = "/api/tables/" + encodeURIComponent(this.id);
         const game = this.game();
         const [review, record] = await Promise.all([Api.get(path + "/review" + game.reviewQuery()), Api.get(path + "/record")]);
         game.showReview(this, review, record.record, view);
-        this.say("The review: the estimate for you along the game, and every move.");
+        this.say(_("The review: the estimate for you along the game, and every move."));
       } catch (err) {
-        this.say("No review: " + this.plain(err.message), "error");
+        // TRANSLATORS: {error} is why, in the server's words
+        this.say(_("No review: {error}", { error: this.plain(err.message) }), "error");
         button.disabled = false;
       }
     },

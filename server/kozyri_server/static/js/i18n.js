@@ -132,8 +132,12 @@
     document.cookie = COOKIE + "=" + encodeURIComponent(code) + "; path=/; max-age=31536000; SameSite=Lax";
     try { localStorage.setItem("kozyri.lang", code); } catch (err) { /* private mode */ }
     const url = new URL(window.location.href);
-    url.searchParams.delete("lang");
-    window.location.replace(url.toString());
+    if (url.searchParams.has("lang")) {  // the address's ?lang= would win over the new choice: drop it
+      url.searchParams.delete("lang");
+      window.location.replace(url.toString());
+    } else {
+      window.location.reload();  // the same address (a replace that changes no more than the hash would not load)
+    }
   }
 
   /** Fill the <select> `select` with the languages (each in its own name) and switch on change. */

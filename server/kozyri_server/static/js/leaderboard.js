@@ -7,7 +7,7 @@
 
 (function () {
   const { el } = window.Dom;
-  const GAMES = { owntrumps: "Own Trumps", reversi: "Reversi" };
+  const GAMES = { owntrumps: _("Own Trumps"), reversi: _("Reversi") };
   const $ = (id) => document.getElementById(id);
 
   /** This browser's player id, if it holds an identity. */
@@ -27,6 +27,16 @@
     $("profile").hidden = section !== "profile";
   }
 
+  /** A rating or a level's ladder as shown: "1040", signed "+732" (no grouping: "1040", not "1,040"). */
+  function num(n, signed) {
+    return I18n.number(n, signed ? { signDisplay: "always", useGrouping: false } : { useGrouping: false });
+  }
+
+  /** The model's numbers behind a rating, for the row's tooltip (three decimals at most, as the server gives them). */
+  function model(n) {
+    return I18n.number(n, { useGrouping: false, maximumFractionDigits: 3 });
+  }
+
   function profileLink(playerId, text) {
     const a = el("a", null, text);
     a.href = "#/p/" + encodeURIComponent(playerId);
@@ -36,17 +46,22 @@
   function who(entry) {
     if (entry.player) return profileLink(entry.player, entry.name || entry.player);
     if (entry.level !== null && entry.level !== undefined) {
-      return document.createTextNode("computer, level " + entry.level);
+      // TRANSLATORS: a computer level in the leaderboard's "who" column.
+      return document.createTextNode(_("computer, level {level}", { level: I18n.number(entry.level) }));
     }
-    return document.createTextNode(entry.name || "guest");
+    // TRANSLATORS: a player who sat at a table without an identity or a name.
+    return document.createTextNode(entry.name || _("guest"));
   }
 
   /** A rating as shown: "provisional" while it is uncertain (the number says little yet), else the number;
       a level's with its measured ladder ("+732 measured"). */
   function ratingWords(entry) {
-    const shown = entry.provisional ? "provisional" : String(entry.rating);
+    // TRANSLATORS: in place of a rating that is still uncertain (the number says little yet).
+    const shown = entry.provisional ? _("provisional") : num(entry.rating);
     if (entry.kind !== "computer") return shown;
-    return shown + (typeof entry.ladder === "number" ? " (ladder +" + entry.ladder + ")" : " (not measured)");
+    // TRANSLATORS: a computer level's rating and its strength measured in the arena, {ladder} like "+732" (Elo over level 1).
+    return typeof entry.ladder === "number" ? _("{rating} (ladder {ladder})", { rating: shown, ladder: num(entry.ladder, true) }) :
+      _("{rating} (not measured)", { rating: shown });
   }
 
   function cell(content, className) {
@@ -58,7 +73,7 @@
 
   async function showBoard(game) {
     show("board");
-    document.title = "Leaderboard: " + GAMES[game] + " — kozyri";
+    document.title = _("Leaderboard: {game} \u2014 kozyri", { game: GAMES[game] });
     for (const button of document.querySelectorAll(".games-switch button")) {
       button.setAttribute("aria-pressed", String(button.dataset.game === game));
     }
@@ -68,7 +83,9 @@
     const me = myId();
     for (const entry of reply.leaders) {
       const row = el("tr", entry.kind === "computer" ? "computer" : entry.player === me ? "you" : null);
-      row.title = "mu " + entry.mu + ", sigma " + entry.sigma + (entry.provisional ? " (provisional: " + entry.rating + ")" : "");
+      const values = { mu: model(entry.mu), sigma: model(entry.sigma), rating: num(entry.rating) };
+      // TRANSLATORS: a rating's tooltip: mu and sigma are the rating model's numbers (its mean and uncertainty).
+      row.title = entry.provisional ? _("mu {mu}, sigma {sigma} (provisional: {rating})", values) : _("mu {mu}, sigma {sigma}", values);
       if (entry.provisional) row.classList.add("provisional");
       row.append(cell(entry.rank, "num"), cell(who(entry), "who"), cell(ratingWords(entry), "num"), cell(entry.games, "num"));
       body.appendChild(row);
@@ -79,14 +96,18 @@
   function placeText(result) {
     if (result.place === undefined || result.place === null) return "";
     const tied = result.seats.filter((seat) => seat.place === result.place).length > 1;
-    return result.place + " of " + result.players + (tied ? " (tied)" : "");
+    const values = { place: I18n.number(result.place), players: I18n.number(result.players) };
+    // TRANSLATORS: a place at a finished table: "2 of 4" (second of four players).
+    return tied ? _("{place} of {players} (tied)", values) : _("{place} of {players}", values);
   }
 
   function ratingText(result) {
-    if (!result.rated) return "unrated";
+    // TRANSLATORS: a table whose game was not rated.
+    if (!result.rated) return _("unrated");
     if (result.rating_before === null || result.rating_after === null) return "";
-    const change = result.rating_after - result.rating_before;
-    return (result.provisional ? "provisional" : result.rating_after) + " (" + (change >= 0 ? "+" : "") + change + ")";
+    const change = num(result.rating_after - result.rating_before, true);
+    // TRANSLATORS: the rating after a game and its change, {change} like "+12" or "-8".
+    return result.provisional ? _("provisional ({change})", { change }) : _("{rating} ({change})", { rating: num(result.rating_after), change });
   }
 
   function others(result) {
@@ -101,18 +122,22 @@
   async function showProfile(playerId) {
     show("profile");
     const profile = await window.Api.get("/api/players/" + encodeURIComponent(playerId));
-    document.title = profile.name + " — kozyri";
-    $("profile-name").textContent = profile.name + (profile.player === myId() ? " (you)" : "");
+    // TRANSLATORS: the page's title: a player's name and the site's.
+    document.title = _("{name} \u2014 kozyri", { name: profile.name });
+    // TRANSLATORS: your own profile's heading.
+    $("profile-name").textContent = profile.player === myId() ? _("{name} (you)", { name: profile.name }) : profile.name;
     const ratings = $("profile-ratings");
     ratings.replaceChildren();
     for (const [game, rating] of Object.entries(profile.ratings)) {
-      const box = el("span", "count", (GAMES[game] || game) + ": " + (rating.provisional ? "provisional" : rating.rating) +
-        " after " + rating.games +
-        (rating.games === 1 ? " rated game" : " rated games"));
-      box.title = "mu " + rating.mu + ", sigma " + rating.sigma;
+      const values = { game: GAMES[game] || game, rating: num(rating.rating) };
+      // TRANSLATORS: a player's rating at a game: "Own Trumps: 1040 after 12 rated games".
+      const text = rating.provisional ? ngettext("{game}: provisional after {count} rated game", "{game}: provisional after {count} rated games", rating.games, values) :
+        ngettext("{game}: {rating} after {count} rated game", "{game}: {rating} after {count} rated games", rating.games, values);
+      const box = el("span", "count", text);
+      box.title = _("mu {mu}, sigma {sigma}", { mu: model(rating.mu), sigma: model(rating.sigma) });
       ratings.appendChild(box);
     }
-    if (!Object.keys(profile.ratings).length) ratings.appendChild(el("span", "note", "No rated game yet."));
+    if (!Object.keys(profile.ratings).length) ratings.appendChild(el("span", "note", _("No rated game yet.")));
     const body = $("results").tBodies[0];
     body.replaceChildren();
     for (const result of profile.results) {

@@ -14,33 +14,75 @@
 "use strict";
 
 (function () {
+  /** A signed Elo number as the language writes it ("+730"), without grouping ("+1070"). */
+  function elo(n) {
+    return I18n.number(n, { signDisplay: "always", useGrouping: false });
+  }
+
+  /** "about +730 Elo over level 1": the measured strength of a level. */
+  function about(n) {
+    // TRANSLATORS: a computer level's measured strength, {elo} like "+730"; Elo is the rating scale's name.
+    return _("about {elo} Elo over level 1", { elo: elo(n) });
+  }
+
+  /** "at least +290 Elo over level 1": a strength measured as at least so much. */
+  function atLeast(n) {
+    // TRANSLATORS: a computer level's measured strength, {elo} like "+290"; Elo is the rating scale's name.
+    return _("at least {elo} Elo over level 1", { elo: elo(n) });
+  }
+
   const WORDS = {
     owntrumps: {
-      1: ["plays any legal card at random: for learning the rules", "the scale's zero"],
-      2: ["looks one move ahead and grabs what looks best now; easy to trap", "about +390 Elo over level 1"],
-      3: ["thinks a few moves ahead but misses plenty: a fair first opponent", "about +730 Elo over level 1"],
-      4: ["plans ahead and seldom wastes a trump: a good club player", "about +860 Elo over level 1"],
-      5: ["strong: punishes loose play", "about +1070 Elo over level 1"],
-      6: ["very strong: hard to beat", "about +1190 Elo over level 1"],
-      7: ["thinks half a second a move; perfect play on small decks", "about +1280 Elo over level 1"],
-      8: ["the strongest it plays: two seconds a move; perfect play on small decks", "not measured yet"],
+      // TRANSLATORS: what the computer's level 1 plays like (Own Trumps), shown under the level picker.
+      1: [_("plays any legal card at random: for learning the rules"), _("the scale's zero")],
+      2: [_("looks one move ahead and grabs what looks best now; easy to trap"), about(390)],
+      3: [_("thinks a few moves ahead but misses plenty: a fair first opponent"), about(730)],
+      4: [_("plans ahead and seldom wastes a trump: a good club player"), about(860)],
+      5: [_("strong: punishes loose play"), about(1070)],
+      6: [_("very strong: hard to beat"), about(1190)],
+      7: [_("thinks half a second a move; perfect play on small decks"), about(1280)],
+      // TRANSLATORS: level 8's strength: its Elo has not been measured yet.
+      8: [_("the strongest it plays: two seconds a move; perfect play on small decks"), _("not measured yet")],
     },
     reversi: {
-      1: ["plays any legal square at random: for learning the rules", "the scale's zero"],
-      2: ["looks one move ahead and takes what looks best now: easy", "at least +290 Elo over level 1"],
-      3: ["looks two moves ahead: a fair first opponent", "at least +800 Elo over level 1"],
-      4: ["looks four moves ahead and plays the last 8 squares perfectly", "at least +1080 Elo over level 1"],
-      5: ["looks six moves ahead and plays the last 12 squares perfectly", "at least +1370 Elo over level 1"],
-      6: ["looks eight moves ahead and plays the last 14 squares perfectly", "at least +1710 Elo over level 1"],
-      7: ["thinks a second a move and plays the end perfectly", "at least +1900 Elo over level 1"],
-      8: ["the strongest it plays: three seconds a move", "at least +1930 Elo over level 1, not clearly above level 7"],
+      // TRANSLATORS: what the computer's level 1 plays like (Reversi), shown under the level picker.
+      1: [_("plays any legal square at random: for learning the rules"), _("the scale's zero")],
+      2: [_("looks one move ahead and takes what looks best now: easy"), atLeast(290)],
+      3: [_("looks two moves ahead: a fair first opponent"), atLeast(800)],
+      4: [_("looks four moves ahead and plays the last 8 squares perfectly"), atLeast(1080)],
+      5: [_("looks six moves ahead and plays the last 12 squares perfectly"), atLeast(1370)],
+      6: [_("looks eight moves ahead and plays the last 14 squares perfectly"), atLeast(1710)],
+      7: [_("thinks a second a move and plays the end perfectly"), atLeast(1900)],
+      8: [_("the strongest it plays: three seconds a move"),
+        // TRANSLATORS: Reversi's level 8, {elo} like "+1930".
+        _("at least {elo} Elo over level 1, not clearly above level 7", { elo: elo(1930) })],
     },
   };
+
+  /** Each level's short name as the server gives it (GET /api/games: "casual"), in the reader's words. */
+  const NAMES = {
+    // TRANSLATORS: the computer's levels' names, 1 to 8, shown as "3 — casual" in the level picker.
+    beginner: pgettext("level", "beginner"),
+    novice: pgettext("level", "novice"),
+    casual: pgettext("level", "casual"),
+    // TRANSLATORS: a level's name: plays like a good club player.
+    club: pgettext("level", "club"),
+    strong: pgettext("level", "strong"),
+    expert: pgettext("level", "expert"),
+    master: pgettext("level", "master"),
+    strongest: pgettext("level", "strongest"),
+  };
+
+  /** A level's name from the server in the reader's words (a name this page does not know as it came). */
+  function name(serverName) {
+    return Object.prototype.hasOwnProperty.call(NAMES, serverName) ? NAMES[serverName] : serverName;
+  }
 
   /** "thinks a few moves ahead ... (about +730 Elo over level 1)", or "" for a level without words. */
   function words(game, level) {
     const w = (WORDS[game] || {})[level];
-    return w ? w[0] + " (" + w[1] + ")" : "";
+    // TRANSLATORS: a computer level in words: {words} what it plays like, {strength} its measured strength.
+    return w ? _("{words} ({strength})", { words: w[0], strength: w[1] }) : "";
   }
 
   /** Show the words of a level picker's chosen level under it, and keep them up to date. */
@@ -62,10 +104,18 @@
   function update(select, line) {
     const n = parseInt(select.value, 10);
     const option = select.selectedOptions[0];
-    const name = option ? option.textContent.replace(/^\d+\s*\u2014?\s*/, "") : "";
-    const text = words(select.dataset.game, n);
-    line.textContent = text ? "Level " + n + (name ? " \u2014 " + name : "") + ": " + text + "." : "";
+    const levelName = option ? option.dataset.levelName || "" : "";
+    const w = (WORDS[select.dataset.game] || {})[n];
+    if (!w) {
+      line.textContent = "";
+      return;
+    }
+    const values = { number: I18n.number(n), name: levelName, words: w[0], strength: w[1] };
+    line.textContent = levelName ?
+      // TRANSLATORS: under the level picker: "Level 3 — casual: thinks a few moves ahead ... (about +730 Elo over level 1)."
+      _("Level {number} \u2014 {name}: {words} ({strength}).", values) :
+      _("Level {number}: {words} ({strength}).", values);
   }
 
-  window.LevelWords = { WORDS, words, describe };
+  window.LevelWords = { WORDS, NAMES, name, words, describe };
 })();

@@ -32,8 +32,13 @@
       const own = (games[select.dataset.game] || {}).levels || [];
       for (let n = 1; n <= 8; n += 1) {
         const known = own.find((l) => l.level === n);
-        const option = new Option(n + (known ? " \u2014 " + known.name : ""), String(n));
-        if (known) option.title = known.description;
+        const name = known ? LevelWords.name(known.name) : "";
+        // TRANSLATORS: a choice of the level picker: "3 — casual" (the level's number and name).
+        const option = new Option(known ? _("{number} \u2014 {name}", { number: I18n.number(n), name }) : I18n.number(n), String(n));
+        if (known) {
+          option.dataset.levelName = name;
+          option.title = known.description;  // the server's technical description (GET /api/games)
+        }
         select.append(option);
       }
       select.value = "3";
@@ -41,7 +46,7 @@
     }
     for (const select of document.querySelectorAll("select.takeover-levels")) {
       select.replaceChildren();
-      for (let n = 1; n <= 8; n += 1) select.append(new Option(String(n), String(n)));
+      for (let n = 1; n <= 8; n += 1) select.append(new Option(I18n.number(n), String(n)));
       select.value = "3";
     }
     for (const holder of document.querySelectorAll(".rule-options")) drawRuleOptions(holder, games[holder.dataset.game]);
@@ -82,6 +87,7 @@
       const box = template.content.cloneNode(true);
       for (const field of box.querySelectorAll("[data-field]")) field.id = prefix + "-" + field.dataset.field;
       holder.append(box);
+      I18n.apply(holder);  // a template's words are not in the document when the page translates it
       const show = () => {
         const kind = $(prefix + "-tc-kind").value;
         const takeover = $(prefix + "-takeover").value;
@@ -179,6 +185,11 @@
     return (game ? game.listing(t) : t.game) + Online.optionsWords(t.options);
   }
 
+  /** A seat without a name: "Player 2". */
+  function seatName(seat) {
+    return _("Player {number}", { number: I18n.number(seat + 1) });
+  }
+
   function note(text) {
     return el("li", "empty", text);
   }
@@ -201,16 +212,20 @@
     const list = $("my-games");
     list.replaceChildren();
     if (!tables) return;
-    if (!tables.length) list.append(note("No unfinished game: start one above."));
+    if (!tables.length) list.append(note(_("No unfinished game: start one above.")));
     for (const t of tables) {
       const li = el("li");
       li.dataset.table = t.id;
       const others = t.seats.filter((s) => s.seat !== t.seat)
-        .map((s) => s.name || (s.kind === "computer" ? "Computer" : s.taken ? "Player " + (s.seat + 1) : "a free seat"));
-      const where = t.status === "open" ? "waiting for players" : t.your_turn ? "your turn" : "their turn";
-      const link = el("a", "resume", "Resume");
+        .map((s) => s.name || (s.kind === "computer" ? _("Computer") : s.taken ? seatName(s.seat) : _("a free seat")));
+      const values = { table: tableWords(t), others: others.join(", ") };
+      // TRANSLATORS: a line of "Your games": {table} the table in words, {others} the other players' names.
+      const text = t.status === "open" ? _("{table}, with {others} \u2014 waiting for players", values) :
+        t.your_turn ? _("{table}, with {others} \u2014 your turn", values) : _("{table}, with {others} \u2014 their turn", values);
+      // TRANSLATORS: a link that opens one of your unfinished games again.
+      const link = el("a", "resume", _("Resume"));
       link.href = "#/t/" + t.id;
-      li.append(tableWords(t) + ", with " + others.join(", ") + " \u2014 " + where + " ", link);
+      li.append(text + " ", link);
       list.append(li);
     }
   }
@@ -233,30 +248,37 @@
     drawMyGames(mine);
     const list = $("open-tables");
     list.replaceChildren();
-    if (!open.tables.length) list.append(note("No open table now."));
+    if (!open.tables.length) list.append(note(_("No open table now.")));
     for (const t of open.tables) {
       const li = el("li");
       li.dataset.table = t.id;
       const free = t.seats.filter((s) => s.kind === "person" && !s.taken).length;
-      const link = el("a", "", "Join");
+      // TRANSLATORS: a link to sit at an open table.
+      const link = el("a", "", pgettext("button", "Join"));
       link.href = "#/t/" + t.id;
-      li.append(tableWords(t) + " \u2014 " + free + " free seat" + (free === 1 ? "" : "s") + " ", link);
+      // TRANSLATORS: an open table in the lobby: {table} the table in words.
+      li.append(ngettext("{table} \u2014 {count} free seat", "{table} \u2014 {count} free seats", free, { table: tableWords(t) }) + " ", link);
       list.append(li);
     }
     const games = $("live-tables");
     games.replaceChildren();
-    if (!playing.length) games.append(note("No game in progress now."));
+    if (!playing.length) games.append(note(_("No game in progress now.")));
     for (const t of playing.slice(0, MOST_LISTED)) {
       const li = el("li");
       li.dataset.table = t.id;
-      const names = t.seats.map((s) => s.name || (s.kind === "computer" ? "Computer" : "Player " + (s.seat + 1))).join(", ");
-      const watchers = typeof t.spectators === "number" && t.spectators > 0 ? " (" + t.spectators + " watching)" : "";
-      const link = el("a", "", "Watch");
+      const names = t.seats.map((s) => s.name || (s.kind === "computer" ? _("Computer") : seatName(s.seat))).join(", ");
+      const values = { table: tableWords(t), names };
+      // TRANSLATORS: a game in progress in the lobby: {table} the table in words, {names} its players, {count} people watching it.
+      const text = typeof t.spectators === "number" && t.spectators > 0 ?
+        ngettext("{table}: {names} ({count} watching)", "{table}: {names} ({count} watching)", t.spectators, values) :
+        _("{table}: {names}", values);
+      // TRANSLATORS: a link to watch a game in progress.
+      const link = el("a", "", pgettext("button", "Watch"));
       link.href = "#/t/" + t.id;
-      li.append(tableWords(t) + ": " + names + watchers + " ", link);
+      li.append(text + " ", link);
       games.append(li);
     }
-    if (playing.length > MOST_LISTED) games.append(note("and " + (playing.length - MOST_LISTED) + " more"));
+    if (playing.length > MOST_LISTED) games.append(note(ngettext("and {count} more", "and {count} more", playing.length - MOST_LISTED)));
   }
 
   /** The lists refreshed every few seconds while the lobby is in view (not while the tab is hidden). */
@@ -291,21 +313,22 @@
   /** Who you play as, your ratings (GET /api/players/me) and a link to your results. */
   async function showIdentity() {
     const held = Api.identity();
-    const tagged = held && held.asked && held.name && held.asked !== held.name ?
-      " (another player is " + held.asked + ": the tag tells you apart)" : "";
-    $("you-text").textContent = held ? "You play as " + (held.name || "a player without a name") + tagged +
-      ": your results and rating follow you from table to table." :
-      "You get a player identity when you first sit at a table: your name, your results and your rating.";
+    const tagged = held && held.asked && held.name && held.asked !== held.name;
+    // TRANSLATORS: {name} the name you play as; {asked} the name you asked for, which another player has (yours has a tag added).
+    $("you-text").textContent = !held ? _("You get a player identity when you first sit at a table: your name, your results and your rating.") :
+      tagged ? _("You play as {name} (another player is {asked}: the tag tells you apart): your results and rating follow you from table to table.",
+        { name: held.name, asked: held.asked }) :
+      held.name ? _("You play as {name}: your results and rating follow you from table to table.", { name: held.name }) :
+      _("You play as a player without a name: your results and rating follow you from table to table.");
     $("device-code").hidden = !held;
     $("my-results").hidden = true;
     $("my-ratings").textContent = "";
     if (!held) return;
     try {
       const me = await Api.request("GET", "/api/players/me", undefined, { Authorization: "Bearer " + held.secret });
-      const ratings = Object.entries(me.ratings || {}).map(([game, r]) => (Games.of(game) ? Games.of(game).name : game) + " " +
-        (r.provisional ? "provisional" : r.rating) +
-        (typeof r.games === "number" ? " (" + r.games + (r.games === 1 ? " game)" : " games)") : ""));
-      $("my-ratings").textContent = ratings.length ? "Your rating: " + ratings.join(", ") + "." : "";
+      const ratings = Object.entries(me.ratings || {}).map(([game, r]) => ratingWords(Games.of(game) ? Games.of(game).name : game, r));
+      // TRANSLATORS: {ratings} your rating at each game, as "Own Trumps 1040 (12 games), Reversi provisional (2 games)".
+      $("my-ratings").textContent = ratings.length ? _("Your rating: {ratings}.", { ratings: ratings.join(", ") }) : "";
       if (!$("leaderboard-link").hidden) {
         $("my-results").href = "leaderboard.html#/p/" + encodeURIComponent(held.player);
         $("my-results").hidden = false;
@@ -318,16 +341,37 @@
     }
   }
 
+  /** A game's rating in words: "Own Trumps 1040 (12 games)", "Reversi provisional (2 games)". */
+  function ratingWords(game, r) {
+    const values = { game, rating: I18n.number(r.rating, { useGrouping: false }) };
+    if (typeof r.games !== "number") {
+      // TRANSLATORS: {game} a game's name; a rating is provisional while it is still uncertain.
+      return r.provisional ? _("{game} provisional", values) : _("{game} {rating}", values);
+    }
+    // TRANSLATORS: {game} a game's name, {rating} the rating, {count} the rated games it comes from.
+    return r.provisional ? ngettext("{game} provisional ({count} game)", "{game} provisional ({count} games)", r.games, values) :
+      ngettext("{game} {rating} ({count} game)", "{game} {rating} ({count} games)", r.games, values);
+  }
+
+  /** A message with an element where its {field} is: the text around it and the element, for replaceChildren. */
+  function withElement(message, field, element) {
+    const at = message.indexOf("{" + field + "}");
+    if (at < 0) return [message, " ", element];
+    return [message.slice(0, at), element, message.slice(at + field.length + 2)];
+  }
+
   /** "Use on another device": a short code to type there (POST /api/players/code). */
   async function showDeviceCode() {
     $("you-error").textContent = "";
     try {
       const reply = await Api.playerCode();
       const until = typeof reply.expires === "number" ? new Date(reply.expires * 1000) : new Date(reply.expires);
-      const when = isNaN(until) ? "" : " (valid until " + until.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) + ")";
+      const time = isNaN(until) ? "" : until.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      // TRANSLATORS: {code} the code to type (shown in bold), {time} the time it expires; “I have a code” is the field's label in the lobby.
+      const message = time ? _("On the other device, open this page and type the code under \u201cI have a code\u201d: {code} (valid until {time})", { time }) :
+        _("On the other device, open this page and type the code under \u201cI have a code\u201d: {code}");
       const text = $("device-code-text");
-      text.replaceChildren("On the other device, open this page and type the code under \u201cI have a code\u201d: ",
-        el("strong", "code", reply.code), when);
+      text.replaceChildren(...withElement(message, "code", el("strong", "code", reply.code)));
       text.hidden = false;
     } catch (err) {
       $("you-error").textContent = err.message;
@@ -340,7 +384,7 @@
     $("you-error").textContent = "";
     const code = $("claim-code").value.trim();
     if (!code) {
-      $("you-error").textContent = "Type the code shown on your other device.";
+      $("you-error").textContent = _("Type the code shown on your other device.");
       return;
     }
     try {
@@ -370,6 +414,8 @@
 
   /** The lobby's forms and buttons. */
   function setUp() {
+    const learn = document.querySelector("#lobby .learn a");  // its id here: a translation of the sentence holds no id
+    if (learn) learn.id = "learn-link";
     $("ot-form").addEventListener("submit", (e) => {
       e.preventDefault();
       startTable(ownTrumpsSettings(false), savedName($("ot-name")));

@@ -17,20 +17,33 @@
   /** Unix seconds now (the server's `deadline` and `away_since` are unix seconds). */
   const nowSeconds = () => Date.now() / 1000;
 
-  /** A duration for people: "1:05", "0:07", "12 min", "3 h 20 min", "2 d 4 h". */
+  const number = (n) => I18n.number(n);
+  /** Seconds of a table's option (a fraction kept, as the option says it). */
+  const secondsOf = (n) => I18n.number(n, { useGrouping: false, maximumFractionDigits: 3 });
+
+  /** A duration for people: "1:05", "0:07", "3 h 20 min", "2 d 4 h". */
   function duration(seconds) {
     const s = Math.max(0, Math.floor(seconds));
-    if (s >= 86400) return Math.floor(s / 86400) + " d " + Math.floor((s % 86400) / 3600) + " h";
-    if (s >= 3600) return Math.floor(s / 3600) + " h " + Math.floor((s % 3600) / 60) + " min";
-    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+    if (s >= 86400) {
+      // TRANSLATORS: a time left or allowed, in days and hours ("2 d 4 h"): the short units of a clock
+      return _("{days} d {hours} h", { days: number(Math.floor(s / 86400)), hours: number(Math.floor((s % 86400) / 3600)) });
+    }
+    if (s >= 3600) {
+      // TRANSLATORS: a time left or allowed, in hours and minutes ("3 h 20 min"): the short units of a clock
+      return _("{hours} h {minutes} min", { hours: number(Math.floor(s / 3600)), minutes: number(Math.floor((s % 3600) / 60)) });
+    }
+    return number(Math.floor(s / 60)) + ":" + I18n.number(s % 60, { minimumIntegerDigits: 2 });  // a clock's digits, "1:05"
   }
 
   /** How long ago, for a seat away: "12 s", "3 min", "2 h". */
   function ago(seconds) {
     const s = Math.max(0, Math.floor(seconds));
-    if (s < 60) return s + " s";
-    if (s < 3600) return Math.floor(s / 60) + " min";
-    return Math.floor(s / 3600) + " h";
+    // TRANSLATORS: a number of seconds, the short unit ("12 s")
+    if (s < 60) return _("{seconds} s", { seconds: number(s) });
+    // TRANSLATORS: a number of minutes, the short unit ("3 min")
+    if (s < 3600) return _("{minutes} min", { minutes: number(Math.floor(s / 60)) });
+    // TRANSLATORS: a number of hours, the short unit ("2 h")
+    return _("{hours} h", { hours: number(Math.floor(s / 3600)) });
   }
 
   /** A seat's presence in a state: {status, awaySince} or null (no "presence" key). */
@@ -53,9 +66,16 @@
   }
 
   function presenceText(p) {
-    if (p.status === "connected") return "here";
-    if (p.status === "away") return "away" + (p.awaySince !== null ? " for " + ago(nowSeconds() - p.awaySince) : "");
-    if (p.status === "gone") return "gone";
+    // TRANSLATORS: beside a player's name: they have the table open
+    if (p.status === "connected") return pgettext("presence", "here");
+    if (p.status === "away") {
+      // TRANSLATORS: beside a player's name: they left the table {time} ago ("12 s", "3 min") and may come back
+      if (p.awaySince !== null) return pgettext("presence", "away for {time}", { time: ago(nowSeconds() - p.awaySince) });
+      // TRANSLATORS: beside a player's name: they left the table and may come back
+      return pgettext("presence", "away");
+    }
+    // TRANSLATORS: beside a player's name: they left the table a while ago
+    if (p.status === "gone") return pgettext("presence", "gone");
     return "";
   }
 
@@ -63,7 +83,8 @@
   function setClock(span, clock, seat) {
     const left = timeLeft(clock, seat);
     const running = clock.running === seat;
-    const text = duration(left) + (running ? " left" : "");
+    // TRANSLATORS: the clock of the seat to move: its time left ("1:05 left")
+    const text = running ? _("{time} left", { time: duration(left) }) : duration(left);
     if (span.textContent !== text) span.textContent = text;
     span.classList.toggle("running", running);
     span.classList.toggle("low", running && left < LOW_SECONDS);
@@ -85,8 +106,9 @@
       const public_ = Array.isArray(message.seats) ? message.seats[seat] : null;
       if (public_ && typeof public_.rating === "number") {  // a provisional rating says little yet: "?"
         const rating = el("span", "rating", public_.provisional ? "?" : String(public_.rating));
-        rating.title = public_.provisional ? "provisional rating: too few games to tell yet" : "rating at this game";
-        rating.setAttribute("aria-label", public_.provisional ? "provisional rating" : "rating " + public_.rating);
+        rating.title = public_.provisional ? _("provisional rating: too few games to tell yet") : _("rating at this game");
+        rating.setAttribute("aria-label", public_.provisional ? _("provisional rating") :
+          _("rating {rating}", { rating: I18n.number(public_.rating, { useGrouping: false }) }));
         after.push(rating);
       }
       const p = presenceOf(message, seat);
@@ -98,20 +120,22 @@
         const dot = el("span", "dot", "");
         dot.setAttribute("aria-hidden", "true");  // the words say it; the dot is its colour
         span.append(dot, el("span", "presence-text", presenceText(p)));
-        span.title = { connected: "has the table open", away: "left the table: may come back", gone: "left the table a while ago" }[p.status];
+        span.title = { connected: _("has the table open"), away: _("left the table: may come back"), gone: _("left the table a while ago") }[p.status];
         after.push(span);
       }
       if (clock && timeLeft(clock, seat) !== null) {
         const span = el("span", "clock");
         span.id = "clock-" + seat;
         span.dataset.seat = seat;
-        span.title = (seat === ctl.seat ? "your" : ctl.possessive(seat)) + " time";
+        // TRANSLATORS: the title of a seat's clock
+        span.title = seat === ctl.seat ? _("your time") : _("{name}'s time", { name: ctl.shortNames[seat] });
         setClock(span, clock, seat);
         after.push(span);
       }
       if (takeover.includes(seat)) {
-        const who = seat === ctl.seat ? "you" : ctl.shortNames[seat] || "Player " + (seat + 1);
-        const note = el("span", "takeover-note", "Computer plays for " + who);
+        const name = ctl.shortNames[seat] || _("Player {number}", { number: number(seat + 1) });
+        // TRANSLATORS: beside a seat whose person is away: the computer plays their seat meanwhile
+        const note = el("span", "takeover-note", seat === ctl.seat ? _("Computer plays for you") : _("Computer plays for {name}", { name }));
         note.id = "takeover-" + seat;
         after.push(note);
       }
@@ -128,20 +152,23 @@
     if (!line) return;
     line.replaceChildren();
     if (ctl.watching) {
-      const badge = el("span", "watching-badge", "Watching");
+      // TRANSLATORS: a badge: this browser watches the table (a spectator)
+      const badge = el("span", "watching-badge", pgettext("badge", "Watching"));
       badge.id = "watching";
       const game = ctl.summary && Games.of(ctl.summary.game);
-      line.append(badge, el("span", "", "You see what everybody sees: " + (game ? game.spectatorSees : "")));
+      // TRANSLATORS: {what} is what the game shows a spectator ("the cards played and how many each player holds")
+      line.append(badge, el("span", "", _("You see what everybody sees: {what}", { what: game ? game.spectatorSees : "" })));
       if (ctl.movedAway) {
-        const moved = el("span", "moved-away", "Your name was moved to another device: your seat is played there.");
+        const moved = el("span", "moved-away", _("Your name was moved to another device: your seat is played there."));
         moved.id = "moved-away";
         line.append(moved);
       }
     }
     const count = message.spectators;
     if (typeof count === "number" && count > 0) {
-      const watchers = el("span", "spectators", count + (count === 1 ? " person watching" : " people watching") +
-        (ctl.watching ? " (you among them)" : ""));
+      const watchers = el("span", "spectators", ctl.watching ?
+        ngettext("{count} person watching (you among them)", "{count} people watching (you among them)", count) :
+        ngettext("{count} person watching", "{count} people watching", count));
       watchers.id = "spectators";
       line.append(watchers);
     }
@@ -160,14 +187,14 @@
     if (ctl.seat === null || !takeover.includes(ctl.seat) || message.status !== "playing") return;
     const box = el("div", "talk-box");
     box.id = "taken-over";
-    box.append(el("span", "", "You were away: the computer is playing your seat."));
-    const back = el("button", "primary", "Take my seat back");
+    box.append(el("span", "", _("You were away: the computer is playing your seat.")));
+    const back = el("button", "primary", pgettext("button", "Take my seat back"));
     back.type = "button";
     back.id = "take-back";
     back.addEventListener("click", () => {
       if (ctl.socket && ctl.socket.send({ type: "take_back" })) {
         back.disabled = true;
-        ctl.say("Taking your seat back\u2026");
+        ctl.say(_("Taking your seat back\u2026"));
       }
     });
     box.append(back);
@@ -194,12 +221,22 @@
     if (!options) return "";
     const tc = options.time_control;
     const parts = [];
-    if (tc && tc.kind === "move") parts.push(tc.seconds + " s a move");
-    if (tc && tc.kind === "game") parts.push(duration(tc.seconds).replace(/:00$/, " min") + " + " + tc.increment + " s a game");
-    if (tc && tc.kind === "days") parts.push(tc.days + (tc.days === 1 ? " day" : " days") + " a move");
-    if (options.takeover) parts.push("the computer plays for a player away " + options.takeover.grace + " s");
-    if (options.unlisted) parts.push("unlisted");
-    if (options.rated === false) parts.push("not rated");
+    // TRANSLATORS: a time control: {seconds} seconds for each move
+    if (tc && tc.kind === "move") parts.push(_("{seconds} s a move", { seconds: secondsOf(tc.seconds) }));
+    if (tc && tc.kind === "game") {
+      const whole = Math.floor(tc.seconds) < 3600 && Math.floor(tc.seconds) % 60 === 0;
+      const time = whole ? _("{minutes} min", { minutes: number(Math.floor(tc.seconds) / 60) }) : duration(tc.seconds);
+      // TRANSLATORS: a time control: {time} ("5 min") for the whole game, and {increment} seconds more after each move
+      parts.push(_("{time} + {increment} s a game", { time, increment: secondsOf(tc.increment) }));
+    }
+    // TRANSLATORS: a time control: {count} days for each move
+    if (tc && tc.kind === "days") parts.push(ngettext("{count} day a move", "{count} days a move", tc.days));
+    // TRANSLATORS: a table's option: a player away longer than {seconds} seconds has the computer play their seat
+    if (options.takeover) parts.push(_("the computer plays for a player away {seconds} s", { seconds: secondsOf(options.takeover.grace) }));
+    // TRANSLATORS: a table's option: it is not listed in the lobby (only its link leads to it)
+    if (options.unlisted) parts.push(_("unlisted"));
+    // TRANSLATORS: a table's option: its result does not change the players' ratings
+    if (options.rated === false) parts.push(_("not rated"));
     return parts.length ? ", " + parts.join(", ") : "";
   }
 
@@ -220,18 +257,19 @@
   function missedWords(ctl, message, before) {
     if (!before) return "";
     if ("events_from" in message && message.events_from === null && !message.events) {
-      return "Many moves were made while you were away: the table as it is now.";
+      return _("Many moves were made while you were away: the table as it is now.");
     }
     const events = Array.isArray(message.events) ? message.events : [];
     if (events.length < 2) return "";
     const moves = events.filter((e) => e.kind === "move").length;
     const parts = [];
-    if (moves) parts.push(moves + (moves === 1 ? " move" : " moves"));
+    if (moves) parts.push(ngettext("{count} move", "{count} moves", moves));
     for (const e of events) {
       const said = ctl.eventWords(e);
       if (said) parts.push(said.replace(/\.$/, ""));
     }
-    return parts.length ? "Since your last look: " + parts.join("; ") + "." : "";
+    // TRANSLATORS: {events} are what happened, apart by semicolons ("3 moves; Bob offered a draw")
+    return parts.length ? _("Since your last look: {events}.", { events: parts.join("; ") }) : "";
   }
 
   window.Online = { optionsWords, decorate, tick, spectatorMessage, missedWords, duration, timeLeft, presenceOf };

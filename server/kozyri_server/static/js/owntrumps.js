@@ -26,9 +26,11 @@
   const el = Dom.el;
 
   function trumpBadge(suit) {
-    if (!suit) return el("span", "trump-badge none", "no trump yet");
+    // TRANSLATORS: beside a seat's name before it has chosen its trump suit
+    if (!suit) return el("span", "trump-badge none", _("no trump yet"));
     const b = el("span", "trump-badge suit-" + suit, Cards.suitLabel(suit));
-    b.title = "trump: " + Cards.SUITS[suit].name;
+    // TRANSLATORS: the title of a seat's trump badge; {suit} is the suit's name ("spades")
+    b.title = _("trump: {suit}", { suit: Cards.SUITS[suit].name });
     return b;
   }
 
@@ -43,9 +45,10 @@
       s.append(trumpBadge(trumps[seat]));
       if (counts) {
         const n = counts[seat];
-        s.append(el("span", "count", n === 0 ? "out" : n + (n === 1 ? " card" : " cards")));
+        s.append(el("span", "count", n === 0 ? _("out") : ngettext("{count} card", "{count} cards", n)));
       }
-      if (seat === toMove) s.append(el("span", "turn", seat === ctl.seat ? "your turn" : "to move"));
+      // TRANSLATORS: beside the name of the seat that is to move: yours ("your turn"), another's ("to move")
+      if (seat === toMove) s.append(el("span", "turn", seat === ctl.seat ? _("your turn") : _("to move")));
       box.append(s);
     });
   }
@@ -61,11 +64,11 @@
     ctl.els.controls.replaceChildren();
     ctl.els.board.replaceChildren();
     if (message.status === "open") {
-      box.append(el("p", "", "Waiting for people to take the free seats; the trumps are chosen once everybody is here."));
+      box.append(el("p", "", _("Waiting for people to take the free seats; the trumps are chosen once everybody is here.")));
       return;
     }
     if (st.to_choose === ctl.seat) {
-      box.append(el("h3", "", "Choose your trump suit"));
+      box.append(el("h3", "", _("Choose your trump suit")));
       const row = el("div", "suit-buttons");
       for (const suit of st.free) {
         const b = el("button", "suit-choice suit-" + suit, Cards.suitLabel(suit));
@@ -77,9 +80,9 @@
         row.append(b);
       }
       box.append(row);
-      ctl.say("Your trump beats every card of another suit, on your turns only.");
+      ctl.say(_("Your trump beats every card of another suit, on your turns only."));
     } else {
-      box.append(el("p", "", "Waiting for " + ctl.names[st.to_choose] + " to choose a trump\u2026"));
+      box.append(el("p", "", _("Waiting for {name} to choose a trump\u2026", { name: ctl.names[st.to_choose] })));
     }
   }
 
@@ -138,28 +141,56 @@
     return { entries, outOrder: consistent ? outOrder : [], pile, consistent };
   }
 
+  /** The beaten card with whose it was, as {top} in "You beat {top} with {card}" (the terminal's words). */
+  function whoseTop(ctl, entry, mine) {
+    const owner = entry.top.seat;
+    const card = Cards.short(entry.top.card);
+    // TRANSLATORS: the card that was beaten, with whose it was, as {top} in "You beat {top} with {card}".
+    if (owner === null || owner === undefined) return pgettext("whose card", "the {card}", { card });
+    if (owner === entry.seat) {
+      // TRANSLATORS: a card the player who beat it had placed themselves ("Ann beat their own 8\u2666 with Q\u2666")
+      return mine ? pgettext("whose card", "your own {card}", { card }) : pgettext("whose card", "their own {card}", { card });
+    }
+    if (ctl.seat !== null && owner === ctl.seat) return pgettext("whose card", "your {card}", { card });
+    // TRANSLATORS: a card another player placed, with their name ("Ann's 8\u2666")
+    return pgettext("whose card", "{name}'s {card}", { name: ctl.shortNames[owner], card });
+  }
+
   /** A move of the history in words: "Computer 2 beat your 8\u2666 with Q\u2666, then played 10\u2665." */
   function narrate(ctl, entry) {
+    const mine = ctl.seat !== null && entry.seat === ctl.seat;
     const who = ctl.subject(entry.seat);
     const move = entry.move;
     let text;
     if (/^take/i.test(move)) {
       const k = entry.taken.length;
-      text = who + " took " + (k === 1 ? "1 card" : k + " cards") + " (" + entry.taken.map(Cards.short).join(" ") + ")";
+      const values = { seat: who, cards: entry.taken.map(Cards.short).join(" ") };
+      if (k === entry.pileBefore) {
+        text = mine ? ngettext("You took {count} card (the whole pile): {cards}", "You took {count} cards (the whole pile): {cards}", k, values) :
+          ngettext("{seat} took {count} card (the whole pile): {cards}", "{seat} took {count} cards (the whole pile): {cards}", k, values);
+      } else {
+        text = mine ? ngettext("You took {count} card: {cards}", "You took {count} cards: {cards}", k, values) :
+          ngettext("{seat} took {count} card: {cards}", "{seat} took {count} cards: {cards}", k, values);
+      }
     } else {
       const [b, c] = move.split("+");
+      const values = { seat: who, card: Cards.short(b) };
       if (!entry.top) {
-        text = who + " led " + Cards.short(b);
+        text = mine ? _("You led {card}", values) : _("{seat} led {card}", values);
       } else {
-        const owner = entry.top.seat;
-        const whose = owner === null || owner === undefined ? "" :
-          owner === entry.seat ? (ctl.seat !== null && entry.seat === ctl.seat ? "your own " : "their own ") : ctl.possessive(owner) + " ";
-        text = who + " beat " + whose + Cards.short(entry.top.card) + " with " + Cards.short(b) +
-          (c ? ", then played " + Cards.short(c) : "");
+        values.top = whoseTop(ctl, entry, mine);
+        if (c) {
+          values.follow = Cards.short(c);
+          text = mine ? _("You beat {top} with {card}, then played {follow}", values) :
+            _("{seat} beat {top} with {card}, then played {follow}", values);
+        } else {  // a beat adds a card unless it was the player's last
+          text = mine ? _("You beat {top} with {card}, your last card", values) :
+            _("{seat} beat {top} with {card}, their last card", values);
+        }
       }
     }
-    const mine = ctl.seat !== null && entry.seat === ctl.seat;
-    if (entry.out) text += mine ? ". You are out: you cannot lose" : ". " + who + " is out";
+    // TRANSLATORS: {move} is the move that took a player's last card, in words ("You led Q\u2660")
+    if (entry.out) text = mine ? _("{move}. You are out: you cannot lose", { move: text }) : _("{move}. {seat} is out", { move: text, seat: who });
     return text + ".";
   }
 
@@ -168,19 +199,23 @@
     if (!view.pile.length) return { count: 0, reason: "" };
     const topText = view.pile[view.pile.length - 1];
     const top = Cards.parse(topText);
-    let n = 3;
-    let reason = Cards.short(topText) + " is not your trump: take 3";
+    const pile = view.pile.length;
+    const values = { card: Cards.short(topText) };
     if (top.suit === trump && top.rank === "A") {
-      n = view.pile.length;
-      reason = Cards.short(topText) + " is the ace of your trump: take the whole pile (" + n + (n === 1 ? " card)" : " cards)");
-    } else if (top.suit === trump) {
-      n = 5;
-      reason = Cards.short(topText) + " is your trump: take 5";
+      return { count: pile, reason: ngettext("{card} is the ace of your trump: take the whole pile ({count} card)",
+        "{card} is the ace of your trump: take the whole pile ({count} cards)", pile, values) };
     }
-    if (view.pile.length < n && !(top.suit === trump && top.rank === "A")) {
-      reason += ", here the whole pile (" + view.pile.length + (view.pile.length === 1 ? " card)" : " cards)");
+    let reason;
+    if (top.suit === trump) {
+      reason = pile < 5 ? ngettext("{card} is your trump: take 5, here the whole pile ({count} card)",
+        "{card} is your trump: take 5, here the whole pile ({count} cards)", pile, values) :
+        _("{card} is your trump: take 5", values);
+      return { count: Math.min(5, pile), reason };
     }
-    return { count: Math.min(n, view.pile.length), reason };
+    reason = pile < 3 ? ngettext("{card} is not your trump: take 3, here the whole pile ({count} card)",
+      "{card} is not your trump: take 3, here the whole pile ({count} cards)", pile, values) :
+      _("{card} is not your trump: take 3", values);
+    return { count: Math.min(3, pile), reason };
   }
 
   /** How many cards of the pile are drawn fanned (the rest counted under them). */
@@ -190,9 +225,9 @@
   function drawPile(ctl, view, past, take) {
     const pile = el("div", "pile");
     pile.id = "pile";
-    pile.setAttribute("aria-label", "the pile");
+    pile.setAttribute("aria-label", _("the pile"));
     if (!view.pile.length) {
-      pile.append(el("span", "empty-pile", "the pile is empty"));
+      pile.append(el("span", "empty-pile", _("the pile is empty")));
       return pile;
     }
     const fan = el("div", "fan");
@@ -203,8 +238,10 @@
       const isTop = at === view.pile.length - 1;
       const marked = take && at >= view.pile.length - take.count;
       const owner = past.consistent ? past.pile[at] && past.pile[at].seat : null;
-      const extra = (isTop ? "the top card" : "") + (owner !== null && owner !== undefined ? (isTop ? ", " : "") +
-        "placed by " + ctl.names[owner] : "") + (marked ? ", a take returns it" : "");
+      // TRANSLATORS: what a screen reader says of a card of the pile after its name ("queen of hearts, the top card,
+      // placed by Ann, a take returns it")
+      const extra = [isTop ? _("the top card") : null, owner !== null && owner !== undefined ? _("placed by {name}", { name: ctl.names[owner] }) : null,
+        marked ? _("a take returns it") : null].filter((w) => w).join(", ");
       const e = Cards.element(card, { big: isTop, extra });
       e.classList.add("pile-card");
       if (isTop) e.classList.add("top");
@@ -214,8 +251,11 @@
     pile.append(fan);
     const under = view.pile.length - 1;
     const hiddenUnder = first;
-    pile.append(el("span", "under", under === 0 ? "nothing under it" : under + (under === 1 ? " card" : " cards") +
-      " under it" + (hiddenUnder ? " (" + hiddenUnder + " not shown)" : "")));
+    // TRANSLATORS: under the top card of the pile: how many cards are under it ({hidden}: how many of them are not drawn)
+    pile.append(el("span", "under", under === 0 ? _("nothing under it") : hiddenUnder ?
+      ngettext("{count} card under it ({hidden} not shown)", "{count} cards under it ({hidden} not shown)", under,
+        { hidden: I18n.number(hiddenUnder) }) :
+      ngettext("{count} card under it", "{count} cards under it", under)));
     return pile;
   }
 
@@ -250,10 +290,11 @@
       const known = knownCards(view, seat);
       if (!known.cards.length) return;
       const line = el("span", "known");
-      line.append(el("span", "known-label", known.whole ? "holds:" : "known:"));
+      // TRANSLATORS: before the cards a seat is known to hold: all of them ("holds:", two players), some ("known:")
+      line.append(el("span", "known-label", known.whole ? _("holds:") : _("known:")));
       line.append(cardChips(known.cards, view.deck.ranks, view.trumps[seat]));
-      line.title = known.whole ? "with two players every card is dealt: the cards you do not see are theirs" :
-        "cards this player took from the pile and still holds";
+      line.title = known.whole ? _("with two players every card is dealt: the cards you do not see are theirs") :
+        _("cards this player took from the pile and still holds");
       box.append(line);
     });
     const unseen = document.getElementById("unseen");
@@ -264,13 +305,17 @@
       view.known.forEach((cards) => cards.forEach((c) => seen.add(c)));
       const left = deckCards(view).filter((c) => !seen.has(c));
       if (!left.length) return;
-      const parts = view.deck.suits.map((s) => Cards.SUITS[s].symbol + "\u00a0" + left.filter((c) => Cards.parse(c).suit === s).length);
-      unseen.append(el("span", "", "Cards not seen yet (in the others' hands): " + left.length + " \u2014 " + parts.join(" \u00b7 ")));
+      const parts = view.deck.suits.map((s) => Cards.SUITS[s].symbol + "\u00a0" + I18n.number(left.filter((c) => Cards.parse(c).suit === s).length));
+      // TRANSLATORS: {count} cards not seen yet, then {suits}: how many of each suit ("\u2660 3 \u00b7 \u2665 2")
+      unseen.append(el("span", "", ngettext("Cards not seen yet (in the others' hands): {count} \u2014 {suits}",
+        "Cards not seen yet (in the others' hands): {count} \u2014 {suits}", left.length, { suits: parts.join(" \u00b7 ") })));
     }
   }
 
+  /** A place among those who went out: "1st" ... "4th" (the terminal's words). */
   function ordinal(n) {
-    return n + ({ 1: "st", 2: "nd", 3: "rd" }[n] || "th");
+    const places = [pgettext("place", "1st"), pgettext("place", "2nd"), pgettext("place", "3rd"), pgettext("place", "4th")];
+    return places[n - 1] || I18n.number(n);
   }
 
   /** The table during play (and at its end). */
@@ -303,7 +348,8 @@
     narration.textContent = ctl.eventNarration(message) || (last ? narrate(ctl, last) : "");
     board.append(narration, drawPile(ctl, view, past, take));
     if (take) {
-      const why = el("p", "take-reason", take.reason + (moves.take ? "." : ". But you can beat it, and whoever can beat must."));
+      // TRANSLATORS: {reason} says how many cards a take returns ("8\u2666 is not your trump: take 3")
+      const why = el("p", "take-reason", moves.take ? take.reason + "." : _("{reason}. But you can beat it, and whoever can beat must.", { reason: take.reason }));
       why.id = "take-reason";
       board.append(why);
     }
@@ -326,12 +372,14 @@
           : moves.starts.has(card);
         if (legalNow) {
           button.classList.add("legal");
-          extra = ctl.selected && card !== ctl.selected ? "can be played on " + Cards.short(ctl.selected) : "playable";
+          // TRANSLATORS: what a screen reader says of a card of your hand that you may click now
+          extra = ctl.selected && card !== ctl.selected ? _("can be played on {card}", { card: Cards.short(ctl.selected) }) : _("playable");
         }
         if (card === ctl.selected) {
           button.classList.add("selected");
           button.setAttribute("aria-pressed", "true");
-          extra = "chosen to beat";
+          // TRANSLATORS: what a screen reader says of the card of your hand you chose to beat with
+          extra = _("chosen to beat");
         }
       }
       if (extra) button.setAttribute("aria-label", button.getAttribute("aria-label") + ", " + extra);
@@ -348,7 +396,9 @@
       takeButton.type = "button";
       takeButton.id = "take";
       const n = moves && moves.take ? parseInt(moves.take.slice(4), 10) : takeCount(view, mine);
-      takeButton.textContent = "Take " + n + (n === 1 ? " card" : " cards") + (n === view.pile.length && n > 3 ? " (the whole pile)" : "");
+      // TRANSLATORS: the button that takes cards from the pile
+      takeButton.textContent = n === view.pile.length && n > 3 ?
+        ngettext("Take {count} card (the whole pile)", "Take {count} cards (the whole pile)", n) : ngettext("Take {count} card", "Take {count} cards", n);
       takeButton.title = takeReason(view, mine).reason;
       const allowed = moves && moves.take;
       takeButton.setAttribute("aria-disabled", allowed ? "false" : "true");
@@ -356,7 +406,8 @@
       takeButton.addEventListener("click", () => clickTake(ctl, message));
       controls.append(takeButton);
       if (ctl.selected) {
-        const cancel = el("button", "", "Cancel " + Cards.short(ctl.selected));
+        // TRANSLATORS: a button that takes back the card you chose to beat with
+        const cancel = el("button", "", pgettext("button", "Cancel {card}", { card: Cards.short(ctl.selected) }));
         cancel.type = "button";
         cancel.id = "cancel";
         cancel.addEventListener("click", () => { ctl.selected = null; ctl.render(); });
@@ -364,7 +415,7 @@
       }
     }
     if (!over && view.counts[ctl.seat] > 0) {
-      const hint = el("button", "hint", "Hint");
+      const hint = el("button", "hint", pgettext("button", "Hint"));
       hint.type = "button";
       hint.id = "hint";
       hint.addEventListener("click", () => askHint(ctl, message));
@@ -377,18 +428,19 @@
     if (over) {
       ctl.say("");
     } else if (!ctl.said && view.counts[ctl.seat] === 0) {
-      ctl.say("You are out: you cannot lose" + (outPlace >= 0 ? " \u2014 you finished " + ordinal(outPlace + 1) : "") +
-        ". The others play on.");
+      // TRANSLATORS: {place} is one of "1st" ... "4th" (context "place").
+      ctl.say(outPlace >= 0 ? _("You are out: you cannot lose \u2014 you finished {place}. The others play on.", { place: ordinal(outPlace + 1) }) :
+        _("You are out: you cannot lose. The others play on."));
       ctl.offerSkip(controls);
     } else if (myTurn && !ctl.said) {
       const top = view.pile.length ? view.pile[view.pile.length - 1] : null;
-      if (ctl.selected) ctl.say("Now choose the card to play on " + Cards.short(ctl.selected) + ".");
-      else if (!top) ctl.say("Your turn: lead any card.");
-      else if (!moves.starts.size) ctl.say("No card of yours beats " + Cards.short(top) + ": take.");
-      else ctl.say("Your turn: beat " + Cards.short(top) + " (click the beating card, then the card to play on it)" +
-        (moves.take ? " or take." : "."));
+      if (ctl.selected) ctl.say(_("Now choose the card to play on {card}.", { card: Cards.short(ctl.selected) }));
+      else if (!top) ctl.say(_("Your turn: lead any card."));
+      else if (!moves.starts.size) ctl.say(_("No card of yours beats {card}: take.", { card: Cards.short(top) }));
+      else if (moves.take) ctl.say(_("Your turn: beat {card} (click the beating card, then the card to play on it) or take.", { card: Cards.short(top) }));
+      else ctl.say(_("Your turn: beat {card} (click the beating card, then the card to play on it).", { card: Cards.short(top) }));
     } else if (!myTurn && !ctl.said) {
-      ctl.say(message.status === "open" ? "Waiting for players." : ctl.names[st.to_move] + " is to move\u2026");
+      ctl.say(message.status === "open" ? _("Waiting for players.") : _("{name} is to move\u2026", { name: ctl.names[st.to_move] }));
     }
     ctl.said = false;
     drawMoveList(ctl, past);
@@ -414,8 +466,8 @@
       items.push(li);
     }
     if (last > 0) {
-      const more = el("li", "earlier-moves", "\u2026 " + last + (last === 1 ? " earlier move" : " earlier moves") +
-        ": the game's record has every move");
+      const more = el("li", "earlier-moves", ngettext("\u2026 {count} earlier move: the game's record has every move",
+        "\u2026 {count} earlier moves: the game's record has every move", last));
       more.value = last;
       items.push(more);
     }
@@ -434,19 +486,19 @@
     const st = message.state;
     const view = st.view;
     if (!ctl.ready()) return;
-    if (st.ending) return ctl.say("The game is over.", "error");
-    if (st.to_move !== ctl.seat) return ctl.say("It is " + ctl.names[st.to_move] + "'s turn: wait for their move.", "error");
+    if (st.ending) return ctl.say(_("The game is over."), "error");
+    if (st.to_move !== ctl.seat) return ctl.say(_("It is {name}'s turn: wait for their move.", { name: ctl.names[st.to_move] }), "error");
     const moves = movesOf(message);
     const top = view.pile.length ? view.pile[view.pile.length - 1] : null;
     const trump = view.trumps[ctl.seat];
     if (!top) {
       if (moves.all.has(card)) return play(ctl, message, card);
-      return ctl.say(Cards.short(card) + " cannot be led now.", "error");
+      return ctl.say(_("{card} cannot be led now.", { card: Cards.short(card) }), "error");
     }
     if (ctl.selected) {
       if (card === ctl.selected) {
         ctl.selected = null;
-        ctl.say("Choose the card that beats " + Cards.short(top) + ".");
+        ctl.say(_("Choose the card that beats {card}.", { card: Cards.short(top) }));
         return ctl.render(true);
       }
       if (moves.follows[ctl.selected] && moves.follows[ctl.selected].has(card)) {
@@ -456,23 +508,24 @@
     if (moves.starts.has(card)) {
       if (moves.alone.has(card) && !moves.follows[card]) return play(ctl, message, card);
       ctl.selected = card;
-      ctl.say(Cards.short(card) + " beats " + Cards.short(top) + ". Now choose the card to play on it.");
+      ctl.say(_("{card} beats {top}. Now choose the card to play on it.", { card: Cards.short(card), top: Cards.short(top) }));
       return ctl.render(true);
     }
-    let why = Cards.beats(card, top, trump, view.deck.ranks) ? Cards.short(card) + " cannot be played now" : Cards.whyNot(card, top, trump);
-    if (moves.starts.size === 0) why += ". No card of yours beats it: take (the button).";
-    ctl.say(why + ".", "error");
+    let why = Cards.beats(card, top, trump, view.deck.ranks) ? _("{card} cannot be played now.", { card: Cards.short(card) }) :
+      Cards.whyNot(card, top, trump);
+    if (moves.starts.size === 0) why += " " + _("No card of yours beats it: take (the button).");
+    ctl.say(why, "error");
   }
 
   function clickTake(ctl, message) {
     const st = message.state;
     if (st.ending || !ctl.ready()) return;
-    if (st.to_move !== ctl.seat) return ctl.say("It is " + ctl.names[st.to_move] + "'s turn: wait for their move.", "error");
+    if (st.to_move !== ctl.seat) return ctl.say(_("It is {name}'s turn: wait for their move.", { name: ctl.names[st.to_move] }), "error");
     const moves = movesOf(message);
     if (moves.take) return play(ctl, message, moves.take);
-    if (!st.view.pile.length) return ctl.say("The pile is empty: lead a card.", "error");
-    ctl.say("You can beat " + Cards.short(st.view.pile[st.view.pile.length - 1]) +
-      " and whoever can beat must beat (the rule must_beat): the cards that beat it are marked.", "error");
+    if (!st.view.pile.length) return ctl.say(_("The pile is empty: lead a card."), "error");
+    ctl.say(_("You can beat {card} and whoever can beat must beat (the rule must_beat): the cards that beat it are marked.",
+      { card: Cards.short(st.view.pile[st.view.pile.length - 1]) }), "error");
   }
 
   function play(ctl, message, move) {
@@ -482,13 +535,11 @@
 
   /** A move for people, as an instruction: "Beat with Q\u2666 and add 6\u2663", "Take 3 cards", "Lead 9\u2660". */
   function moveInstruction(move, pileEmpty) {
-    if (/^take/i.test(move)) {
-      const n = move.slice(4);
-      return "Take " + n + (n === "1" ? " card" : " cards");
-    }
+    if (/^take/i.test(move)) return ngettext("Take {count} card", "Take {count} cards", parseInt(move.slice(4), 10));
     const [b, c] = move.split("+");
-    if (pileEmpty) return "Lead " + Cards.short(b);
-    return "Beat with " + Cards.short(b) + (c ? " and add " + Cards.short(c) : " (your last card)");
+    if (pileEmpty) return _("Lead {card}", { card: Cards.short(b) });
+    return c ? _("Beat with {card} and add {follow}", { card: Cards.short(b), follow: Cards.short(c) }) :
+      _("Beat with {card} (your last card)", { card: Cards.short(b) });
   }
 
   /**
@@ -497,24 +548,29 @@
    * game the engine expects you to score, a draw counting half: (estimate + 1) / 2.
    */
   function hintWords(reply, pileEmpty, players) {
-    const what = "Hint: " + moveInstruction(reply.move, pileEmpty);
-    const others = players > 2 ? "the others do" : "the other player does";
-    if (reply.proven === "win") return what + ". This wins whatever " + others + " (proven by exact search).";
-    if (reply.proven === "draw") return what + ". With best play this draws (proven by exact search).";
-    if (reply.proven === "loss") return what + ". Every move loses against best play (proven by exact search); this one makes it hardest.";
+    // TRANSLATORS: {move} is the suggested move as an instruction ("Lead 9\u2660", "Beat with Q\u2666 and add 6\u2663", "Take 3 cards")
+    const values = { move: moveInstruction(reply.move, pileEmpty) };
+    if (reply.proven === "win") {
+      return players > 2 ? _("Hint: {move}. This wins whatever the others do (proven by exact search).", values) :
+        _("Hint: {move}. This wins whatever the other player does (proven by exact search).", values);
+    }
+    if (reply.proven === "draw") return _("Hint: {move}. With best play this draws (proven by exact search).", values);
+    if (reply.proven === "loss") return _("Hint: {move}. Every move loses against best play (proven by exact search); this one makes it hardest.", values);
     if (typeof reply.estimate === "number") {
       const pct = Math.round((Math.max(-1, Math.min(1, reply.estimate)) + 1) * 50);
-      return what + " \u2014 the engine's estimate: " + (players > 2 ?
-        "about " + pct + "% not to be the loser from here." : "you score about " + pct + "% from here (a draw counts half).");
+      values.percent = I18n.number(pct / 100, { style: "percent" });
+      // TRANSLATORS: {percent} is a share written the language's way ("52%")
+      return players > 2 ? _("Hint: {move} \u2014 the engine's estimate: about {percent} not to be the loser from here.", values) :
+        _("Hint: {move} \u2014 the engine's estimate: you score about {percent} from here (a draw counts half).", values);
     }
-    return what + ": it is your only move.";
+    return _("Hint: {move}: it is your only move.", values);
   }
 
   /** The engine's move for your seat, from your own view only (POST /api/owntrumps/bestmove). */
   async function askHint(ctl, message) {
     const st = message.state;
-    if (st.to_move !== ctl.seat || st.ending) return ctl.say("A hint is for your own turn.", "error");
-    ctl.say("Thinking\u2026");
+    if (st.to_move !== ctl.seat || st.ending) return ctl.say(_("A hint is for your own turn."), "error");
+    ctl.say(_("Thinking\u2026"));
     try {
       const reply = await Api.post("/api/owntrumps/bestmove", { game: st.view, level: ctl.hintLevel });
       if (ctl.state !== message) return;
@@ -524,7 +580,8 @@
       const button = ctl.els.hand.querySelector('[data-card="' + first + '"]');
       if (button) button.classList.add("hinted");
     } catch (err) {
-      ctl.say("No hint: " + ctl.plain(err.message), "error");
+      // TRANSLATORS: {error} is why, in the server's words
+      ctl.say(_("No hint: {error}", { error: ctl.plain(err.message) }), "error");
     }
   }
 
@@ -559,25 +616,36 @@
   /** The rule options in the page's words: the lobby's checkbox, and the table's head when on and when off
       (the options themselves, their names and defaults, come from GET /api/games). */
   const RULE_WORDS = {
-    must_beat: { label: "Whoever can beat must beat", on: "whoever can beat must beat", off: "taking always allowed" },
-    pass_sixes: { label: "Trump sixes go to their owner", on: "trump sixes passed", off: "" },
+    // TRANSLATORS: the rule must_beat: its checkbox in the lobby, then in the table's head when it is on and off
+    must_beat: { label: _("Whoever can beat must beat"), on: _("whoever can beat must beat"), off: _("taking always allowed") },
+    // TRANSLATORS: the rule pass_sixes (the six of each trump suit is passed to its owner before play): its checkbox
+    // in the lobby, then in the table's head when it is on
+    pass_sixes: { label: _("Trump sixes go to their owner"), on: _("trump sixes passed"), off: "" },
   };
 
   /** A rule option's words ({label, on, off}); an option the page has no words for is named as the server names it. */
   function ruleWords(name) {
     const plain = String(name).replace(/_/g, " ");
-    return RULE_WORDS[name] || { label: plain, on: plain, off: "no " + plain };
+    // TRANSLATORS: a rule of the table that is off, as the server names it ({rule})
+    return RULE_WORDS[name] || { label: plain, on: plain, off: _("no {rule}", { rule: plain }) };
   }
+
+  // TRANSLATORS: the game's name
+  const NAME = _("Own Trumps");
 
   /** The table's head: "Own Trumps \u2014 3 players, deck 36, whoever can beat must beat". */
   function title(t) {
     const rules = Object.entries(t.rules || {}).map(([name, on]) => ruleWords(name)[on ? "on" : "off"]).filter((w) => w);
-    return "Own Trumps \u2014 " + t.players + " players, deck " + t.deck + rules.map((w) => ", " + w).join("");
+    // TRANSLATORS: the table's head; {deck} is the deck's name ("36", "4x3"); the rules follow, apart by commas
+    return ngettext("{game} \u2014 {count} player, deck {deck}", "{game} \u2014 {count} players, deck {deck}", t.players,
+      { game: NAME, deck: t.deck }) + rules.map((w) => ", " + w).join("");
   }
 
   /** The table in the lobby's lists: "Own Trumps, 3 players, deck 36". */
   function listing(t) {
-    return "Own Trumps, " + t.players + " players, deck " + t.deck;
+    // TRANSLATORS: a table in the lobby's lists; {deck} is the deck's name ("36", "4x3")
+    return ngettext("{game}, {count} player, deck {deck}", "{game}, {count} players, deck {deck}", t.players,
+      { game: NAME, deck: t.deck });
   }
 
   /** The last move's cards fly: from the hand (yours, or the seat's box) to the pile; a take from the pile to the hand. */
@@ -612,7 +680,8 @@
   }
 
   /** What a spectator sees, in words (after "You see what everybody sees: "). */
-  const SPECTATOR_SEES = "the pile, the counts, the moves and the cards known to be taken, no hand.";
+  // TRANSLATORS: what a spectator of Own Trumps sees, after "You see what everybody sees: "
+  const SPECTATOR_SEES = _("the pile, the counts, the moves and the cards known to be taken, no hand.");
 
   /**
    * A spectator's state made drawable as a seat's: its public fields
@@ -634,24 +703,25 @@
     const me = ctl.seat;
     const players = ctl.summary.seats.length;
     const loser = ending.loser;
-    const lost = loser === null || loser === undefined ? "" : ctl.subject(loser) + " lost.";
+    const lost = loser === null || loser === undefined ? "" : _("{name} lost.", { name: ctl.subject(loser) });
     const place = (outOrder || []).indexOf(me);
-    const mine = () => (loser === me ? "You lost." : players === 2 ? "You won." :
-      place >= 0 ? "You finished " + ordinal(place + 1) + "." : "You won.");
+    // TRANSLATORS: {place} is one of "1st" ... "4th" (context "place").
+    const finished = () => _("You finished {place}.", { place: ordinal(place + 1) });
+    const mine = () => (loser === me ? _("You lost.") : players === 2 ? _("You won.") : place >= 0 ? finished() : _("You won."));
     switch (ending.reason) {
       case "resignation":
-        if (loser === me) return ["You resigned.", players > 2 ? "The game ends there: you lost it." : ""];
-        return [ctl.subject(loser) + " resigned: " + (players === 2 ? "you won." : "the game ends there."),
-          players === 2 ? "" : mine()];
+        if (loser === me) return [_("You resigned."), players > 2 ? _("The game ends there: you lost it.") : ""];
+        return [players === 2 ? _("{name} resigned: you won.", { name: ctl.subject(loser) }) :
+          _("{name} resigned: the game ends there.", { name: ctl.subject(loser) }), players === 2 ? "" : mine()];
       case "agreement":
-        return ["Draw agreed.", "Every player still holding cards agreed to a draw."];
+        return [_("Draw agreed."), _("Every player still holding cards agreed to a draw.")];
       case "repetition":
-        return ["Draw by repetition: the same position occurred three times.", ""];
+        return [_("Draw by repetition: the same position occurred three times."), ""];
       case "turn cap":  // the places already decided stand; those still holding cards draw
-        if (place >= 0) return ["You finished " + ordinal(place + 1) + ".", "The game reached its turn cap: the players still holding cards drew."];
-        return ["A draw: the game reached its turn cap.", ending.text || ""];
+        if (place >= 0) return [finished(), _("The game reached its turn cap: the players still holding cards drew.")];
+        return [_("A draw: the game reached its turn cap."), ending.text || ""];
       default:
-        if (loser === null || loser === undefined) return ["A draw.", "The last player's one card beat the top card."];
+        if (loser === null || loser === undefined) return [_("A draw."), _("The last player's one card beat the top card.")];
         return [mine(), loser === me ? "" : lost];
     }
   }
@@ -667,7 +737,7 @@
   }
 
   window.OwnTrumps = {
-    name: "Own Trumps", tips: true, spectatorSees: SPECTATOR_SEES,
+    name: NAME, tips: true, spectatorSees: SPECTATOR_SEES,
     render, key, title, listing, ruleWords, animate, spectatorMessage, endingWords, reviewQuery, showReview,
     movesOf, takeCount, takeReason, history, narrate, moved, deckCards, deckOf, hintWords,
   };

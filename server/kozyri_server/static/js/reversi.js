@@ -10,7 +10,17 @@
 (function () {
   const FILES = "abcdefgh";
   const COLOURS = ["X", "O"];
-  const WORDS = { X: "Black (X)", O: "White (O)" };
+  // TRANSLATORS: the colours of the seats in Reversi, the disc's letter in parentheses (X plays first)
+  const WORDS = { X: _("Black (X)"), O: _("White (O)") };
+  // TRANSLATORS: the game's name (the page's second game), in the lobby, at a table's head, in a player's ratings
+  const NAME = _("Reversi");
+  /** The colours' names in the list of moves ("You (Black) played d3."). */
+  const COLOUR_NAMES = {
+    // TRANSLATORS: the colour in the list of Reversi moves, "You (Black) played d3."
+    X: pgettext("colour", "Black"),
+    // TRANSLATORS: the colour in the list of Reversi moves, "You (White) played d3."
+    O: pgettext("colour", "White"),
+  };
   /** Discs of the engine's heuristic that map to tanh(1) (kozyri.studies.review.reversi.ESTIMATE_DISCS). */
   const ESTIMATE_DISCS = 16;
 
@@ -70,18 +80,22 @@
     [0, 1].forEach((seat) => {
       const s = el("div", "seat" + (playing && st.to_move === seat ? " to-move" : "") + (seat === ctl.seat ? " me" : ""));
       s.id = "seat-" + seat;
+      // TRANSLATORS: the discs of a seat's colour on the Reversi board
+      const count = ngettext("{count} disc", "{count} discs", seat === 0 ? d.x : d.o);
       s.append(el("span", "disc-icon " + COLOURS[seat], ""), el("span", "seat-name", ctl.names[seat]),
-        el("span", "colour", WORDS[COLOURS[seat]]), el("span", "count", (seat === 0 ? d.x : d.o) + " discs"));
-      if (playing && st.to_move === seat) s.append(el("span", "turn", seat === ctl.seat ? "your turn" : "to move"));
+        el("span", "colour", WORDS[COLOURS[seat]]), el("span", "count", count));
+      // TRANSLATORS: beside a seat whose turn it is: your own ("your turn") or another's ("to move")
+      if (playing && st.to_move === seat) s.append(el("span", "turn", seat === ctl.seat ? _("your turn") : _("to move")));
       seats.append(s);
     });
-    const score = el("p", "score", "Score: X " + d.x + " \u2013 O " + d.o);
+    // TRANSLATORS: the Reversi score, the discs of X (Black) and of O (White)
+    const score = el("p", "score", _("Score: X {black} \u2013 O {white}", { black: I18n.number(d.x), white: I18n.number(d.o) }));
     score.id = "score";
 
     // the board, row 1 at the top (the usual diagram), a square a button
     const grid = el("div", "reversi-board");
     grid.setAttribute("role", "grid");
-    grid.setAttribute("aria-label", "the board");
+    grid.setAttribute("aria-label", _("the board"));
     grid.append(el("span", "corner", ""));
     for (const f of FILES) grid.append(el("span", "label", f));
     for (let row = 0; row < 8; row += 1) {
@@ -94,29 +108,38 @@
         b.type = "button";
         b.dataset.square = name;
         if (disc === "X" || disc === "O") b.append(el("span", "disc " + disc, ""));
-        let label = name + ", " + (disc === "X" ? "black" : disc === "O" ? "white" : "empty");
+        // TRANSLATORS: what a screen reader says of a Reversi square ({square} is its name, d3): a black disc on it
+        let label = disc === "X" ? _("{square}, black", { square: name })
+          // TRANSLATORS: what a screen reader says of a Reversi square ({square} is its name, d3): a white disc on it
+          : disc === "O" ? _("{square}, white", { square: name })
+          // TRANSLATORS: what a screen reader says of a Reversi square ({square} is its name, d3): no disc on it
+          : _("{square}, empty", { square: name });
         if (flips.flipped.includes(index) || flips.placed === index) {
           const flipped = flips.placed !== index;
           b.classList.add(flipped ? "flipped" : "placed");
           b.firstChild.style.boxShadow = "0 0 0 3px #f59e0b";  // a ring, kept until the next move
           if (flipped) {
-            label += ", just flipped";
+            // TRANSLATORS: added to a Reversi square's label after a comma: the last move turned its disc over
+            label += ", " + _("just flipped");
             if (turnMs) b.firstChild.animate([{ transform: "scaleX(0)" }, { transform: "scaleX(1)" }], turnMs);
           }
         }
         if (legal.has(name)) {
           b.classList.add("legal");
-          label += ", a legal move";
+          // TRANSLATORS: added to a Reversi square's label after a comma: you may play there
+          label += ", " + _("a legal move");
         }
         if (ctl.reversiHint && ctl.reversiHint.board === st.board && ctl.reversiHint.square === name) {
           b.classList.add("hinted");
           b.style.outline = "3px dashed #7c3aed";
           b.style.outlineOffset = "-3px";
-          label += ", the engine's suggestion";
+          // TRANSLATORS: added to a Reversi square's label after a comma: the hint's square
+          label += ", " + _("the engine's suggestion");
         }
         if (st.moves.length && st.moves[st.moves.length - 1] === name) {
           b.classList.add("last");
-          label += ", the last move";
+          // TRANSLATORS: added to a Reversi square's label after a comma: the last move was played there
+          label += ", " + _("the last move");
         }
         b.setAttribute("aria-label", label);
         b.addEventListener("click", () => clickSquare(ctl, message, name, disc));
@@ -134,23 +157,30 @@
     const lastMove = message.last ? message.last.move : null;
     const lastSeat = message.last ? message.last.seat : null;
     let said = "";
-    if (lastMove === "pass") said = ctl.names[lastSeat] + " had no legal move and passed. ";
+    if (lastMove === "pass") {
+      said = (lastSeat === ctl.seat ? _("You had no legal move and passed.")
+        : _("{name} had no legal move and passed.", { name: ctl.names[lastSeat] })) + " ";
+    }
     if (myTurn && legal.has("pass")) {
-      said += "You have no legal move: you must pass (the rules do not allow a move that flips nothing).";
-      const pass = el("button", "primary", "Pass (no legal move)");
+      said += _("You have no legal move: you must pass (the rules do not allow a move that flips nothing).");
+      // TRANSLATORS: the Reversi button to pass, shown only when you have no legal move
+      const pass = el("button", "primary", _("Pass (no legal move)"));
       pass.type = "button";
       pass.id = "pass";
       pass.addEventListener("click", () => { if (ctl.ready()) ctl.sendMove(message, "pass"); });
       controls.append(pass);
     } else if (myTurn) {
-      said += "Your turn (" + WORDS[mine] + "): click a marked square.";
-      const hint = el("button", "hint", "Hint");
+      // TRANSLATORS: {colour} is your colour, "Black (X)" or "White (O)"
+      said += _("Your turn ({colour}): click a marked square.", { colour: WORDS[mine] });
+      const hint = el("button", "hint", pgettext("button", "Hint"));
       hint.type = "button";
       hint.id = "hint";
       hint.addEventListener("click", () => askHint(ctl, message));
       controls.append(hint);
     } else if (!over) {
-      said += message.status === "open" ? "Waiting for the other player." : ctl.names[st.to_move] + " (" + WORDS[COLOURS[st.to_move]] + ") is thinking\u2026";
+      said += message.status === "open" ? _("Waiting for the other player.")
+        // TRANSLATORS: {colour} is the seat's colour, "Black (X)" or "White (O)"
+        : _("{name} ({colour}) is thinking\u2026", { name: ctl.names[st.to_move], colour: WORDS[COLOURS[st.to_move]] });
     }
     ctl.drawEndingControls(controls, message, true);
     if (!ctl.said) ctl.say(said);
@@ -160,19 +190,35 @@
     list.replaceChildren();
     for (let i = st.moves.length - 1; i >= 0; i -= 1) {
       const li = el("li", "");  // X moves first and a pass is a move too, so the colours alternate
-      const who = ctl.shortNames[i % 2] + " (" + (i % 2 === 0 ? "Black" : "White") + ")";
-      li.textContent = who + (st.moves[i] === "pass" ? " passed" : " played " + st.moves[i]) + ".";
+      li.textContent = listedMove(ctl, i % 2, st.moves[i]);
       li.value = i + 1;
       list.append(li);
     }
     if (over) ctl.showEnding(st.ending, null, null);
   }
 
+  /** A move in the list of moves: "You (Black) played d3.", "Computer (White) passed." */
+  function listedMove(ctl, seat, move) {
+    const colour = seat === 0 ? COLOUR_NAMES.X : COLOUR_NAMES.O;
+    if (seat === ctl.seat) {
+      // TRANSLATORS: a move in the list of Reversi moves; {colour} is "Black" or "White", {square} d3
+      return move === "pass" ? _("You ({colour}) passed.", { colour }) : _("You ({colour}) played {square}.", { colour, square: move });
+    }
+    const name = ctl.shortNames[seat];
+    // TRANSLATORS: a move in the list of Reversi moves; {colour} is "Black" or "White", {square} d3
+    return move === "pass" ? _("{name} ({colour}) passed.", { name, colour }) : _("{name} ({colour}) played {square}.", { name, colour, square: move });
+  }
+
   /** The last move in words: "Computer (level 2) played d3." */
   function lastMoveText(ctl, message) {
     const last = message.last;
     if (!last) return "";
-    return ctl.subject(last.seat) + (last.move === "pass" ? " had no legal move and passed." : " played " + last.move + ".");
+    if (last.seat === ctl.seat) {
+      return last.move === "pass" ? _("You had no legal move and passed.") : _("You played {square}.", { square: last.move });
+    }
+    const name = ctl.subject(last.seat);
+    return last.move === "pass" ? _("{name} had no legal move and passed.", { name })
+      : _("{name} played {square}.", { name, square: last.move });
   }
 
   /** The hint in words, from POST /api/reversi/bestmove's reply: the proven result, else the engine's outlook. */
@@ -180,22 +226,34 @@
     const move = reply.best_move;
     if (reply.exact) {
       const n = Math.abs(reply.score);
-      const result = reply.score > 0 ? "a win by " + n + " disc" + (n === 1 ? "" : "s") :
-        reply.score < 0 ? "a loss by " + n + " disc" + (n === 1 ? "" : "s") + " at best" : "a draw";
-      return "The engine suggests " + move + ": it proves " + result + " from here with perfect play.";
+      if (reply.score > 0) {
+        // TRANSLATORS: the Reversi hint when the engine solved the game; {move} is a square (d3), {count} the discs won by
+        return ngettext("The engine suggests {move}: it proves a win by {count} disc from here with perfect play.",
+          "The engine suggests {move}: it proves a win by {count} discs from here with perfect play.", n, { move });
+      }
+      if (reply.score < 0) {
+        // TRANSLATORS: the Reversi hint when the engine solved the game; {move} is a square (d3), {count} the discs lost by
+        return ngettext("The engine suggests {move}: it proves a loss by {count} disc at best from here with perfect play.",
+          "The engine suggests {move}: it proves a loss by {count} discs at best from here with perfect play.", n, { move });
+      }
+      // TRANSLATORS: the Reversi hint when the engine solved the game; {move} is a square (d3)
+      return _("The engine suggests {move}: it proves a draw from here with perfect play.", { move });
     }
-    if (typeof reply.evaluation !== "number") return "The engine suggests " + move + " (it had no time to judge the position).";
+    if (typeof reply.evaluation !== "number") return _("The engine suggests {move} (it had no time to judge the position).", { move });
     const share = Math.round(50 * (1 + Math.tanh(reply.evaluation / ESTIMATE_DISCS)));
-    return "The engine suggests " + move + ": it expects to score about " + share + "% from here (" +
-      (reply.evaluation > 0 ? "+" : "") + reply.evaluation.toFixed(1) + " discs by its heuristic, " +
-      reply.depth + " moves deep).";
+    const percent = I18n.number(share / 100, { style: "percent" });
+    const evaluation = (reply.evaluation > 0 ? "+" : "") + I18n.number(reply.evaluation, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    // TRANSLATORS: the Reversi hint from the engine's search: {move} a square (d3), {share} a percentage (54%), {evaluation} the discs ahead by the engine's rule of thumb, signed, one decimal (+2.5), {count} the search's depth
+    return ngettext("The engine suggests {move}: it expects to score about {share} from here ({evaluation} discs by its heuristic, {count} move deep).",
+      "The engine suggests {move}: it expects to score about {share} from here ({evaluation} discs by its heuristic, {count} moves deep).",
+      reply.depth, { move, share: percent, evaluation });
   }
 
   /** The engine's move for your position (POST /api/reversi/bestmove), highlighted on the board and said in words. */
   async function askHint(ctl, message) {
     const st = message.state;
-    if (st.to_move !== ctl.seat || st.ending) return ctl.say("A hint is for your own turn.", "error");
-    ctl.say("Thinking\u2026");
+    if (st.to_move !== ctl.seat || st.ending) return ctl.say(_("A hint is for your own turn."), "error");
+    ctl.say(_("Thinking\u2026"));
     try {
       const reply = await Api.post("/api/reversi/bestmove", { position: st.board, level: ctl.hintLevel });
       if (ctl.state !== message) return;
@@ -203,7 +261,7 @@
       render(ctl, message);
       ctl.say(hintWords(reply), "hint");
     } catch (err) {
-      ctl.say("No hint: " + ctl.plain(err.message), "error");
+      ctl.say(_("No hint: {error}", { error: ctl.plain(err.message) }), "error");
     }
   }
 
@@ -241,7 +299,7 @@
   /** A review's board: the discs after the chosen move, that move ringed. */
   function drawReviewBoard(box, state) {
     const grid = el("div", "reversi-board review-board");
-    grid.setAttribute("aria-label", "the board after this move");
+    grid.setAttribute("aria-label", _("the board after this move"));
     grid.style.width = "min(100%, 280px)";
     grid.append(el("span", "corner", ""));
     for (const f of FILES) grid.append(el("span", "label", f));
@@ -258,7 +316,8 @@
     }
     const x = state.cells.filter((c) => c === "X").length;
     const o = state.cells.filter((c) => c === "O").length;
-    box.append(el("p", "score", "X " + x + " \u2013 O " + o), grid);
+    // TRANSLATORS: the Reversi score in the review, the discs of X (Black) and of O (White)
+    box.append(el("p", "score", _("X {black} \u2013 O {white}", { black: I18n.number(x), white: I18n.number(o) })), grid);
   }
 
   /** What review.js needs to show a Reversi review (Review.show's last argument). */
@@ -269,16 +328,19 @@
   function clickSquare(ctl, message, name, disc) {
     const st = message.state;
     if (!ctl.ready()) return;
-    if (st.ending) return ctl.say("The game is over.", "error");
-    if (st.to_move !== ctl.seat) return ctl.say("Wait: it is " + ctl.names[st.to_move] + "'s turn.", "error");
+    if (st.ending) return ctl.say(_("The game is over."), "error");
+    if (st.to_move !== ctl.seat) return ctl.say(_("Wait: it is {name}'s turn.", { name: ctl.names[st.to_move] }), "error");
     const legal = st.legal_moves || [];
     if (legal.includes(name)) {
       ctl.sendMove(message, name);
       return;
     }
-    if (legal.includes("pass")) return ctl.say("You have no legal move: press Pass.", "error");
-    if (disc === "X" || disc === "O") return ctl.say(name + " is taken.", "error");
-    ctl.say(name + " outflanks no disc of your opponent's: choose a marked square (" + legal.join(" ") + ").", "error");
+    // TRANSLATORS: "Pass" is the button "Pass (no legal move)"
+    if (legal.includes("pass")) return ctl.say(_("You have no legal move: press Pass."), "error");
+    // TRANSLATORS: a Reversi square ({square}, d3) that holds a disc already
+    if (disc === "X" || disc === "O") return ctl.say(_("{square} is taken.", { square: name }), "error");
+    // TRANSLATORS: a click on an empty Reversi square where no move is legal; {moves} lists the legal squares (d3 c4 f5)
+    ctl.say(_("{square} outflanks no disc of your opponent's: choose a marked square ({moves}).", { square: name, moves: legal.join(" ") }), "error");
   }
 
   // --- the game's part of the page's frame (window.Games: the lobby, TableView, the end, a spectator) -----
@@ -287,7 +349,7 @@
 
   /** The table's head, and the table in the lobby's lists. */
   function title() {
-    return "Reversi";
+    return NAME;
   }
 
   /** No key of its own: Tab and Enter reach the squares and the buttons. */
@@ -300,11 +362,14 @@
     const me = ctl.seat;
     const loser = ending.loser;
     const counts = /X (\d+) - O (\d+)/.exec(String(ending.text || ""));
-    const score = counts ? "Black " + counts[1] + " \u2013 White " + counts[2] + "." : "";
-    if (ending.reason === "resignation") return [loser === me ? "You resigned." : ctl.subject(loser) + " resigned: you won.", ""];
-    if (ending.reason === "agreement") return ["Draw agreed.", ""];
-    if (loser === null || loser === undefined) return ["A draw.", score];
-    return [loser === me ? "You lost." : "You won.", score];
+    // TRANSLATORS: the final Reversi score, Black's discs and White's
+    const score = counts ? _("Black {black} \u2013 White {white}.", { black: I18n.number(Number(counts[1])), white: I18n.number(Number(counts[2])) }) : "";
+    if (ending.reason === "resignation") {
+      return [loser === me ? _("You resigned.") : _("{name} resigned: you won.", { name: ctl.subject(loser) }), ""];
+    }
+    if (ending.reason === "agreement") return [_("Draw agreed."), ""];
+    if (loser === null || loser === undefined) return [_("A draw."), score];
+    return [loser === me ? _("You lost.") : _("You won."), score];
   }
 
   /** The review's query: the seconds a move. */
@@ -318,7 +383,8 @@
   }
 
   window.Reversi = {
-    name: "Reversi", tips: false, spectatorSees: "the board and the moves, as the players do.",
+    // TRANSLATORS: what a spectator of a Reversi table sees, after "You see what everybody sees:"
+    name: NAME, tips: false, spectatorSees: _("the board and the moves, as the players do."),
     render, key, title, listing: title, endingWords, reviewQuery, showReview,
     discs, squareName, hintWords, reviewStates, reviewView,
   };

@@ -6,6 +6,18 @@
 "use strict";
 
 (function () {
+  /* The page's words (i18n.js, docs/translators.md); English when i18n.js is not loaded (the tests run
+     partialNote under node). */
+  const I18N = window.I18n || (() => {
+    const fill = (text, values) => (values ? text.replace(/\{(\w+)\}/g, (whole, k) => (k in values ? String(values[k]) : whole)) : text);
+    const number = (n, options) => new Intl.NumberFormat("en", options).format(n);
+    return { number, _: fill, pgettext: (context, msgid, values) => fill(msgid, values),
+      ngettext: (one, other, n, values) => fill(n === 1 ? one : other, Object.assign({ count: number(n) }, values || {})) };
+  })();
+  const _ = I18N._, pgettext = I18N.pgettext, ngettext = I18N.ngettext;
+  /** A value or a loss with two decimals, the language's way ("-0.50", "0,52"). */
+  const fixed2 = (v) => I18N.number(v, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
   const SVG = "http://www.w3.org/2000/svg";
   const EXACT = { win: 1, draw: 0, loss: -1 };
 
@@ -47,8 +59,23 @@
 
   /** A move with suit symbols: "K\u2665+9\u2660", "take 3". */
   function shortMove(move) {
-    if (/^take/i.test(move)) return "take " + move.slice(4);
+    if (/^take/i.test(move)) {
+      const n = parseInt(move.slice(4), 10);
+      // TRANSLATORS: a take of {count} cards from the pile as a move in the review's list of moves ("take 3")
+      return pgettext("move", "take {count}", { count: Number.isNaN(n) ? move.slice(4).trim() : I18N.number(n) });
+    }
     return move.split("+").map(Cards.short).join("+");
+  }
+
+  /** A move's mark (the review's "mark") in words. */
+  function markWord(mark) {
+    // TRANSLATORS: the mark of a move that lost the most in the review (then "mistake", then "inaccuracy")
+    if (mark === "blunder") return _("blunder");
+    // TRANSLATORS: the mark of a move that lost much in the review (less than a "blunder", more than an "inaccuracy")
+    if (mark === "mistake") return _("mistake");
+    // TRANSLATORS: the mark of a move that lost a little in the review (less than a "mistake")
+    if (mark === "inaccuracy") return _("inaccuracy");
+    return mark;
   }
 
   function node(tag, attributes, text) {
@@ -73,13 +100,13 @@
     const x = (i) => L + (n === 1 ? 0 : (Math.min(i, n - 1) * (W - L - R)) / (n - 1));
     const y = (v) => T + ((1 - Math.max(-1, Math.min(1, v))) * (H - T - B)) / 2;
     const svg = node("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
-      "aria-label": "the estimate for you along the game, from -1 (lost) to +1 (won)" });
+      "aria-label": _("the estimate for you along the game, from -1 (lost) to +1 (won)") });
     svg.append(node("line", { x1: L, x2: W - R, y1: y(0), y2: y(0), class: "axis" }));
     svg.append(node("text", { x: 2, y: y(1) + 4, class: "tick" }, "+1"));
     svg.append(node("text", { x: 2, y: y(0) + 4, class: "tick" }, "0"));
     svg.append(node("text", { x: 2, y: y(-1) + 4, class: "tick" }, "\u22121"));
-    svg.append(node("text", { x: L, y: H - 4, class: "tick" }, "move 1"));
-    svg.append(node("text", { x: W - R, y: H - 4, class: "tick", "text-anchor": "end" }, "move " + n));
+    svg.append(node("text", { x: L, y: H - 4, class: "tick" }, _("move {number}", { number: I18N.number(1) })));
+    svg.append(node("text", { x: W - R, y: H - 4, class: "tick", "text-anchor": "end" }, _("move {number}", { number: I18N.number(n) })));
     const line = (pts, cls, style) => svg.append(node("polyline", {
       points: pts.map((p) => `${x(p.i)},${y(p.v)}`).join(" "), class: cls, fill: "none", style }));
     if (players > 2) {
@@ -133,16 +160,21 @@
     const cut = typeof review.cut_moves === "number" ? review.cut_moves : 0;
     const parts = [];
     if (planned !== null && reviewed < planned) {
-      const why = !review.stopped || review.stopped === "time limit" ? "the time for the review ran out"
-        : "the review was stopped";
-      parts.push("Reviewed the first " + reviewed + " of " + planned + " moves: " + why + ".");
+      const first = { reviewed: I18N.number(reviewed) };
+      parts.push(!review.stopped || review.stopped === "time limit"
+        ? ngettext("Reviewed the first {reviewed} of {count} move: the time for the review ran out.",
+          "Reviewed the first {reviewed} of {count} moves: the time for the review ran out.", planned, first)
+        : ngettext("Reviewed the first {reviewed} of {count} move: the review was stopped.",
+          "Reviewed the first {reviewed} of {count} moves: the review was stopped.", planned, first));
     }
     if (cut > 0) {
-      parts.push((cut === 1 ? "1 move was" : cut + " moves were") + " searched less than asked, to answer within " +
-        "the server's time for a review: their verdicts are rougher" +
-        (review.confidence ? " and more of them are \"unclear\"." : "."));
+      parts.push(review.confidence
+        ? ngettext("{count} move was searched less than asked, to answer within the server's time for a review: their verdicts are rougher and more of them are \"unclear\".",
+          "{count} moves were searched less than asked, to answer within the server's time for a review: their verdicts are rougher and more of them are \"unclear\".", cut)
+        : ngettext("{count} move was searched less than asked, to answer within the server's time for a review: their verdicts are rougher.",
+          "{count} moves were searched less than asked, to answer within the server's time for a review: their verdicts are rougher.", cut));
     }
-    return parts.length ? parts.join(" ") : "This review is not complete.";
+    return parts.length ? parts.join(" ") : _("This review is not complete.");
   }
 
   /** Show the review in `root`: the chart, the move list, and the position at the chosen move.
@@ -151,11 +183,14 @@
     root.replaceChildren();
     root.hidden = false;
     const title = document.createElement("h3");
-    title.textContent = "Review";
+    // TRANSLATORS: the heading of a finished game's review (a noun), followed by the note "by the engine"
+    title.textContent = pgettext("heading", "Review");
     const engine = document.createElement("small");
     engine.className = "note";
-    engine.textContent = " by the engine";
-    if (review.agent) engine.title = "its search: " + review.agent;
+    // TRANSLATORS: a small note after the heading "Review": the engine made the review
+    engine.textContent = " " + _("by the engine");
+    // TRANSLATORS: the tooltip of "by the engine": the engine's search algorithm ("pimc", "alphabeta")
+    if (review.agent) engine.title = _("its search: {agent}", { agent: review.agent });
     title.append(engine);
     const chartBox = document.createElement("div");
     chartBox.className = "chart-box";
@@ -163,11 +198,13 @@
     stepper.className = "stepper";
     const prev = document.createElement("button");
     prev.type = "button";
-    prev.textContent = "\u25c0 Previous";
+    // TRANSLATORS: the review's button to the previous move
+    prev.textContent = "\u25c0 " + pgettext("button", "Previous");
     prev.id = "review-prev";
     const next = document.createElement("button");
     next.type = "button";
-    next.textContent = "Next \u25b6";
+    // TRANSLATORS: the review's button to the next move
+    next.textContent = pgettext("button", "Next") + " \u25b6";
     next.id = "review-next";
     const where = document.createElement("span");
     where.id = "review-where";
@@ -186,12 +223,19 @@
       const button = document.createElement("button");
       button.type = "button";
       const v = moverValue(m);
-      button.textContent = names[m.seat] + ": " + label(m.played) +
-        (m.best && m.best !== m.played ? " (best " + label(m.best) + ")" : "") +
-        (m.judged === "unclear" ? " (unclear: too little search to judge)" : m.mark ? " \u2014 " + m.mark +
-          (m.estimate && typeof m.estimate.uncertainty === "number" && m.judged === "estimate"
-            ? " (lost " + m.loss.toFixed(2) + " \u00b1 " + m.estimate.uncertainty.toFixed(2) + ")" : "") : "") +
-        (v === null ? "" : "  [" + v.toFixed(2) + "]");
+      const parts = [names[m.seat] + ": " + label(m.played)];
+      // TRANSLATORS: after a move in the review's list: the engine's choice where it differs ("(best d3)")
+      if (m.best && m.best !== m.played) parts.push(_("(best {move})", { move: label(m.best) }));
+      // TRANSLATORS: after a move in the review's list: the engine could not judge it
+      if (m.judged === "unclear") parts.push(_("(unclear: too little search to judge)"));
+      else if (m.mark) {
+        parts.push("\u2014 " + markWord(m.mark));
+        if (m.estimate && typeof m.estimate.uncertainty === "number" && m.judged === "estimate") {
+          // TRANSLATORS: after a marked move: what it lost of the expected result, with the estimate's uncertainty ("(lost 0.45 ± 0.10)")
+          parts.push(_("(lost {loss} \u00b1 {uncertainty})", { loss: fixed2(m.loss), uncertainty: fixed2(m.estimate.uncertainty) }));
+        }
+      }
+      button.textContent = parts.join(" ") + (v === null ? "" : "  [" + fixed2(v) + "]");
       button.addEventListener("click", () => select(i + 1));
       item.append(button);
       list.append(item);
@@ -200,7 +244,9 @@
     function select(k) {
       current = Math.max(0, Math.min(review.moves.length, k));
       chartBox.replaceChildren(chart(review, seat, current - 1));
-      where.textContent = current === 0 ? (game ? "the start" : "the deal") : "after move " + current + " of " + review.moves.length;
+      // TRANSLATORS: where the review stands: before the first move of a Reversi game (Own Trumps: "the deal")
+      where.textContent = current === 0 ? (game ? _("the start") : _("the deal"))
+        : _("after move {number} of {total}", { number: I18N.number(current), total: I18N.number(review.moves.length) });
       prev.disabled = current === 0;
       next.disabled = current === review.moves.length;
       list.querySelectorAll("li").forEach((li, i) => li.classList.toggle("current", i === current - 1));
@@ -209,7 +255,8 @@
       if (game) return game.draw(position, s);
       const pileRow = document.createElement("div");
       pileRow.className = "review-row";
-      pileRow.append(Object.assign(document.createElement("span"), { className: "who", textContent: "pile" }));
+      // TRANSLATORS: the label of the pile's row in the review (the face-up cards)
+      pileRow.append(Object.assign(document.createElement("span"), { className: "who", textContent: _("pile") }));
       for (const card of s.pile) pileRow.append(Cards.element(card));
       position.append(pileRow);
       s.hands.forEach((hand, i) => {
@@ -225,12 +272,11 @@
     next.addEventListener("click", () => select(current + 1));
     const legend = document.createElement("p");
     legend.className = "note";
-    legend.textContent = "The chart: your expected result along the game (+1 won, \u22121 lost), its trend " +
-      "smoothed over nearby moves; squares are exact (the solver), faint dots estimates" +
-      ((review.players || 2) > 2 ? "; your line is the bold one, the others' faint, at each player's own moves" : "") +
-      ". In the list, [v] is the estimate of the player who moved, and (best ...) the engine's choice where it " +
-      "differs. A move is marked only where its loss is larger than the search's own uncertainty; \"unclear\" " +
-      "moves were searched too little to judge.";
+    legend.textContent = (review.players || 2) > 2
+      // TRANSLATORS: the review's legend with 3-4 players; "(best ...)" as your "(best {move})", [v] as the list shows it
+      ? _("The chart: your expected result along the game (+1 won, \u22121 lost), its trend smoothed over nearby moves; squares are exact (the solver), faint dots estimates; your line is the bold one, the others' faint, at each player's own moves. In the list, [v] is the estimate of the player who moved, and (best ...) the engine's choice where it differs. A move is marked only where its loss is larger than the search's own uncertainty; \"unclear\" moves were searched too little to judge.")
+      // TRANSLATORS: the review's legend with 2 players; "(best ...)" as your "(best {move})", [v] as the list shows it
+      : _("The chart: your expected result along the game (+1 won, \u22121 lost), its trend smoothed over nearby moves; squares are exact (the solver), faint dots estimates. In the list, [v] is the estimate of the player who moved, and (best ...) the engine's choice where it differs. A move is marked only where its loss is larger than the search's own uncertainty; \"unclear\" moves were searched too little to judge.");
     root.append(title);
     const partial = partialNote(review);
     if (partial) {

@@ -56,9 +56,10 @@
     const b = document.getElementById("sound-toggle");
     if (!b) return;
     const on = enabled();
-    b.textContent = on ? "Sound: on" : "Sound: off";
+    // TRANSLATORS: the top bar's sound switch, when the sounds are on / off.
+    b.textContent = on ? _("Sound: on") : _("Sound: off");
     b.setAttribute("aria-pressed", on ? "true" : "false");
-    b.title = on ? "Sounds on (a card placed, your turn, the end): click to turn them off" : "Sounds off: click to turn them on";
+    b.title = on ? _("Sounds on (a card placed, your turn, the end): click to turn them off") : _("Sounds off: click to turn them on");
   }
 
   function setUp() {

@@ -16,18 +16,31 @@
 
   /** Server texts a player should not read as they are, in plain words (the rest are shown as they come). */
   const PLAIN = [
-    [/^stale /, "The table had moved on before your move arrived: here it is as it is now."],
-    [/^not your turn/, "It is not your turn."],
-    [/^waiting for players/, "Waiting for the other players to take their seats."],
-    [/^the game is over/, "The game is over."],
-    [/too many messages|too fast|per second/i, "Too many clicks at once: wait a moment."],
-    [/^no card is dealt yet/, "The cards are not dealt yet."],
-    [/offered a draw already/, "A draw is on offer already: accept or decline it."],
-    [/no draw|nothing to (accept|decline)/i, "No draw is on offer now."],
-    [/^the engine is busy/, "The computer is busy: try again in a moment."],
-    [/^an engine worker stopped/, "The computer stopped on that: try again."],
-    [/the server cannot be reached/, "The server cannot be reached: check your connection."],
+    [/^stale /, _("The table had moved on before your move arrived: here it is as it is now.")],
+    [/^not your turn/, _("It is not your turn.")],
+    [/^waiting for players/, _("Waiting for the other players to take their seats.")],
+    [/^the game is over/, _("The game is over.")],
+    [/too many messages|too fast|per second/i, _("Too many clicks at once: wait a moment.")],
+    [/^no card is dealt yet/, _("The cards are not dealt yet.")],
+    [/offered a draw already/, _("A draw is on offer already: accept or decline it.")],
+    [/no draw|nothing to (accept|decline)/i, _("No draw is on offer now.")],
+    [/^the engine is busy/, _("The computer is busy: try again in a moment.")],
+    [/^an engine worker stopped/, _("The computer stopped on that: try again.")],
+    [/the server cannot be reached/, _("The server cannot be reached: check your connection.")],
   ];
+  /** The connection's states as the socket (api.js) says them in English, in the reader's words (a text that
+      comes already translated, or another, is shown as it comes). */
+  const CONNECTION = {
+    // TRANSLATORS: the state of the connection to the table, shown beside it
+    "connecting\u2026": _("connecting\u2026"),
+    // TRANSLATORS: the state of the connection to the table, shown beside it
+    "connected": _("connected"),
+    // TRANSLATORS: the state of the connection: the server no longer takes this browser's seat at the table
+    "not seated": _("not seated"),
+    // TRANSLATORS: the state of the connection: the server does not let this browser watch the table
+    "not watching": _("not watching"),
+    "connection lost: reconnecting\u2026": _("connection lost: reconnecting\u2026"),
+  };
   const TITLE = document.title;
 
   /**
@@ -91,7 +104,7 @@
       try {
         this.summary = await Api.get("/api/tables/" + encodeURIComponent(this.id));
       } catch (err) {
-        $("table-head").textContent = err.status === 404 ? "There is no such table." : this.plain(err.message);
+        $("table-head").textContent = err.status === 404 ? _("There is no such table.") : this.plain(err.message);
         return;
       }
       this.drawHead();
@@ -109,14 +122,24 @@
       const game = this.game();
       $("table-head").textContent = (game ? game.title(t) : t.game) + Online.optionsWords(t.options);
       const computers = t.seats.filter((s) => s.kind === "computer").length;
+      const number = (s) => I18n.number(s.seat + 1);
       this.shortNames = t.seats.map((s) => {
-        if (s.seat === this.seat) return "You";
-        if (s.kind === "computer") return s.name || "Computer" + (computers > 1 ? " " + (s.seat + 1) : "");
-        return s.name || (s.taken ? "Player " + (s.seat + 1) : "free seat");
+        if (s.seat === this.seat) return this.you();
+        if (s.kind === "computer") {
+          if (s.name || computers > 1) return s.name || _("Computer {number}", { number: number(s) });
+          // TRANSLATORS: the name of the one computer seat at a table (with more than one: "Computer 2")
+          return pgettext("seat", "Computer");
+        }
+        // TRANSLATORS: the name of a seat a person took without giving a name
+        if (s.name || s.taken) return s.name || _("Player {number}", { number: number(s) });
+        // TRANSLATORS: the name of a seat nobody took yet
+        return pgettext("seat", "free seat");
       });
       this.names = t.seats.map((s, i) => {
-        if (s.seat === this.seat) return s.name ? s.name + " (you)" : "You";
-        if (s.kind === "computer") return this.shortNames[i] + " (level " + s.level + ")";
+        // TRANSLATORS: your own seat's name, as the list of seats shows it ("Ann (you)")
+        if (s.seat === this.seat) return s.name ? _("{name} (you)", { name: s.name }) : this.you();
+        // TRANSLATORS: a computer seat with its level ("Computer 2 (level 3)")
+        if (s.kind === "computer") return _("{name} (level {level})", { name: this.shortNames[i], level: I18n.number(s.level) });
         return this.shortNames[i];
       });
       const waiting = t.status === "open" && t.seats.some((s) => s.kind === "person" && !s.taken);
@@ -125,25 +148,40 @@
       Chat.setup(this);
     }
 
+    /** Your own seat's name ("You"): a label, and the subject of a sentence where one is not written twice. */
+    you() {
+      // TRANSLATORS: your own seat, as its label in the list of seats and the chat ("You"); sentences about you
+      // are written apart ("You resigned." / "{name} resigned.")
+      return pgettext("seat", "You");
+    }
+
+    /** Whether `seat` is this browser's (a spectator's null seat is nobody's). */
+    isMine(seat) {
+      return seat !== null && seat !== undefined && seat === this.seat;
+    }
+
     /** A seat as the subject of a sentence ("You", "Computer 2 (level 3)") and as an owner ("your", "Computer 2's"). */
     subject(seat) {
-      if (seat === null || seat === undefined) return "A player";
-      return seat === this.seat ? "You" : this.names[seat];
+      // TRANSLATORS: a seat whose name is not known, as the subject of a sentence ("{name} offered a draw.")
+      if (seat === null || seat === undefined) return _("A player");
+      return seat === this.seat ? this.you() : this.names[seat];
     }
 
     possessive(seat) {
-      return seat === this.seat ? "your" : this.shortNames[seat] + "'s";
+      // TRANSLATORS: whose something is ("your", "Computer 2's"), before a noun
+      return seat === this.seat ? pgettext("whose", "your") : pgettext("whose", "{name}'s", { name: this.shortNames[seat] });
     }
 
     isComputer(seat) {
       return !!(this.summary && this.summary.seats[seat] && this.summary.seats[seat].kind === "computer");
     }
 
-    /** A server error in plain words (player numbers become names). */
-    plain(text) {
+    /** A server error in plain words (player numbers become names): `text` its English, `reply` the error
+        reply when there is one, whose code api.js says in the reader's words. */
+    plain(text, reply) {
       const found = PLAIN.find(([pattern]) => pattern.test(text));
       if (found) return found[1];
-      return String(text).replace(/\bplayer (\d)\b/g, (all, n) => this.names[+n] || all);
+      return String(reply ? Api.errorText(reply) : text).replace(/\bplayer (\d)\b/g, (all, n) => this.names[+n] || all);
     }
 
     /** A free seat is offered, or this player's own seat (taken on another
@@ -164,8 +202,8 @@
       }
       if (going && seatOf(me)) {
         form.hidden = false;
-        $("join-text").textContent = "You sit at this table on another device: take your seat here "
-          + "(the other device stops playing it).";
+        $("join-text").textContent = _("You sit at this table on another device: take your seat here "
+          + "(the other device stops playing it).");
         $("join-name").value = me.name || window.localStorage.getItem(Lobby.NAME_KEY) || "";
         return;
       }
@@ -175,7 +213,7 @@
         return;
       }
       form.hidden = false;
-      $("join-text").textContent = "A seat is free at this table.";
+      $("join-text").textContent = _("A seat is free at this table.");
       $("join-name").value = window.localStorage.getItem(Lobby.NAME_KEY) || "";
     }
 
@@ -204,8 +242,9 @@
     notWatching() {
       this.watching = false;
       const t = this.summary;
-      this.say(t.status === "finished" ? "This game is over" + (t.ending ? ": " + t.ending.text : "") + "." :
-        "Every seat of this table is taken: only its players see its cards.");
+      // TRANSLATORS: {ending} is how the game ended, in the server's words
+      this.say(t.status === "finished" ? (t.ending ? _("This game is over: {ending}.", { ending: t.ending.text }) : _("This game is over.")) :
+        _("Every seat of this table is taken: only its players see its cards."));
     }
 
     connect() {
@@ -214,7 +253,7 @@
         onMessage: (m) => this.onMessage(m),
         onStatus: (text, kind) => {
           const c = $("connection");
-          c.textContent = text;
+          c.textContent = CONNECTION[text] || text;
           c.className = "connection " + kind;
           if (kind !== "ok") this.setOnline(false);
         },
@@ -223,7 +262,7 @@
           Api.forgetSeat(this.id);
           this.held = null;
           this.seat = null;
-          this.say("This browser no longer holds a seat at this table.", "error");
+          this.say(_("This browser no longer holds a seat at this table."), "error");
           this.offerSeat();
         },
       });
@@ -234,7 +273,7 @@
       this.online = online;
       if (!online && this.inFlight) {
         this.inFlight = null;
-        this.say("The connection dropped while your move was on its way: the table will show whether it arrived.");
+        this.say(_("The connection dropped while your move was on its way: the table will show whether it arrived."));
       }
       $("offline").hidden = online || !this.state;
       document.body.classList.toggle("is-offline", !online && !!this.state);
@@ -251,10 +290,10 @@
         return;
       }
       if (message.type === "chat") return Chat.receive(this, message);  // at once, whatever states wait to be shown
-      if (message.type === "error" && message.id === "chat") return Chat.refused(this, message.error);
+      if (message.type === "error" && message.id === "chat") return Chat.refused(this, message);
       if (message.type === "error") {
         this.inFlight = null;
-        this.say(this.plain(message.error), "error");
+        this.say(this.plain(message.error, message), "error");
         if (/^stale /.test(message.error) && this.socket) this.socket.sync();
         if (this.state) this.render(true);
         return;
@@ -381,11 +420,11 @@
     /** Whether a click may act now: connected, nothing on its way, the latest state on screen. */
     ready() {
       if (this.watching) {
-        this.say("You are watching this table: only its players play.", "error");
+        this.say(_("You are watching this table: only its players play."), "error");
         return false;
       }
       if (!this.online) {
-        this.say("Not connected: wait until the connection is back, then play.", "error");
+        this.say(_("Not connected: wait until the connection is back, then play."), "error");
         return false;
       }
       if (this.inFlight || this.queue.length) return false;  // a move on its way, or states not shown yet: a second click is ignored
@@ -402,7 +441,7 @@
         return false;
       }
       this.els.hand.classList.add("waiting");
-      this.say(type === "move" ? "Sending your move\u2026" : "Sending\u2026");
+      this.say(type === "move" ? _("Sending your move\u2026") : _("Sending\u2026"));
       return true;
     }
 
@@ -419,8 +458,10 @@
         const actor = m.phase === "trump choice" ? st.to_choose : st.ending ? null : st.to_move;
         mine = actor === this.seat || !!(m.draw_offer && m.draw_offer.waiting.includes(this.seat));
       }
-      document.title = mine ? (m.draw_offer && m.draw_offer.waiting.includes(this.seat) ? "\u25cf Draw offered \u2014 kozyri" :
-        "\u25cf Your turn \u2014 kozyri") : TITLE;
+      // TRANSLATORS: the browser tab's title while a draw offer waits for your answer (kozyri is the page's name)
+      document.title = mine ? (m.draw_offer && m.draw_offer.waiting.includes(this.seat) ? _("\u25cf Draw offered \u2014 kozyri") :
+        // TRANSLATORS: the browser tab's title while it is your turn (kozyri is the page's name)
+        _("\u25cf Your turn \u2014 kozyri")) : TITLE;
     }
 
     /** The last event that is not a move, in words (a draw offered, declined, accepted; a resignation), or "". */
@@ -431,12 +472,20 @@
     /** An event that is not a move, in words ("Bob offered a draw."), or "". */
     eventWords(e) {
       if (!e || !e.kind || e.kind === "move" || e.kind === "choose") return "";
-      const who = this.subject(e.seat);
+      const values = { name: this.subject(e.seat) };
+      if (this.isMine(e.seat)) {
+        return {
+          "offer draw": _("You offered a draw."),
+          "accept draw": _("You accepted the draw."),
+          "decline draw": _("You declined the draw."),
+          "resign": e.payload === "time" ? _("You ran out of time.") : _("You resigned."),
+        }[e.kind] || "";
+      }
       return {
-        "offer draw": who + " offered a draw.",
-        "accept draw": who + " accepted the draw.",
-        "decline draw": who + " declined the draw.",
-        "resign": e.payload === "time" ? who + " ran out of time." : who + " resigned.",
+        "offer draw": _("{name} offered a draw.", values),
+        "accept draw": _("{name} accepted the draw.", values),
+        "decline draw": _("{name} declined the draw.", values),
+        "resign": e.payload === "time" ? _("{name} ran out of time.", values) : _("{name} resigned.", values),
       }[e.kind] || "";
     }
 
@@ -444,11 +493,11 @@
     drawEndingControls(controls, message, stillIn) {
       if (this.seat === null) return;  // a spectator
       if (message.status !== "playing" || message.phase !== "play" || message.state.ending || !stillIn) return;
-      const resign = el("button", "resign", "Resign");
+      const resign = el("button", "resign", pgettext("button", "Resign"));
       resign.type = "button";
       resign.id = "resign";
       resign.addEventListener("click", () => { this.confirming = true; this.render(true); });
-      const offer = el("button", "offer", "Offer a draw");
+      const offer = el("button", "offer", pgettext("button", "Offer a draw"));
       offer.type = "button";
       offer.id = "offer-draw";
       offer.disabled = !!message.draw_offer;
@@ -466,36 +515,40 @@
         const box = el("div", "talk-box");
         box.id = "draw-offer";
         if (offer.waiting.includes(this.seat)) {
-          box.append(el("span", "", this.subject(offer.by) + " offered a draw. A draw ends the game with no loser."));
-          const yes = el("button", "primary", "Accept the draw");
+          box.append(el("span", "", _("{name} offered a draw. A draw ends the game with no loser.", { name: this.subject(offer.by) })));
+          const yes = el("button", "primary", pgettext("button", "Accept the draw"));
           yes.type = "button";
           yes.id = "accept-draw";
           yes.addEventListener("click", () => this.send(message, "accept_draw"));
-          const no = el("button", "", "Decline");
+          // TRANSLATORS: the button that declines a draw offer
+          const no = el("button", "", pgettext("button", "Decline"));
           no.type = "button";
           no.id = "decline-draw";
           no.addEventListener("click", () => this.send(message, "decline_draw"));
           box.append(yes, no);
         } else {
-          const waiting = offer.waiting.map((s) => this.subject(s)).join(", ");
-          box.append(el("span", "", (offer.by === this.seat ? "You offered a draw" : this.subject(offer.by) + " offered a draw") +
-            (waiting ? ": waiting for " + waiting + "." : ".")));
+          const values = { name: this.subject(offer.by), names: offer.waiting.map((s) => this.subject(s)).join(", ") };
+          let said;
+          // TRANSLATORS: {names} are the players who have not answered the draw offer yet, apart by commas
+          if (this.isMine(offer.by)) said = values.names ? _("You offered a draw: waiting for {names}.", values) : _("You offered a draw.");
+          else said = values.names ? _("{name} offered a draw: waiting for {names}.", values) : _("{name} offered a draw.", values);
+          box.append(el("span", "", said));
         }
         talk.append(box);
       }
       if (this.confirming && !over && message.status === "playing") {
         const box = el("div", "talk-box confirm");
         box.id = "resign-confirm";
-        box.append(el("span", "", "Resign this game? You lose it" +
-          ((this.summary.players || 2) > 2 ? ", and the game ends for everybody." : ".")));
-        const yes = el("button", "danger", "Yes, resign");
+        box.append(el("span", "", (this.summary.players || 2) > 2 ? _("Resign this game? You lose it, and the game ends for everybody.") :
+          _("Resign this game? You lose it.")));
+        const yes = el("button", "danger", pgettext("button", "Yes, resign"));
         yes.type = "button";
         yes.id = "resign-yes";
         yes.addEventListener("click", () => {
           this.confirming = false;
           if (!this.send(message, "resign")) this.render(true);
         });
-        const no = el("button", "", "Keep playing");
+        const no = el("button", "", pgettext("button", "Keep playing"));
         no.type = "button";
         no.id = "resign-no";
         no.addEventListener("click", () => { this.confirming = false; this.render(true); });
@@ -510,7 +563,7 @@
     /** For a person out of a 3-4 player game: "Skip to the end" (the rest shown at once). */
     offerSkip(controls) {
       if (this.skipping) return;
-      const skip = el("button", "", "Skip to the end");
+      const skip = el("button", "", pgettext("button", "Skip to the end"));
       skip.type = "button";
       skip.id = "skip";
       skip.addEventListener("click", () => this.skipToEnd());

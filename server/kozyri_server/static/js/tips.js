@@ -40,9 +40,11 @@
     const view = st.view;
     if (st.ending || !view) return null;
     if (view.counts[ctl.seat] === 0) {
-      return ["out", "You are out of cards: you cannot lose any more. " + (view.counts.length === 2 ?
-        "The other player is left holding cards: they lose, unless their one last card beats the top card (a draw)." :
-        "The others play on until one is left holding cards: that player loses.")];
+      return ["out", view.counts.length === 2 ?
+        _("You are out of cards: you cannot lose any more. The other player is left holding cards: they lose, " +
+          "unless their one last card beats the top card (a draw).") :
+        _("You are out of cards: you cannot lose any more. The others play on until one is left holding cards: " +
+          "that player loses.")];
     }
     if (st.to_move !== ctl.seat) return null;
     const moves = OwnTrumps.movesOf(message);
@@ -51,16 +53,18 @@
     const topSuit = top ? Cards.parse(top).suit : null;
     const s = seen();
     if (top && !moves.starts.size && moves.take && !s.has("take")) {
-      return ["take", "No card of yours beats " + Cards.short(top) + ", so you must take: press \u201cTake\u201d. " +
-        "You take the top 3 cards; 5 if the top card is of your trump suit; the whole pile if it is your trump\u2019s ace."];
+      // TRANSLATORS: \u201cTake\u201d is the button's word (its label reads "Take 3 cards")
+      return ["take", _("No card of yours beats {card}, so you must take: press \u201cTake\u201d. You take the top 3 cards; " +
+        "5 if the top card is of your trump suit; the whole pile if it is your trump\u2019s ace.", { card: Cards.short(top) })];
     }
     if (top && topSuit !== trump && Array.from(moves.starts).some((c) => Cards.parse(c).suit === trump) && !s.has("trump")) {
-      return ["trump", "You could beat " + Cards.short(top) + " with a card of your trump suit (" + Cards.suitLabel(trump) +
-        "): your trump beats any card of another suit. Trumps are precious: a higher card of the same suit may do."];
+      return ["trump", _("You could beat {card} with a card of your trump suit ({trump}): your trump beats any card of " +
+        "another suit. Trumps are precious: a higher card of the same suit may do.",
+      { card: Cards.short(top), trump: Cards.suitLabel(trump) })];
     }
     if (!s.has("first")) {
-      return ["first", top ? "Your turn: click a card that beats the top card (they are marked), then a card to add on top of it. " +
-        "The next player has to beat the card you add." : "Your turn: the pile is empty, so click any card to lead it."];
+      return ["first", top ? _("Your turn: click a card that beats the top card (they are marked), then a card to add on " +
+        "top of it. The next player has to beat the card you add.") : _("Your turn: the pile is empty, so click any card to lead it.")];
     }
     return null;
   }
@@ -89,15 +93,15 @@
     box.dataset.tip = key;
     box.setAttribute("role", "note");
     box.append(Dom.el("span", "tip-text", text));
-    const ok = Dom.el("button", "", "Got it");
+    const ok = Dom.el("button", "", pgettext("button", "Got it"));
     ok.type = "button";
     ok.id = "tip-ok";
     ok.addEventListener("click", hide);
-    const off = Dom.el("button", "", "Don\u2019t show tips");
+    const off = Dom.el("button", "", pgettext("button", "Don\u2019t show tips"));
     off.type = "button";
     off.id = "tip-off";
     off.addEventListener("click", () => { window.localStorage.setItem(OFF_KEY, "off"); hide(); });
-    const more = Dom.el("a", "", "How to play");
+    const more = Dom.el("a", "", _("How to play"));
     more.href = "rules.html";
     more.target = "_blank";
     box.append(ok, off, more);
