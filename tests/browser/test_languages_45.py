@@ -7,8 +7,11 @@ that language, at 360 px: no English message left on those screens
 (each English id's runs of words, looked for in what the page shows,
 tests/support/english.py) and no text cut or pushing the page sideways.
 The pseudo-locale (``?lang=en-XA``: accented, 40% longer) plays the same
-at 360 px, so a box too small for a longer language shows here. The
-language menu switches the language and the choice is kept.
+at 360 px, so a box too small for a longer language shows here; the
+lobby, How to play and the leaderboard are checked at 1280 px too, and in
+Telugu, Gujarati and Punjabi every letter must be drawn with a font of its
+script (no empty boxes). The language menu switches the language and the
+choice is kept.
 
 Screenshots of the table and the How-to-play page in each language go to
 the screenshots folder, and with ``KOZYRI_README_IMAGES=1`` into
@@ -247,4 +250,20 @@ def test_the_language_menu_switches_and_the_choice_is_kept(server, browser, shot
     page.goto(server + "/rules.html")  # the choice is kept over the browser's Spanish
     assert page.evaluate("document.documentElement.lang") == "ru"
     assert page.input_value("#language") == "ru"
+    player.close()
+
+
+@pytest.mark.parametrize("lang", [*LANGUAGES, i18n.PSEUDO])
+def test_the_pages_fit_at_1280_px_in_every_language(server, browser, shots, lang):
+    """The lobby, How to play and the leaderboard on a desktop: the same checks as on a phone."""
+    player = Player(browser, page_checks.DESKTOP, server, locale=None if lang == i18n.PSEUDO else lang)
+    player.shots, page = shots, player.page
+    player.open(query=QUERY + ("&lang=" + lang if lang == i18n.PSEUDO else ""))
+    page.wait_for_selector("#ot-form")
+    check_screen(player, lang, "the lobby at 1280 px")
+    for path, ready, where in (("/rules.html", "figure.example .card", "How to play at 1280 px"),
+                               ("/leaderboard.html", "#board:not([hidden])", "the leaderboard at 1280 px")):
+        page.goto(server + path)
+        page.wait_for_selector(ready)
+        check_screen(player, lang, where)
     player.close()
