@@ -28,12 +28,15 @@ filled in. Each language writes the whole sentence and puts the fields where
 its grammar wants them.
 
 **One source for every door.** :func:`catalog_json` gives a language's
-messages as one JSON mapping (the page's words, later). Machine doors (the
+messages as one JSON mapping: the web page's words (the server writes them
+into each page; :data:`PSEUDO` is a pseudo-locale for finding words left
+out and text that overflows). Machine doors (the
 JSON API, records, the engine protocol, ``--json``) are not translated.
 
 **Which language.** :func:`negotiate`: the one asked for (``--lang``), else
 the environment as GNU gettext reads it (``LC_ALL``, ``LC_MESSAGES``,
-``LANG``; ``LANGUAGE`` first unless the locale is ``C``), else English.
+``LANG``; ``LANGUAGE`` first unless the locale is ``C``), else English;
+for the page, :func:`accept_language` reads the browser's ``Accept-Language``.
 """
 
 from __future__ import annotations
@@ -336,9 +339,8 @@ _ACCENTED = str.maketrans("aceinorsuyACEINORSUYz", "åçéîñöŕšûýÅÇÉÎ
 
 def pseudo(text: str) -> str:
     """``text`` in the pseudo-locale: its letters accented, its placeholders (and a page
-    message's tags) kept, and
-    40% longer (tildes in words of five), inside brackets so that a cut end shows:
-    ``"Your turn"`` is ``"[Ýöûŕ tûŕñ ~~~~]"``."""
+    message's tags) kept, 40% longer (tildes in words of five), inside brackets so that
+    a cut end shows: ``"Your turn"`` is ``"[Ýöûŕ tûŕñ ~~~~]"``."""
     # the split alternates text and what stays as it is: a placeholder, a tag, a character reference
     parts = _KEPT.split(text)
     shown = "".join(part.translate(_ACCENTED) if i % 2 == 0 else part for i, part in enumerate(parts))
