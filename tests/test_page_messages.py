@@ -35,6 +35,19 @@ def test_the_extractor_reads_text_markup_attributes_contexts_and_notes():
                      ("_", "your name", []), ("_", "Your name", [])]
 
 
+def test_a_note_reaches_every_message_of_the_element_after_it_and_no_other():
+    found = extracted("""<!-- TRANSLATORS: a name -->
+      <input placeholder="you" title="Name" data-i18n-attrs="placeholder title">
+      <span data-i18n>Players</span>
+      <!-- TRANSLATORS: the heads -->
+      <thead><tr><th data-i18n>who</th><th data-i18n="column">games</th></tr></thead>
+      <p data-i18n>After</p>""")
+    heads = ["TRANSLATORS: the heads"]
+    assert found == [("_", "you", ["TRANSLATORS: a name"]), ("_", "Name", ["TRANSLATORS: a name"]),
+                     ("_", "Players", []), ("_", "who", heads), ("pgettext", ("column", "games"), heads),
+                     ("_", "After", [])]
+
+
 def test_text_entities_are_read_as_the_browser_shows_them():
     assert extracted("<p data-i18n>Rock &amp; roll&nbsp;&#8212;</p>") == [("_", "Rock & roll —", [])]
 

@@ -14,7 +14,8 @@ tags, attributes in double quotes, no character references but ``&amp;``,
 ``&lt;``, ``&gt;`` and ``&nbsp;``), so that the id read from the file and the
 one the page reads from the element are the same. ``data-i18n-attrs="title placeholder"`` names attributes whose
 values are messages too. A comment ``<!-- TRANSLATORS: ... -->`` just before
-an element reaches the translators.
+an element reaches the translators with every message of that element (a
+``<thead>`` after it: every column head).
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ class _Messages(HTMLParser):
         super().__init__(convert_charrefs=False)
         self.found: list[tuple[int, str, str | None, list[str]]] = []
         self.open: list[list | None] = []  # per open element: None, or [mode, line, context, parts]
-        self.note: list[str] = []
+        self.note: list[str] = []  # a TRANSLATORS comment: for every message of the element after it
+        self.note_depth: int | None = None  # where that element stands in self.open (None: not started)
         self.errors: list[str] = []
 
     def _marked(self):
@@ -47,7 +49,7 @@ class _Messages(HTMLParser):
     def handle_comment(self, data):
         text = data.strip()
         if text.startswith("TRANSLATORS:"):
-            self.note = [text]
+            self.note, self.note_depth = [text], None
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -61,7 +63,11 @@ class _Messages(HTMLParser):
             if attrs.get(name):
                 self.found.append((line, words(attrs[name]), None, self.note))
         if tag in _VOID:
+            if self.note and self.note_depth is None:
+                self.note = []  # the element after the note has no end tag: its messages are found
             return
+        if self.note and self.note_depth is None:
+            self.note_depth = len(self.open)
         if "data-i18n" in attrs:
             self.open.append(["text", line, attrs["data-i18n"] or None, []])
         elif "data-i18n-html" in attrs:
@@ -95,12 +101,13 @@ class _Messages(HTMLParser):
             inside = self._marked()
             if inside is not None:
                 inside[3].append(f"</{tag}>")
-            return
-        _mode, line, context, parts = entry
-        text = words("".join(parts))
-        if text:
-            self.found.append((line, text, context, self.note))
-        self.note = []
+        else:
+            _mode, line, context, parts = entry
+            text = words("".join(parts))
+            if text:
+                self.found.append((line, text, context, self.note))
+        if self.note_depth == len(self.open):  # the end of the element the note was for
+            self.note, self.note_depth = [], None
 
 
 def extract_html(fileobj, keywords, comment_tags, options):

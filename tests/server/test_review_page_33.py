@@ -21,12 +21,15 @@ from tests.studies.test_review import played_game
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
-SCRIPT = STATIC_DIR / "js" / "review.js"
+SCRIPT, WORDS = STATIC_DIR / "js" / "review.js", STATIC_DIR / "js" / "i18n.js"
 
 
 def notes(reviews: list[dict]) -> list[str]:
     """``Review.partialNote`` of each review, as the page computes it."""
-    program = (f"globalThis.window = {{}}; require({json.dumps(str(SCRIPT))});"
+    # the page's words first (English: no catalog in this document), as every page loads them
+    program = ("globalThis.window = globalThis;"
+               "globalThis.document = {getElementById: () => null, querySelectorAll: () => []};"
+               f"require({json.dumps(str(WORDS))}); require({json.dumps(str(SCRIPT))});"
                f"const reviews = {json.dumps(reviews)};"
                "process.stdout.write(JSON.stringify(reviews.map((r) => window.Review.partialNote(r))));")
     done = subprocess.run(["node", "-e", program], capture_output=True, text=True, timeout=60)

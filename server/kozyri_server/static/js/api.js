@@ -108,16 +108,23 @@
     seat_moved: () => _("Your seat moved to another device (your player sat down there)."),
   };
 
+  /** Codes whose page sentence an English reader gets too: the server's English for them is written for
+      programs ("stale move for ply 7: the table is at ply 8"), not for a person at the table. */
+  const PLAIN = new Set(["stale_move", "stale_request", "table_moved_on", "not_your_turn", "waiting_for_players", "game_over",
+    "too_many_messages", "not_dealt_yet", "draw_on_offer", "no_draw_offer", "engine_busy", "engine_restarting"]);
+  /** Codes of a request the table had moved past: the page catches up with it. */
+  const STALE = new Set(["stale_move", "stale_request", "table_moved_on"]);
+
   /**
    * An error reply of the server ({error, code, params}: HTTP or the WebSocket) as a sentence for the
-   * reader: its code's message in the reader's language, or the server's English (an English reader,
-   * a code this page does not know); `fallback` when the reply has no text at all.
+   * reader: its code's message in the reader's language, or the server's English (an English reader of
+   * a code not in PLAIN, a code this page does not know); `fallback` when the reply has no text at all.
    */
   function errorText(reply, fallback) {
     const english = reply && reply.error ? String(reply.error) : (fallback || "");
     const code = reply && typeof reply.code === "string" ? reply.code : null;
     const say = code && Object.prototype.hasOwnProperty.call(ERRORS, code) ? ERRORS[code] : null;
-    if (!say || !window.I18n || I18n.lang === "en") return english;
+    if (!say || ((!window.I18n || I18n.lang === "en") && !PLAIN.has(code))) return english;
     const params = reply.params && typeof reply.params === "object" ? reply.params : {};
     try {
       return say(params);
@@ -138,8 +145,8 @@
     try {
       reply = await fetch(path, init);
     } catch (err) {
-      // TRANSLATORS: {reason} is the browser's own words (often in English), such as "Failed to fetch"
-      throw new Error(_("the server cannot be reached ({reason})", { reason: err.message }));
+      console.warn("the server cannot be reached:", err.message);  // the browser's words, for whoever debugs
+      throw new Error(_("The server cannot be reached: check your connection."));
     }
     let data = null;
     try {
@@ -307,6 +314,7 @@
       const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
       const ws = new WebSocket(scheme + "//" + window.location.host + "/api/ws");
       this.ws = ws;
+      // TRANSLATORS: the state of the connection to the table, shown beside it
       this.handlers.onStatus(_("connecting\u2026"), "wait");
       ws.onopen = () => {
         const first = this.held ? { type: "auth", table: this.tableId, token: this.held.token } :
@@ -328,6 +336,7 @@
         if (message.type === "welcome") {
           this.retries = 0;
           this.welcomes += 1;
+          // TRANSLATORS: the state of the connection to the table, shown beside it
           this.handlers.onStatus(_("connected"), "ok");
         }
         this.handlers.onMessage(message);
@@ -341,12 +350,14 @@
         }
         if (event.code === 4401 || event.code === 4000) {  // the token no longer holds a seat
           this.stopped = true;
+          // TRANSLATORS: the state of the connection: the server no longer takes this browser's seat ("not seated") or does not let it watch the table ("not watching")
           this.handlers.onStatus(this.held ? _("not seated") : _("not watching"), "bad");
           this.handlers.onRefused(event.code);
           return;
         }
         const wait = Math.min(10, 1 + this.retries) * 1000;
         this.retries += 1;
+        // TRANSLATORS: the state of the connection to the table, shown beside it
         this.handlers.onStatus(_("connection lost: reconnecting\u2026"), "bad");
         this.timer = window.setTimeout(() => this.open(), wait);
       };
@@ -390,7 +401,7 @@
   }
 
   window.Api = {
-    request, get, post, heldSeat, keepSeat, forgetSeat, join, TableSocket, download, errorText, ERRORS,
+    request, get, post, heldSeat, keepSeat, forgetSeat, join, TableSocket, download, errorText, ERRORS, STALE,
     identity, liveIdentity, keepIdentity, forgetIdentity, ensurePlayer, playerCode, claimCode,
   };
 })();

@@ -6,14 +6,8 @@
 "use strict";
 
 (function () {
-  /* The page's words (i18n.js, docs/translators.md); English when i18n.js is not loaded (the tests run
-     partialNote under node). */
-  const I18N = window.I18n || (() => {
-    const fill = (text, values) => (values ? text.replace(/\{(\w+)\}/g, (whole, k) => (k in values ? String(values[k]) : whole)) : text);
-    const number = (n, options) => new Intl.NumberFormat("en", options).format(n);
-    return { number, _: fill, pgettext: (context, msgid, values) => fill(msgid, values),
-      ngettext: (one, other, n, values) => fill(n === 1 ? one : other, Object.assign({ count: number(n) }, values || {})) };
-  })();
+  /* The page's words (i18n.js, docs/translators.md). */
+  const I18N = window.I18n;
   const _ = I18N._, pgettext = I18N.pgettext, ngettext = I18N.ngettext;
   /** A value or a loss with two decimals, the language's way ("-0.50", "0,52"). */
   const fixed2 = (v) => I18N.number(v, { minimumFractionDigits: 2, maximumFractionDigits: 2 });

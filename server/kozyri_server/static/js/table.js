@@ -14,33 +14,6 @@
   /** The level of a hint (?hint_level=L to change it). */
   const HINT_LEVEL = parseInt(params.get("hint_level") || "5", 10);  // 5: strong and quick; every level reports an expected score
 
-  /** Server texts a player should not read as they are, in plain words (the rest are shown as they come). */
-  const PLAIN = [
-    [/^stale /, _("The table had moved on before your move arrived: here it is as it is now.")],
-    [/^not your turn/, _("It is not your turn.")],
-    [/^waiting for players/, _("Waiting for the other players to take their seats.")],
-    [/^the game is over/, _("The game is over.")],
-    [/too many messages|too fast|per second/i, _("Too many clicks at once: wait a moment.")],
-    [/^no card is dealt yet/, _("The cards are not dealt yet.")],
-    [/offered a draw already/, _("A draw is on offer already: accept or decline it.")],
-    [/no draw|nothing to (accept|decline)/i, _("No draw is on offer now.")],
-    [/^the engine is busy/, _("The computer is busy: try again in a moment.")],
-    [/^an engine worker stopped/, _("The computer stopped on that: try again.")],
-    [/the server cannot be reached/, _("The server cannot be reached: check your connection.")],
-  ];
-  /** The connection's states as the socket (api.js) says them in English, in the reader's words (a text that
-      comes already translated, or another, is shown as it comes). */
-  const CONNECTION = {
-    // TRANSLATORS: the state of the connection to the table, shown beside it
-    "connecting\u2026": _("connecting\u2026"),
-    // TRANSLATORS: the state of the connection to the table, shown beside it
-    "connected": _("connected"),
-    // TRANSLATORS: the state of the connection: the server no longer takes this browser's seat at the table
-    "not seated": _("not seated"),
-    // TRANSLATORS: the state of the connection: the server does not let this browser watch the table
-    "not watching": _("not watching"),
-    "connection lost: reconnecting\u2026": _("connection lost: reconnecting\u2026"),
-  };
   const TITLE = document.title;
 
   /**
@@ -176,11 +149,9 @@
       return !!(this.summary && this.summary.seats[seat] && this.summary.seats[seat].kind === "computer");
     }
 
-    /** A server error in plain words (player numbers become names): `text` its English, `reply` the error
-        reply when there is one, whose code api.js says in the reader's words. */
+    /** A server error in plain words, player numbers as names: `text` an Error's message (api.js wrote it
+        from the reply's code), or `reply` a WebSocket error reply, whose code api.js says. */
     plain(text, reply) {
-      const found = PLAIN.find(([pattern]) => pattern.test(text));
-      if (found) return found[1];
       return String(reply ? Api.errorText(reply) : text).replace(/\bplayer (\d)\b/g, (all, n) => this.names[+n] || all);
     }
 
@@ -253,7 +224,7 @@
         onMessage: (m) => this.onMessage(m),
         onStatus: (text, kind) => {
           const c = $("connection");
-          c.textContent = CONNECTION[text] || text;
+          c.textContent = text;
           c.className = "connection " + kind;
           if (kind !== "ok") this.setOnline(false);
         },
@@ -294,7 +265,7 @@
       if (message.type === "error") {
         this.inFlight = null;
         this.say(this.plain(message.error, message), "error");
-        if (/^stale /.test(message.error) && this.socket) this.socket.sync();
+        if (Api.STALE.has(message.code) && this.socket) this.socket.sync();
         if (this.state) this.render(true);
         return;
       }
