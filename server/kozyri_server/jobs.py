@@ -292,7 +292,12 @@ def budget_seconds(kind: str, body: dict, most: float, moves: int = 0) -> float:
             asked = 12 * (asked or DEFAULT_CELL_SECONDS) + GRID_ANALYSIS_SECONDS
         elif kind in ("analyze", "reversi_review"):
             # The review shares what it is given among its moves (kozyri.studies.review.MoveClock), keeping
-            # a reserve for its reply: its time a move for each move, and that reserve.
+            # a reserve for its reply: its time a move for each move (a Reversi move solved exactly counts
+            # as several), and that reserve.
+            if kind == "reversi_review":
+                from kozyri.studies.review.reversi import budget_moves
+
+                moves = budget_moves(moves)
             asked = most if asked is None else asked * max(1, moves) + REVIEW_REPLY_SECONDS
         elif kind == "reversi_bestmove":
             asked = _reversi_strength(body).limit.time or most

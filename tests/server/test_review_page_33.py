@@ -74,8 +74,15 @@ def test_a_review_s_own_json_gets_the_note():
 def test_a_review_s_budget_is_its_moves_time_and_the_reply_s_reserve_within_the_cap():
     from kozyri_server.jobs import REVIEW_REPLY_SECONDS, budget_seconds
 
+    from kozyri.studies.review.reversi import EXACT_EMPTIES, EXACT_WEIGHT
+
+    # A Reversi move the review solves (at most EXACT_EMPTIES of them) counts EXACT_WEIGHT moves.
+    reversi_moves = {10: 10 * EXACT_WEIGHT, 60: 60 + (EXACT_WEIGHT - 1) * EXACT_EMPTIES}
+    for moves, weighted in reversi_moves.items():
+        assert budget_seconds("reversi_review", {"time": 0.01}, most=30.0, moves=moves) == \
+            pytest.approx(0.01 * weighted + REVIEW_REPLY_SECONDS)
+    assert budget_seconds("analyze", {"time": 0.2}, most=30.0, moves=10) == pytest.approx(2 + REVIEW_REPLY_SECONDS)
     for kind in ("analyze", "reversi_review"):
-        assert budget_seconds(kind, {"time": 0.2}, most=30.0, moves=10) == pytest.approx(2 + REVIEW_REPLY_SECONDS)
         assert budget_seconds(kind, {"time": 0.2}, most=30.0, moves=1000) == 30.0  # the server's cap
         assert budget_seconds(kind, {"nodes": 1000}, most=30.0, moves=10) == 30.0  # shared among the moves
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import random
 
 import pytest
 
@@ -15,7 +16,7 @@ from kozyri.reversi.board import PASS, Board
 from kozyri.reversi.endgame import solve
 from kozyri.search.control import SearchControl
 from kozyri.studies.review.reversi import EXACT_EMPTIES, estimate_scale, review_reversi
-from kozyri.studies.review import THRESHOLDS, review_game
+from kozyri.studies.review import THRESHOLDS, mark_for, outlook, review_game
 from tests.studies.test_review import played_game
 from tests.support.reversi_reference import negamax
 
@@ -25,6 +26,11 @@ ENDGAME = {"game": "reversi",
            "moves": ["c8", "h5", "g6", "h2", "h7", "h8", "g1", "b2", "f2", "pass", "b1", "a1"]}
 #: Proof nodes for each solve: enough to settle every position of ENDGAME (no clock in the verdicts).
 SOLVED = Limit(nodes=20_000_000)
+
+
+#: Value names, and what an option neither best nor played is known as below a win or a draw.
+NAMES = {1: "win", 0: "draw", -1: "loss"}
+BOUNDS = {1: ("loss or draw",), 0: ("loss",)}
 
 
 def sign(x: int) -> int:
@@ -76,8 +82,10 @@ def test_a_solved_endgame_is_judged_exactly_against_negamax():
             assert value_after(board, data["best"]) == before  # the best move keeps the value
             assert set(data["exact"]["best_moves"]) == {mv for mv in legal if value_after(board, mv) == before}
             assert {o["move"] for o in data["options"]} == set(legal)
-            for o in data["options"]:
-                assert o["value"] == {1: "win", 0: "draw", -1: "loss"}[value_after(board, o["move"])]
+            for o in data["options"]:  # exact for the best moves and the move played, else a bound
+                true = value_after(board, o["move"])
+                assert o["value"] == NAMES[true] if o["move"] in data["exact"]["best_moves"] + [m.played] \
+                    else o["value"] in BOUNDS[before] and true < before
             blunders += loss > 0
         board.push(m.played)
     assert blunders >= 2  # the seeded game has them: the test can fail
@@ -91,6 +99,34 @@ def test_a_solved_endgame_is_judged_exactly_against_negamax():
     summary = data["summary"]
     assert sum(s["blunders"] for s in summary["seats"]) == blunders
     assert summary["turning_points"] == [m.number for m in review.moves if m.mark == "blunder"]
+
+
+def test_the_last_twenty_empties_are_judged_exactly():
+    """From 20 empty squares on every move with a choice is solved (checked against the solver's exact
+    mode, another root search), within a move's budget that a review's deadline shares by weight."""
+    rng = random.Random(7)
+    board = Board()
+    while board.empties > EXACT_EMPTIES + 1:
+        board.push(rng.choice(board.legal_moves() or [PASS]))
+    start = str(board)
+    moves = []
+    for _ in range(5):
+        moves.append(rng.choice(board.legal_moves() or [PASS]))
+        board.push(moves[-1])
+    review = review_reversi({"game": "reversi", "start": start, "moves": moves}, SOLVED)
+    board = Board(start)
+    assert EXACT_EMPTIES == 20 and board.empties == 21
+    for m in review.moves:
+        legal = board.legal_moves()
+        if len(legal) > 1 and board.empties > EXACT_EMPTIES:
+            assert m.judged == "estimate" and m.mark is None
+        elif len(legal) > 1:
+            assert m.judged == "exact", m.to_json()
+            before = value(board)
+            assert m.before.number == before and m.loss == before - value_after(board, m.played)
+            assert (m.mark == "blunder") == (m.loss > 0)
+        board.push(m.played)
+    assert sum(m.judged == "exact" for m in review.moves) >= 3
 
 
 def keys(data) -> dict:
@@ -123,7 +159,7 @@ def test_the_json_keys_are_those_of_the_own_trumps_review():
     assert opening["confidence"] is None and opening["moves"][0]["estimate"]["uncertainty"] is None
 
 
-def test_opening_moves_are_estimates_never_marked():
+def test_opening_moves_are_estimates_unmarked():
     data = review_reversi("f5d6c3d3c4", Limit(nodes=20_000)).to_json()
     assert [m["played"] for m in data["moves"]] == ["f5", "d6", "c3", "d3", "c4"]
     for move in data["moves"]:
@@ -135,6 +171,33 @@ def test_opening_moves_are_estimates_never_marked():
         assert move["loss"] == pytest.approx(max(0.0, move["estimate"]["before"] - move["estimate"]["after"]),
                                              abs=1e-3)
     assert not data["over"] and data["outcome"] is None
+
+
+def test_a_loss_by_estimate_gets_a_second_look_and_only_then_a_mark():
+    """A move whose estimate loses a mark's worth is searched again, deeper, and marked by that search;
+    a mistake or blunder that moves the outlook across +-1/3 is a turning point (a node limit: the same
+    review every time)."""
+    rng = random.Random(3)
+    board = Board()
+    moves = []
+    while board.empties > 34:
+        moves.append(rng.choice(board.legal_moves() or [PASS]))
+        board.push(moves[-1])
+    review = review_reversi(moves, Limit(nodes=20_000))
+    looked = [m for m in review.moves if m.first_look is not None]
+    assert looked, "random moves give some away"
+    for m in review.moves:
+        data = m.to_json()
+        if m.first_look is None:
+            assert m.mark is None and not m.turning and (m.loss is None or m.loss < THRESHOLDS["inaccuracy"])
+            continue
+        assert data["first_look"]["loss"] >= THRESHOLDS["inaccuracy"] and data["first_look"]["mark"] is None
+        assert m.judged == "estimate" and m.loss == max(0.0, m.estimate_before - m.estimate_after)
+        assert m.mark == mark_for(m.loss) and m.nodes > data["first_look"]["iterations"]
+        assert m.turning == (m.mark in ("mistake", "blunder") and outlook(m.estimate_before) != outlook(m.estimate_after))
+    assert any(m.mark for m in looked)
+    again = review_reversi(moves, Limit(nodes=20_000))
+    assert [m.to_json()["first_look"] for m in again.moves] == [m.to_json()["first_look"] for m in review.moves]
 
 
 def test_the_estimate_scale():

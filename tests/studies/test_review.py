@@ -31,6 +31,8 @@ from kozyri.studies.review import (
     DEFAULT_NODES,
     EXACT_CARDS,
     MIN_VISITS,
+    RECHECK_EFFORT,
+    RECHECK_Z,
     THRESHOLDS,
     holders,
     mark_for,
@@ -179,7 +181,7 @@ def test_a_36_card_four_player_game_by_estimates_under_a_node_limit():
             assert m.exact is None
         assert {o.move for o in m.options} == set(m.position.legal_moves())
         if m.judged == "estimate":
-            assert -1 <= m.estimate_before <= 1 and m.iterations <= 200
+            assert -1 <= m.estimate_before <= 1 and m.iterations <= (200 * RECHECK_EFFORT if m.first_look else 200)
             assert m.best in m.position.legal_moves() and (m.loss is None or m.loss >= 0)
             assert m.mark == mark_for(m.loss, m.uncertainty) and (m.visits >= MIN_VISITS or m.played == m.best)
             assert m.mark is None or m.loss - CONFIDENCE_Z * m.uncertainty >= THRESHOLDS["inaccuracy"] - 1e-9
@@ -201,6 +203,33 @@ def test_a_36_card_four_player_game_by_estimates_under_a_node_limit():
     assert [m.to_json()["estimate"] for m in again.moves] == [m["estimate"] for m in data["moves"][:40]]
 
 
+def test_a_mark_by_estimate_gets_a_second_look():
+    """A move marked (or nearly) by its first search is searched again with RECHECK_EFFORT times the
+    budget and judged by that search (which may keep the mark, change it, drop it or give one); the first
+    search's verdict is its first look, the whole verdict of a review without second looks."""
+    record = played_game(36, 2, seed=2, greedy_share=0.7)
+    review = review_game(record, Limit(nodes=200))
+    rechecked = [m for m in review.moves if m.first_look is not None]
+    assert rechecked and all(m.first_look.judged == "estimate" for m in rechecked)
+    # Every move the first search marked, and some it nearly marked.
+    assert {m.number for m in rechecked} >= {m.number for m in review.moves if (m.first_look or m).mark}
+    assert all(m.first_look.loss - RECHECK_Z * m.first_look.uncertainty >= 0.2 - 1e-9 for m in rechecked)
+    assert all(200 < m.iterations <= 200 * RECHECK_EFFORT for m in rechecked if m.judged != "exact")
+    assert all(m.mark == mark_for(m.loss, m.uncertainty or 0.0) for m in rechecked)
+    assert any(m.mark is None for m in rechecked)  # the deeper search did not confirm it
+    data = json.loads(json.dumps(review.to_json()))
+    for m in review.moves:
+        first = data["moves"][m.number - 1]["first_look"]
+        assert first == (None if m.first_look is None else
+                         {"mark": m.first_look.mark, "loss": round(m.first_look.loss, 4),
+                          "uncertainty": round(m.first_look.uncertainty, 4), "iterations": m.first_look.iterations})
+    once = review_game(record, Limit(nodes=200), recheck=False)
+    firsts = [m.first_look or m for m in review.moves]
+    assert [m.to_json()["estimate"] for m in once.moves] == [m.to_json()["estimate"] for m in firsts]
+    assert [m.mark for m in once.moves] == [m.mark for m in firsts]
+    assert all(m.first_look is None for m in once.moves)
+
+
 def test_the_json_shape():
     record = played_game("2x4", 2, seed=1)
     data = json.loads(json.dumps(review_game(record, EXACT_LIMIT).to_json()))
@@ -213,7 +242,7 @@ def test_the_json_shape():
     assert data["thresholds"] == THRESHOLDS and data["agent"] == "pimc"
     for move in data["moves"]:
         assert set(move) == {"number", "seat", "played", "best", "judged", "loss", "mark", "turning", "exact",
-                             "estimate", "options", "seconds", "cut"}
+                             "estimate", "options", "first_look", "seconds", "cut"}
         for option in move["options"]:
             assert set(option) == {"move", "value", "estimate", "share"}
         if move["exact"] is not None:
@@ -235,8 +264,10 @@ def test_marks_and_votes():
     votes = vote_estimates([[MoveStats(a, 3, 3.0), MoveStats(b, 1, -1.0)], [MoveStats(a, 1, -1.0)]])
     assert votes[a] == pytest.approx(((0.75 + 1.0) / 2, (0.75 * 1.0 + 1.0 * -1.0) / 1.75))  # one vote a deal
     assert votes[b] == pytest.approx((0.125, -1.0))
-    assert [mark_for(0.9, se) for se in (0, 0.04, 0.06, 0.3, 0.36)] == \
-        ["blunder", "blunder", "mistake", "inaccuracy", None]  # the loss less CONFIDENCE_Z errors
+    # Marked only where the loss less CONFIDENCE_Z errors still reaches the smallest mark; labelled by the loss.
+    assert [mark_for(0.9, se) for se in (0, 0.04, 0.06, 0.3, 0.35, 0.36)] == \
+        ["blunder", "blunder", "blunder", "blunder", "blunder", None]
+    assert [mark_for(0.5, se) for se in (0, 0.15, 0.16)] == ["mistake", "mistake", None]
     errors = vote_uncertainties([[MoveStats(a, 100, 50.0), MoveStats(b, 2, -2.0)]])
     assert errors[a] == (100, pytest.approx((1 - (100 * 0.5 / 102) ** 2) ** 0.5 / 10))  # var <= 1 - mean**2
     assert errors[b][0] == 2 and errors[b][1] == pytest.approx((1 - 0.5 ** 2) ** 0.5 / 2 ** 0.5)  # shrunk mean

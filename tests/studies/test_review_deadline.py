@@ -37,6 +37,14 @@ def test_the_move_clock_shares_what_is_left():
     assert clock.left == 2
     unbounded = MoveClock(SearchControl(), searched=4)
     assert unbounded.move_limit(Limit(nodes=9), searched=True) == (Limit(nodes=9), False)
+    # Weights: a move of weight 8 asks for 8 times a move's time, and gets 8 of the 10 shares at most.
+    weighted = MoveClock(SearchControl(Limit(time=100.0)), searched=10)
+    assert weighted.move_limit(Limit(time=1.0), searched=8) == (Limit(time=8.0), False) and weighted.left == 2
+    rest, lowered = weighted.move_limit(Limit(time=100.0), searched=1)
+    assert lowered and 40 < rest.time <= 99 / 2 and weighted.left == 1
+    greedy = MoveClock(SearchControl(Limit(time=100.0)), searched=10)
+    most, lowered = greedy.move_limit(Limit(time=20.0), searched=8)
+    assert lowered and 70 < most.time <= 99 * 8 / 10
 
 
 def test_an_own_trumps_review_with_its_budget_is_complete():

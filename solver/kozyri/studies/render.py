@@ -14,6 +14,7 @@ from kozyri.studies.review import (
     EXACT_CARDS,
     FORCED,
     MIN_VISITS,
+    RECHECK_EFFORT,
     UNCLEAR,
     THRESHOLDS,
     ExactVerdict,
@@ -212,7 +213,9 @@ def review_header(record: GameRecord, limit: Limit, moves: int, agent: str, seat
     whose = "" if seat is None else f" of player {seat}'s"
     lines = [f"Review of a {n}-player game: deck {deck.spec()} ({deck.size} cards), trumps {trumps}, "
              f"player {start.to_move} leads; {moves} moves{whose} to review",
-             f"Budget: {budget} a move" + (f", at most about {bound:g} s in all" if bound is not None else "")
+             f"Budget: {budget} a move" + (f", at most about {bound:g} s in all and "
+                                           f"{RECHECK_EFFORT * limit.time:g} s for each mark's second look"
+                                           if bound is not None else "")
              + "; Ctrl-C stops and prints the moves done."]
     if n == 2:
         lines.append(f"Judged exactly where the solver reaches (stored tables; a search on half a move's budget "
@@ -228,8 +231,9 @@ def review_header(record: GameRecord, limit: Limit, moves: int, agent: str, seat
               + (" (another player loses)." if n > 2 else "."),
               "Marks: ?? blunder (the exact value drops, or the estimate by {blunder:g} or more), ? mistake "
               "({mistake:g} or more), ?! inaccuracy ({inaccuracy:g} or more).".format(**THRESHOLDS)
-              + f" An estimate's loss counts less {CONFIDENCE_Z:g} standard errors (+-, the search's noise); "
-              f"a move played searched fewer than {MIN_VISITS} times is unclear, unmarked."]
+              + f" An estimate marks a move only if its loss less {CONFIDENCE_Z:g} standard errors (+-, the "
+              f"search's noise) still reaches {THRESHOLDS['inaccuracy']:g}, and a search of {RECHECK_EFFORT} times "
+              f"the budget agrees; a move played searched fewer than {MIN_VISITS} times is unclear, unmarked."]
     return lines
 
 

@@ -41,9 +41,9 @@ _OWN_TRUMPS = "kozyri.studies.review.owntrumps"
 _REPORT = "kozyri.studies.review.owntrumps_report"
 _REVERSI = "kozyri.studies.review.reversi"
 _LAZY = {
-    **dict.fromkeys(("DEFAULT_AGENT", "DEFAULT_LIMIT", "DEFAULT_NODES", "EXACT_CARDS", "SOLVER_NODES_PER_ITERATION",
-                     "holders", "proven_best_moves", "review_game", "reviewed_moves", "vote_estimates",
-                     "vote_uncertainties"), _OWN_TRUMPS),
+    **dict.fromkeys(("DEFAULT_AGENT", "DEFAULT_LIMIT", "DEFAULT_NODES", "EXACT_CARDS", "RECHECK_EFFORT",
+                     "RECHECK_Z", "SOLVER_NODES_PER_ITERATION", "holders", "proven_best_moves", "review_game",
+                     "reviewed_moves", "vote_estimates", "vote_uncertainties"), _OWN_TRUMPS),
     **dict.fromkeys(("MIN_VISITS", "ExactVerdict", "MoveReview", "Option", "Review", "SeatSummary"), _REPORT),
     **dict.fromkeys(("ReversiMove", "ReversiOption", "ReversiReview", "read_reversi_record", "review_reversi"),
                     _REVERSI),

@@ -62,11 +62,26 @@ engine's choice) got fewer than :data:`MIN_VISITS` visits is judged
 not marked.
 
 **Marks** (:data:`THRESHOLDS`): ``"blunder"`` when the exact value drops; by
-estimate on the loss less :data:`CONFIDENCE_Z` (2) times its uncertainty
-(a mark only where the loss is larger than the noise of the search at that
-budget), ``"blunder"`` 0.8 or more, ``"mistake"`` 0.4 or more,
-``"inaccuracy"`` 0.2 or more. A forced move (the only legal one) is never
-marked. A **turning point** is a move after which the mover's outlook
+estimate ``"blunder"`` for a loss of 0.8 or more, ``"mistake"`` 0.4 or more,
+``"inaccuracy"`` 0.2 or more, and only where the loss less
+:data:`CONFIDENCE_Z` (2) times its uncertainty still reaches 0.2 (a mark
+only where the loss is larger than the noise of the search at that
+budget). A forced move (the only legal one) is never marked.
+
+**A second look.** A move marked by estimate, or nearly (its loss less
+:data:`RECHECK_Z` (1.5) times its uncertainty reaches the smallest mark),
+is searched again from the same view with :data:`RECHECK_EFFORT` (10)
+times the move's budget (its iterations, or its time), and judged by that
+search instead: its mark stands, changes, goes or comes. One search at the
+page's budget marks many moves that a search of ten times the effort finds
+lose less than a mark's worth, and leaves unmarked most of those it finds
+(``benchmarks/review_confirmation.py``, ``benchmarks/RESULTS.md``); the
+second look costs ten moves' budget a suspect move, a few moves a game.
+The first search's verdict is kept in ``first_look``. Under a caller's
+deadline a move whose budget the deadline lowered gets no second look, and
+a second look takes at most half of what is left (the moves after it keep
+the rest); one that runs out of that time leaves the first verdict.
+``review_game(..., recheck=False)`` leaves it out (a benchmark's baseline). A **turning point** is a move after which the mover's outlook
 changed: the exact value (an exact blunder always is one), or, for a move
 marked mistake or blunder by estimate, the side of +-1/3 the estimate is on
 (winning, unclear, losing).
@@ -105,6 +120,7 @@ JSON (:meth:`Review.to_json`, one object; the server and the web page show it)::
                 "estimate": {"before": 0.62, "after": 0.05, "loss": 0.57, "uncertainty": 0.08,
                              "visits": 412, "worlds": 1, "iterations": 5000},        # or null
                 "options": [{"move": "KS", "value": "win", "estimate": 0.62, "share": 0.71}, ...],
+                "first_look": null,        # or {"mark": ..., "loss": ..., "uncertainty": ..., "iterations": ...}
                 "seconds": 0.5, "cut": false}, ...],
      "summary": {"seats": [{"seat": 0, "moves": 12, "judged": 10, "exact": 8, "average_loss": 0.1,
                             "inaccuracies": 1, "mistakes": 0, "blunders": 1}, ...],
@@ -139,7 +155,7 @@ from kozyri.agents.owntrumps.base import perfect_information
 from kozyri.agents.owntrumps.mcts import MctsAgent, cards_in_hands
 from kozyri.agents.owntrumps.trees import MoveStats
 from kozyri.agents.owntrumps.trees import load_kernels as load_tree_kernels
-from kozyri.core import AgentInfo, InvalidInput, Limit, Value
+from kozyri.core import TIME_LIMIT, AgentInfo, InvalidInput, Limit, Value
 from kozyri.owntrumps.observation import Observation
 from kozyri.owntrumps.position import Position
 from kozyri.owntrumps.record import GameRecord
@@ -161,10 +177,12 @@ from kozyri.studies.review.shared import (
     ESTIMATE,
     EXACT,
     FORCED,
+    THRESHOLDS,
     UNCLEAR,
     judge_moves,
     mark_for,
     outlook,
+    second_look_time,
 )
 
 #: Cards in hands at most, by the number of players holding cards, for the solver
@@ -177,6 +195,10 @@ DEFAULT_NODES = 1000
 SOLVER_NODES_PER_ITERATION = 20
 #: The engine when the caller names none.
 DEFAULT_AGENT = "pimc"
+#: A move marked by estimate, or nearly, is searched again with this many times its budget (see "A second look").
+RECHECK_EFFORT = 10
+#: "Nearly": its loss less this many standard errors reaches the smallest mark (a mark asks for CONFIDENCE_Z).
+RECHECK_Z = 1.5
 
 
 def reviewed_moves(record: GameRecord, seat: int | None = None) -> list[int]:
@@ -198,7 +220,8 @@ def holders(position: Position) -> int:
 def review_game(record: GameRecord, limit_per_move: Limit | None = None, *, seat: int | None = None,
                 tables: TableStore | DeckTables | None = None, agent: str | MctsAgent | None = None,
                 control: SearchControl | None = None,
-                on_move: Callable[[MoveReview], None] | None = None, exact: bool = True) -> Review:
+                on_move: Callable[[MoveReview], None] | None = None, exact: bool = True,
+                recheck: bool = True) -> Review:
     """Review ``record`` move by move (see the module docstring): every
     move, or ``seat``'s only.
 
@@ -214,7 +237,8 @@ def review_game(record: GameRecord, limit_per_move: Limit | None = None, *, seat
     review, which then holds the moves done and says why in ``stopped``);
     ``on_move(move_review)`` after each move; ``exact=False`` judges every
     move by estimate (no solver, no tables: to measure the estimates against
-    the exact verdicts, ``benchmarks/review_agreement.py``).
+    the exact verdicts, ``benchmarks/review_agreement.py``); ``recheck=False``
+    takes no second look at a move marked by estimate (see the module docstring).
     """
     if not isinstance(record, GameRecord):
         raise InvalidInput(f"a review is of a GameRecord, not {type(record).__name__}")
@@ -232,8 +256,11 @@ def review_game(record: GameRecord, limit_per_move: Limit | None = None, *, seat
 
     def judge(number: int, move_limit: Limit, ctrl: SearchControl, lowered: bool) -> MoveReview:
         before = positions[number - 1]
-        return _review_move(number, before, record.moves[number - 1], views[before.to_move][number - 1],
-                            move_limit, tables, engine, ctrl, exact, lowered)
+        verdict = _review_move(number, before, record.moves[number - 1], views[before.to_move][number - 1],
+                               move_limit, tables, engine, ctrl, exact, lowered)
+        if recheck and not lowered and _suspect(verdict) and not ctrl.stopped:
+            verdict = _second_look(verdict, views[before.to_move][number - 1], move_limit, engine, ctrl)
+        return verdict
 
     judge_moves(review, numbers, searched, limit, control, judge, on_move)
     review.seconds = time.monotonic() - began
@@ -281,18 +308,62 @@ def _review_move(number: int, before: Position, played: Move, view: Observation,
             left = move_ctrl.remaining
             _estimate(review, view, Limit(time=None if left is None else max(left, 1e-3), nodes=limit.nodes,
                                           memory=limit.memory), engine, move_ctrl)
-            if review.judged == EXACT:  # the engine's tree proved both values
-                review.loss = float(review.exact.loss)
-            else:
-                review.loss = review.estimate_loss
-                if review.played != review.best and (review.visits < MIN_VISITS or review.uncertainty is None):
-                    review.judged, review.loss = UNCLEAR, None
+            _estimated_loss(review)
         review.cut = lowered and move_ctrl.stopped
+    _conclude(review)
+    review.seconds = time.monotonic() - began
+    return review
+
+
+def _estimated_loss(review: MoveReview) -> None:
+    """The loss of a move the engine searched: exact where its tree proved both values, else its
+    estimate; unknown (the move ``"unclear"``) where the move played got too few visits."""
+    if review.judged == EXACT:  # the engine's tree proved both values
+        review.loss = float(review.exact.loss)
+    else:
+        review.loss = review.estimate_loss
+        if review.played != review.best and (review.visits < MIN_VISITS or review.uncertainty is None):
+            review.judged, review.loss = UNCLEAR, None
+
+
+def _conclude(review: MoveReview) -> None:
+    """The options in order, the mark and the turning point of a judged move."""
     _rank_options(review)
     review.mark = mark_for(review.loss, review.uncertainty or 0.0) if review.judged != UNCLEAR else None
     review.turning = _turning(review)
-    review.seconds = time.monotonic() - began
-    return review
+
+
+def _suspect(review: MoveReview) -> bool:
+    """Is a move judged by estimate worth a second look: its loss, less :data:`RECHECK_Z` times its
+    uncertainty, reaches the smallest mark (every move marked by estimate is; so are some that the
+    first search's noise left unmarked)?"""
+    if review.judged != ESTIMATE or review.loss is None:
+        return False
+    return review.loss - RECHECK_Z * (review.uncertainty or 0.0) >= min(THRESHOLDS.values()) - 1e-9
+
+
+def _second_look(first: MoveReview, view: Observation, limit: Limit, engine: MctsAgent,
+                 ctrl: SearchControl) -> MoveReview:
+    """The move marked by estimate judged again by a search of :data:`RECHECK_EFFORT` times its budget
+    (see the module docstring); the first verdict is kept in ``first_look``. Stopped by the caller,
+    the first verdict stands."""
+    deeper = Limit(time=None if limit.time is None else RECHECK_EFFORT * limit.time,
+                   nodes=None if limit.nodes is None else RECHECK_EFFORT * limit.nodes, memory=limit.memory)
+    began = time.monotonic()
+    second = MoveReview(first.number, first.seat, first.played, first.position, ESTIMATE,
+                        options=[Option(o.move, o.value) for o in first.options], exact=first.exact)
+    with ctrl.child(Limit(time=second_look_time(deeper.time, ctrl), memory=deeper.memory),
+                    count_nodes=False) as look_ctrl:
+        _estimate(second, view, deeper, engine, look_ctrl)
+        cut = look_ctrl.reason == TIME_LIMIT and deeper.nodes is not None
+    if ctrl.stopped or cut:
+        return first  # (the caller stopped it, or its deadline left no room for ten times the budget)
+    _estimated_loss(second)
+    _conclude(second)
+    second.first_look = first
+    second.cut = first.cut
+    second.seconds = first.seconds + time.monotonic() - began
+    return second
 
 
 def _turning(review: MoveReview) -> bool:

@@ -115,6 +115,8 @@ class MoveReview:
     seconds: float = 0.0
     #: The review's deadline cut this move's search short of its budget (see :mod:`kozyri.studies.review.owntrumps`).
     cut: bool = False
+    #: A move marked by estimate and searched again: the first search's verdict, which this one replaced.
+    first_look: MoveReview | None = None
 
     @property
     def estimate_loss(self) -> float | None:
@@ -149,8 +151,15 @@ class MoveReview:
                 "best": None if self.best is None else self.best.text(deck), "judged": self.judged,
                 "loss": rounded(self.loss), "mark": self.mark, "turning": self.turning,
                 "exact": None if self.exact is None else self.exact.to_json(deck), "estimate": estimate,
-                "options": [o.to_json(deck) for o in self.options], "seconds": round(self.seconds, 3),
-                "cut": self.cut}
+                "options": [o.to_json(deck) for o in self.options], "first_look": self._first_look_json(),
+                "seconds": round(self.seconds, 3), "cut": self.cut}
+
+    def _first_look_json(self) -> dict | None:
+        first = self.first_look
+        if first is None:
+            return None
+        return {"mark": first.mark, "loss": rounded(first.loss), "uncertainty": rounded(first.uncertainty),
+                "iterations": first.iterations}
 
 
 @dataclass

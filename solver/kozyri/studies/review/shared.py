@@ -3,8 +3,9 @@
 A review judges each move on one scale for the mover, -1 (it loses), 0 (a
 draw), +1 (it wins); a move's **loss** is the drop on that scale from the
 best move to the move played, and its **mark** the largest of
-:data:`THRESHOLDS` the loss reaches, less :data:`CONFIDENCE_Z` standard
-errors where the loss is an estimate with an uncertainty. Under a caller's
+:data:`THRESHOLDS` the loss reaches, given only where the loss less
+:data:`CONFIDENCE_Z` standard errors (an estimate's uncertainty) still
+reaches the smallest. Under a caller's
 deadline each move that needs a search gets at most an equal share of what
 is left (:class:`MoveClock`), less a reserve for the reply, so a review is
 answered whole; a move so cut short is ``"cut"`` and the review not
@@ -45,25 +46,48 @@ def completeness_json(review) -> dict:
 
 class MoveClock:
     """The time each move of a review may take under the caller's deadline: at
-    most an equal share of what is left (less the reply's reserve) for each
-    move left that needs a search (see the package's docstring)."""
+    most its share of what is left (less the reply's reserve) among the moves
+    left that need a search, by their weights (see the package's docstring;
+    a move of weight 2 gets twice a move's time, as a move that a review
+    solves exactly may)."""
 
     def __init__(self, ctrl: SearchControl, searched: int):
-        #: Moves still to review that need a search.
-        self.left = searched
+        #: The weights of the moves still to review that need a search (a move's weight is 1 unless said).
+        self.left = int(searched)
         remaining = ctrl.remaining
         self.end = None if remaining is None else \
             time.monotonic() + remaining - min(REPLY_RESERVE_MOST, REPLY_RESERVE * remaining)
 
-    def move_limit(self, limit: Limit, searched: bool) -> tuple[Limit, bool]:
-        """``limit`` for the next move, its time lowered to the move's share; and whether it was lowered."""
-        if not searched or self.end is None:
+    def move_limit(self, limit: Limit, searched: bool | int) -> tuple[Limit, bool]:
+        """``limit`` for the next move (its time times the move's weight, ``searched``: 0 or False for
+        a move that needs no search), lowered to the move's share; and whether it was lowered."""
+        weight = int(searched)
+        if not weight:
             return limit, False
-        share = max(0.0, self.end - time.monotonic()) / max(1, self.left)
-        self.left -= 1
+        if weight != 1 and limit.time is not None:
+            limit = Limit(weight * limit.time, limit.nodes, limit.memory)
+        if self.end is None:
+            return limit, False
+        share = max(0.0, self.end - time.monotonic()) * weight / max(weight, self.left)
+        self.left -= weight
         if limit.time is not None and limit.time <= share:
             return limit, False
         return Limit(max(share, LEAST_PART_SECONDS), limit.nodes, limit.memory), True
+
+
+#: A second look (a deeper search of a suspect move) takes at most this share of what is left of the
+#: caller's deadline, so that it never cuts the review short: the moves after it keep the rest.
+SECOND_LOOK_SHARE = 0.5
+
+
+def second_look_time(seconds: float | None, ctrl: SearchControl) -> float | None:
+    """The time a second look may take: ``seconds`` (None: no bound of its own), at most
+    :data:`SECOND_LOOK_SHARE` of what is left of ``ctrl``'s deadline."""
+    remaining = ctrl.remaining
+    if remaining is None:
+        return seconds
+    bound = SECOND_LOOK_SHARE * remaining
+    return bound if seconds is None else min(seconds, bound)
 
 
 def rounded(x: float | None) -> float | None:
@@ -77,10 +101,13 @@ def total_time_bound(limit: Limit, moves: int) -> float | None:
 
 
 def mark_for(loss: float | None, uncertainty: float = 0.0) -> str | None:
-    """The mark of a loss (:data:`THRESHOLDS`) less :data:`CONFIDENCE_Z` times its ``uncertainty``, or None."""
-    if loss is None:
+    """The mark of a loss (:data:`THRESHOLDS`), or None: a loss marks a move
+    only when, less :data:`CONFIDENCE_Z` times its ``uncertainty``, it still
+    reaches the smallest mark (it is beyond the search's noise); the mark it
+    then gets is the one its loss reaches, so that a reader who sees "lost
+    0.86" sees a blunder, as the thresholds say."""
+    if loss is None or loss - CONFIDENCE_Z * uncertainty < min(THRESHOLDS.values()) - 1e-9:
         return None
-    loss -= CONFIDENCE_Z * uncertainty
     found = None
     for name, least in THRESHOLDS.items():  # in increasing order
         if loss >= least - 1e-9:
@@ -99,10 +126,10 @@ def judge_moves(review, numbers: list[int], searched: dict[int, bool], limit: Li
     game's review does: ``judge(number, move_limit, ctrl, lowered)`` is one
     move's verdict, its limit lowered to its share under the caller's
     deadline (:class:`MoveClock`; ``searched[number]``: whether the move
-    needs a search), ``on_move(verdict)`` after each. A move the stop cut
+    needs a search, or its weight), ``on_move(verdict)`` after each. A move the stop cut
     short is left out; ``review.stopped`` says why the review ended early."""
     with controlled(None, control) as ctrl:
-        clock = MoveClock(ctrl, sum(searched.values()))
+        clock = MoveClock(ctrl, sum(int(weight) for weight in searched.values()))
         for number in numbers:
             move_limit, lowered = clock.move_limit(limit, searched[number])
             verdict = judge(number, move_limit, ctrl, lowered)
