@@ -581,7 +581,7 @@ class Game:
             self.saved = self.save_path
             screen.say(_("review it: kozyri analyze {path}", path=self.saved))
         else:
-            screen.say(_("to review a game, save it (--save FILE, or {save} FILE while playing), then: "
+            screen.say(_("to review this game, save it now ({save} FILE at the question below), then: "
                          "kozyri analyze FILE", save=shown_word("save")))
         while True:
             try:

@@ -2,8 +2,10 @@
 says a quick phrase (a code from :data:`PHRASES`, which every page shows
 in its own words) or a short text, as the table's ``"chat"`` option allows
 (:data:`kozyri_server.clocks.CHAT_MODES`: ``"on"``, ``"phrases"`` only,
-``"off"``); every seat and spectator is sent the line at once. Spectators
-read the chat but do not write in it.
+``"off"``); every seat and spectator is sent the line at once, on every
+server of a shared store (the line counts the table's revision up, and the
+others, catching up with the table, send the lines they have not had).
+Spectators read the chat but do not write in it.
 
 A text is kept as it can be shown on one line (:func:`kozyri.checks.shown_text`:
 controls, format-only characters and line breaks removed), at most
@@ -70,7 +72,25 @@ class TableChat:
             line = await self._store(self.store.add_chat, room.id, seat, room.names[seat], text, phrase)
             room.chat.append(line)
             listeners = [listener for each in room.listeners.values() for listener in each] + list(room.watchers)
-        message = {"type": "chat", "lines": [line]}
+        await self._send_chat(listeners, [line])
+        return line
+
+    def _relay_chat(self, room: Room, stored_lines: list[dict]) -> None:
+        """The lines another server stored at ``room`` (a shared store: its last ones, read back
+        with the table) that this server has not had: kept and sent to every connection here.
+        Called with the room's lock held."""
+        known = {line["seq"] for line in room.chat}
+        oldest = min(known, default=0)  # (lines older than those kept here were had, or are too old to send)
+        news = [line for line in stored_lines if line["seq"] not in known and line["seq"] > oldest]
+        if news:
+            kept = sorted([*room.chat, *news], key=lambda line: line["seq"])
+            room.chat.clear()
+            room.chat.extend(kept)
+            listeners = [listener for each in room.listeners.values() for listener in each] + list(room.watchers)
+            self._spawn(self._send_chat(listeners, news))
+
+    @staticmethod
+    async def _send_chat(listeners: list, lines: list[dict]) -> None:
+        message = {"type": "chat", "lines": lines}
         for listener in listeners:
             await listener(message, None)
-        return line

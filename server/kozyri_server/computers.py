@@ -3,15 +3,20 @@
 chosen, a move searched by the engine pool from the seat's view alone, a
 draw offer answered; a full pool or a slow engine asked again, an engine
 that keeps failing stops the table's computer seats (``stalled``) rather
-than asking forever. A part of :class:`~kozyri_server.tables.Tables` kept
-in its own file, as :mod:`kozyri_server.timers` is."""
+than asking forever. A seat taken over from its absent person moves at a
+person's pace (:func:`kozyri_server.absence.takeover_pace`), unless the
+game is left to the computers (then at once). A part of
+:class:`~kozyri_server.tables.Tables` kept in its own file, as
+:mod:`kozyri_server.timers` is."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from kozyri.core import GameOver, KozyriError
+from kozyri_server.absence import takeover_pace
 from kozyri_server.jobs import budget_seconds
 from kozyri_server.pool import JobTimeout, PoolFull
 from kozyri_server.room import Refused, Room
@@ -22,6 +27,9 @@ log = logging.getLogger("kozyri.server")
 COMPUTER_RETRY_SECONDS = 0.5
 #: Times a computer seat asks again after an engine error before its table waits for a restart.
 COMPUTER_ATTEMPTS = 5
+#: The longest a taken-over seat's pace sleeps before it looks again (the game may be left to the
+#: computers meanwhile: then it plays at once).
+PACE_LOOK_SECONDS = 0.25
 
 
 class ComputerSeats:
@@ -48,7 +56,9 @@ class ComputerSeats:
         while (duty := room.computer_duty()) is not None:
             what, seat = duty
             if what == "choose":
-                await self._computer_acts(room, seat, "move", room.session.last_seq, room.choice.genchoice(), 0.0)
+                seq = room.session.last_seq
+                await self._paced(room, seat)
+                await self._computer_acts(room, seat, "move", seq, room.choice.genchoice(), 0.0)
                 continue
             if what == "answer" and seat != room.mover:
                 answer = "accept_draw" if room.judgements.get(seat) else "decline_draw"
@@ -79,7 +89,20 @@ class ComputerSeats:
                 if not await self._computer_acts(room, seat, "decline_draw", seq):
                     continue
                 seq += 1
+            await self._paced(room, seat)
             await self._computer_acts(room, seat, "move", seq, reply["move"], float(reply.get("seconds") or 0.0))
+
+    async def _paced(self, room: Room, seat: int) -> None:
+        """Wait until a seat taken over from its absent person may move (its
+        search's time counted): :func:`kozyri_server.absence.takeover_pace`
+        seconds after the table's last event, looked at again every
+        :data:`PACE_LOOK_SECONDS` (left to the computers meanwhile: at once; a
+        person back meanwhile: the move is dropped when it is acted on)."""
+        while seat in room.takeover and not room.is_over:
+            wait = room.active_at + takeover_pace(room, seat, self.limits.takeover_pace_seconds) - time.time()
+            if wait <= 0:
+                return
+            await asyncio.sleep(min(wait, PACE_LOOK_SECONDS))
 
     async def _computer_acts(self, room: Room, seat: int, action: str, seq: int, move=None,
                              seconds: float | None = None) -> bool:

@@ -122,6 +122,11 @@ ERRORS: dict[str, ErrorKind] = {
     "spectator_cannot_act": ErrorKind(None, "a spectator may send sync and ping only"),
     "spectator_cannot_chat": ErrorKind(None, "spectators read the chat but do not write in it"),
     "no_takeover": ErrorKind(None, "take_back, but no computer is playing the seat"),
+    "nothing_to_claim": ErrorKind(None, "a claim, but no other person still in the game is away, or the "
+                                        "claimer is out of it while a person still in it is here (a turn-based "
+                                        "table takes no claim)"),
+    "claim_too_early": ErrorKind(None, "a claim before the absent seat (`params.seat`) has been away its claim "
+                                       "timeout: `params.seconds` s to go"),
     "left_table": ErrorKind(None, "the seat was given up (closed: 4000)"),
     "seat_moved": ErrorKind(None, "the seat's player sat down on another device (closed: 4000)"),
 }

@@ -81,6 +81,15 @@ class Limits:
     max_review_moves: int = 2000
     #: Seconds a person's seat may be away (its last connection closed) before it shows as "gone".
     gone_seconds: float = 120.0
+    #: Seconds a seat the computer plays for its absent person waits after the event before each of its
+    #: moves while a person who is here still holds cards (a quarter of its time under a clock, if less):
+    #: a person's pace, which the people at the table can follow (kozyri_server.absence).
+    takeover_pace_seconds: float = 2.5
+    #: Seconds a person still in the game must have been away before the others may claim it, at a bullet
+    #: or blitz table (twice at rapid, three times at a slower one or without a clock), and after an
+    #: explicit leave (a bye, the seat given up): kozyri_server.absence.
+    claim_seconds: float = 40.0
+    claim_leave_seconds: float = 10.0
 
     def __post_init__(self):
         """Every bound checked once, here: a whole number is a whole number >= 1 (0 for

@@ -156,7 +156,8 @@ PATHS = {
         {"position": "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX--OOO X"}, "reversi"),
     "/api/tables": {
         "get": {"summary": "the open tables (a free seat); ?all=1: every table not finished; ?live=1: the games "
-                           "in progress to watch, each with its spectators; never an unlisted table",
+                           "in progress to watch while a person is connected to them, each with its spectators; never an "
+                           "unlisted table",
                 "tags": ["tables"], "responses": {"200": _REPLY}},
         "post": {"summary": "create a table", "tags": ["tables"],
                  "requestBody": {"required": True, "content": {"application/json": {

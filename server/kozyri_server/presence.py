@@ -10,6 +10,12 @@ holding the table), ``"gone"`` once away for ``gone_seconds``
 kept in memory by the server that holds the connections: a restarted
 server starts every seat away.
 
+A seat whose person said they were leaving (a ``bye`` from its last open
+connection: the page sends one when the table's page is closed or left;
+or the seat given up) has :meth:`Presence.left` until it connects again:
+the others may claim the game sooner after such an explicit leave than
+after a lost connection (:mod:`kozyri_server.absence`).
+
 >>> now = [100.0]
 >>> presence = Presence(["person", "computer"], [None, None], gone_seconds=60, clock=lambda: now[0])
 >>> presence.status(0, 100.0), presence.status(1, 100.0)
@@ -20,6 +26,8 @@ server starts every seat away.
 >>> now[0] = 130.0
 >>> taken.disconnect(0), taken.away_since(0), taken.status(0, 150.0), taken.status(0, 190.0)
 (True, 130.0, 'away', 'gone')
+>>> taken.connect(1), taken.bye(1), taken.disconnect(1), taken.left(1), taken.connect(1), taken.left(1)
+(True, True, True, True, True, False)
 """
 
 from __future__ import annotations
@@ -48,14 +56,40 @@ class Presence:
         #: Open connections of each seat.
         self.connections = [0] * len(kinds)
         self._away_since: list[float | None] = [started] * len(kinds)
+        self._left = [False] * len(kinds)
 
     def connect(self, seat: int) -> bool:
         """One more connection of ``seat``; whether the seat's status changed (it was away)."""
         self.connections[seat] += 1
         if self.connections[seat] == 1:
             self._away_since[seat] = None
+            self._left[seat] = False
             return True
         return False
+
+    def bye(self, seat: int) -> bool:
+        """``seat``'s person says they are leaving (the page's ``bye``): kept when it
+        comes from the seat's last open connection (another tab still plays); whether kept."""
+        if self.connections[seat] > 1:
+            return False
+        self._left[seat] = True
+        return True
+
+    def gave_up(self, seat: int) -> None:
+        """``seat`` was given up (its token no longer plays): an explicit leave, from now if it was here."""
+        if self._away_since[seat] is None:
+            self._away_since[seat] = self.clock()
+        self._left[seat] = True
+
+    def seated(self, seat: int) -> None:
+        """A new person took ``seat``: away (not connected yet) from now, nobody's leave kept."""
+        if self.connections[seat] == 0:
+            self._away_since[seat] = self.clock()
+        self._left[seat] = False
+
+    def left(self, seat: int) -> bool:
+        """Whether ``seat``'s person left explicitly (a bye, the seat given up) and has not come back."""
+        return self._left[seat] and self._away_since[seat] is not None
 
     def disconnect(self, seat: int) -> bool:
         """One connection of ``seat`` closed; whether the seat's status changed (it was its last)."""

@@ -13,6 +13,14 @@ one game and never stored. A table is rated when its options say so
 least one of its seats is linked to a player; its results are kept even
 when it is not rated (the player's history), but no rating changes.
 
+**Absent at the end** (:func:`kozyri_server.absence.absent_at_end`): a
+person seat the computer was playing for its absent person when the game
+ended (or whose last move the computer played for it) is not rated, unless
+it lost on time or by a claim (those losses are its own); its result is
+kept, ``rated`` false. The other seats are rated among themselves, by
+their places, as if it had not sat there; fewer than two of them: no
+rating changes.
+
 **The model** is openskill's Plackett-Luce (:data:`MODEL`): a ranking of
 any number of players (each one a team of one), ties allowed. It is the
 natural generalisation of Bradley-Terry's pairwise comparisons to a whole
@@ -192,23 +200,31 @@ def table_results(room) -> list[dict]:
             for seat in range(len(ranks))]
 
 
-def rating_update(results: list[dict], game: str):
+def rating_update(results: list[dict], game: str, unrated=()):
     """The ``rate`` of :meth:`SqlStore.write_results <kozyri_server.store.SqlStore.write_results>`:
     from the stored ratings of the table's identities, one Plackett-Luce
-    update of the whole finishing order."""
+    update of the whole finishing order; the seats ``unrated`` (absent at
+    the end) left out of it (their rows: no ratings), and with fewer than two
+    seats left, no update at all."""
+    counted = [number for number, r in enumerate(results) if r.get("seat", number) not in unrated]
+
     def rate(current: dict) -> tuple[list[tuple], dict]:
+        if len(counted) < 2:
+            return [(None, None, None, None)] * len(results), {}
+        rated = [results[number] for number in counted]
         before = [current[r["identity"]][:2] if r["identity"] in current else prior(r["identity"], game)
-                  for r in results]
+                  for r in rated]
         teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
         after = [(team[0].mu, team[0].sigma)
-                 for team in MODEL.rate(teams, ranks=[float(r["place"]) for r in results])]
+                 for team in MODEL.rate(teams, ranks=[float(r["place"]) for r in rated])]
         merged: dict[str, list[tuple[float, float]]] = {}
-        for result, new in zip(results, after):
+        for result, new in zip(rated, after):
             if result["identity"] is not None:
                 merged.setdefault(result["identity"], []).append(new)
         new = {identity: (sum(mu for mu, _ in got) / len(got), sum(s for _, s in got) / len(got))
                for identity, got in merged.items()}
-        return [(*b, *a) for b, a in zip(before, after)], new
+        rows = {number: (*b, *a) for number, b, a in zip(counted, before, after)}
+        return [rows.get(number, (None, None, None, None)) for number in range(len(results))], new
     return rate
 
 
@@ -239,7 +255,7 @@ class Ratings:
             return False
         results = table_results(room)
         rated = (getattr(room, "options", None) or {}).get("rated", True) is not False
-        rate = rating_update(results, room.game) if rated else None
+        rate = rating_update(results, room.game, getattr(room, "absent_at_end", ())) if rated else None
         written = await self._store(self.store.write_results, room.id, room.game, results, rate)
         await self.refresh_seats(room)
         return written
@@ -311,7 +327,7 @@ class Ratings:
                      else None, "name": name, "place": place, "score": score}
             entry["seats"].append(shown)
             if who == identity and "place" not in entry:
-                entry.update({"seat": seat, "place": place, "score": score,
+                entry.update({"seat": seat, "place": place, "score": score, "rated": bool(rated),
                               "rating_before": None if mu_before is None else shown_rating(mu_before),
                               "rating_after": None if mu_after is None else shown_rating(mu_after),
                               "provisional": None if sigma_after is None else is_provisional(sigma_after)})

@@ -36,7 +36,10 @@ seat as anybody may see it (:meth:`Room.seats_json`; the inner state's
 ``"seats"`` is the same: never a computer seat's agent, budget or seed),
 ``"presence"`` each seat's connection state
 (:class:`kozyri_server.presence.Presence`), ``"spectators"`` how many
-watch. A spectator is sent :meth:`Room.public_state_for`: the same keys,
+watch; ``"claims"`` the seats the others may claim the game against
+(``{"seat", "at"}``: from when; none for a seat out of the game while a
+person connected still plays) and ``"absent_at_end"`` the person seats
+the computer finished the game for, not rated (:mod:`kozyri_server.absence`). A spectator is sent :meth:`Room.public_state_for`: the same keys,
 ``"seat"`` null, the public view. The WebSocket adds ``"events"`` and
 ``"events_from"`` per connection (:mod:`kozyri_server.ws`).
 """
@@ -55,8 +58,10 @@ from collections.abc import Awaitable, Callable
 from kozyri.core import GameOver, InvalidInput, KozyriError
 from kozyri.play.session import CHOICE, CHOOSE, MOVE, UNDO, Event, Session
 from kozyri.play.settings import GameSettings
+from kozyri_server.absence import absent_at_end, claims
 from kozyri_server.presence import Presence
 from kozyri_server.clocks import Clock, follow_session, table_options, time_control
+from kozyri_server.limits import Limits
 from kozyri_server.store import ABANDONED, FINISHED, OPEN, PLAYING, RECENT_CHAT, StoredTable
 
 log = logging.getLogger("kozyri.server")
@@ -110,6 +115,9 @@ class Room:
     seats' ``hashes`` (of their tokens, None while free), ``names`` and
     the table's ``status``."""
 
+    #: The server's limits (the claim timeouts the states show): the tables set their own.
+    limits = Limits()
+
     def __init__(self, table_id: str, session: Session, hashes: list[str | None], names: list[str | None],
                  status: str, options: dict | None = None):
         self.id, self.session, self.status = table_id, session, status
@@ -148,6 +156,11 @@ class Room:
         self.clock = Clock(control, [kind == PERSON for kind in self.kinds]) if control.is_timed else None
         #: The person seats a computer plays for now (the takeover): seat -> the computer's Seat.
         self.takeover: dict = {}
+        #: The person seats whose last move (or suit) the computer played for them (kozyri_server.absence).
+        self.played_for: set[int] = set()
+        #: The person seats absent when the game ended, not rated (kozyri_server.absence.absent_at_end;
+        #: kept in memory: known to the server that ended the game).
+        self.absent_at_end: list[int] = []
         #: When the table last changed (unix seconds): what the idle expiry counts from.
         self.active_at = time.time()
         #: The client address that created the table (in memory only: the per-address limits).
@@ -272,7 +285,9 @@ class Room:
                 "ending": view["ending"], "rematch": self.rematch, "seats": seats,
                 "presence": self.presence.to_json(), "spectators": len(self.watchers),
                 "rematch_votes": sorted(self.rematch_votes), "clock": self.clock_json(),
-                "takeover": sorted(self.takeover)}
+                "takeover": sorted(self.takeover),
+                "claims": claims(self, self.limits.claim_seconds, self.limits.claim_leave_seconds, seat),
+                "absent_at_end": list(self.absent_at_end)}
 
     def seats_json(self) -> list[dict]:
         """Each seat as anybody may see it: ``{"seat", "kind", "name", "level"
@@ -392,6 +407,8 @@ class Room:
         """The staged events are stored: shown from now on."""
         self._stored = len(self.session.events)
         if self.is_over:
+            if self.status != FINISHED:
+                self.absent_at_end = absent_at_end(self)
             self.status = FINISHED
         self.version += 1
 

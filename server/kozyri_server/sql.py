@@ -24,7 +24,9 @@ the tables ``players``, ``player_codes``, ``results`` and ``ratings``
 ``INSERT ... ON CONFLICT``, which both databases read alike. A database
 written before the chat gains the table ``chat`` (one row per line said at
 a table under (table, seq), apart from the events: the game's record stays
-the game's; :mod:`kozyri_server.chat`).
+the game's; :mod:`kozyri_server.chat`); one written before the lobby's
+attendance gains the table ``attendance`` (when each server last saw a
+person connected at a table; :mod:`kozyri_server.attendance`).
 
 >>> pyformat(CLAIM_SEAT).count("%s"), "?" in pyformat(CLAIM_SEAT)
 (4, False)
@@ -88,6 +90,16 @@ CHAT_SCHEMA = (
         PRIMARY KEY (table_id, seq))""",
 )
 
+#: When a server last saw a person connected at a table (kozyri_server.attendance: the lobby lists a game in
+#: progress while a row of it is recent); kept apart from ``tables`` so that its writes count no revision.
+ATTENDANCE_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS attendance (
+        table_id TEXT NOT NULL,
+        server TEXT NOT NULL,
+        seen DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, server))""",
+)
+
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS tables (
         id TEXT PRIMARY KEY,
@@ -119,6 +131,7 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS tables_by_status ON tables(status)",
     *PLAYERS_SCHEMA,
     *CHAT_SCHEMA,
+    *ATTENDANCE_SCHEMA,
 )
 
 # --- the migration of a database written before the events ------------------------------
@@ -175,6 +188,19 @@ NEXT_CHAT_SEQ = "SELECT COALESCE(MAX(seq), 0) + 1 FROM chat WHERE table_id = ?"
 INSERT_CHAT = "INSERT INTO chat (table_id, seq, seat, name, text, phrase, created) VALUES (?, ?, ?, ?, ?, ?, ?)"
 #: A table's last lines, the newest first (the caller puts them back in order).
 RECENT_CHAT = "SELECT seq, seat, name, text, phrase, created FROM chat WHERE table_id = ? ORDER BY seq DESC LIMIT ?"
+
+# --- the attendance of live tables (kozyri_server.attendance) ------------------------------
+#: A server saw a person connected at a table now (its one row per table, written again).
+MARK_ATTENDED = ("INSERT INTO attendance (table_id, server, seen) VALUES (?, ?, ?) "
+                 "ON CONFLICT (table_id, server) DO UPDATE SET seen = excluded.seen")
+#: The last person connected to a server at a table left it.
+UNMARK_ATTENDED = "DELETE FROM attendance WHERE table_id = ? AND server = ?"
+#: A server stopping: none of its rows stands any more.
+UNMARK_SERVER = "DELETE FROM attendance WHERE server = ?"
+#: Rows too old to count (a server that died without stopping left them).
+PRUNE_ATTENDANCE = "DELETE FROM attendance WHERE seen < ?"
+#: The tables some server saw a person at since a time.
+ATTENDED = "SELECT DISTINCT table_id FROM attendance WHERE seen >= ?"
 
 # --- players, results, ratings (kozyri_server.players, kozyri_server.ratings) --------------
 INSERT_PLAYER = "INSERT INTO players (id, secret_hash, name, created, updated, name_key) VALUES (?, ?, ?, ?, ?, ?)"

@@ -171,6 +171,19 @@ class Store:
         :attr:`shared` store; one process alone needs none: ``{}``)."""
         return {}
 
+    # The attendance of live tables (kozyri_server.attendance): what a :attr:`shared` store keeps so that
+    # every server knows which games have a person connected somewhere; one process alone keeps none.
+    def mark_attended(self, server: str, table_ids: list[str], now: float, prune_before: float | None = None) -> None:
+        """``server`` saw a person connected at each of ``table_ids`` at ``now``
+        (and, with ``prune_before``, every server's rows older than it go)."""
+
+    def unmark_attended(self, server: str, table_ids: list[str] | None = None) -> None:
+        """Nobody connected to ``server`` is at ``table_ids`` any more (None: at any table)."""
+
+    def attended(self, since: float) -> set[str]:
+        """The tables some server saw a person connected at since ``since`` (unix seconds)."""
+        return set()
+
     def close(self) -> None:
         raise NotImplementedError
 
@@ -250,13 +263,17 @@ class SqlStore(Store):
     def add_chat(self, table_id: str, seat: int, name: str | None, text: str | None, phrase: str | None) -> dict:
         """A line said at a table (a text or a quick phrase's code), numbered
         after the table's last one in the same transaction (a number another
-        server took meanwhile: the next one); the line as stored (:func:`chat_line`)."""
+        server took meanwhile: the next one; in a :attr:`shared` store the
+        table's revision counts up, so that the others send it to their
+        connections); the line as stored (:func:`chat_line`)."""
         for attempt in range(3):
             now = time.time()
 
             def work(execute):
                 seq = execute(sql.NEXT_CHAT_SEQ, (table_id,)).fetchone()[0]
                 execute(sql.INSERT_CHAT, (table_id, seq, seat, name, text, phrase, now))
+                if self.shared:  # the others look at the revision: their people get the line too
+                    execute(sql.TOUCH, (now, table_id))
                 return seq
             try:
                 return chat_line(self._run(work), seat, name, text, phrase, now)
@@ -274,6 +291,26 @@ class SqlStore(Store):
             return {}
         query = sql.revisions_query(len(table_ids))
         return dict(self._run(lambda execute: execute(query, tuple(table_ids)).fetchall(), write=False))
+
+    def mark_attended(self, server: str, table_ids: list[str], now: float, prune_before: float | None = None) -> None:
+        def work(execute):
+            for table_id in table_ids:
+                execute(sql.MARK_ATTENDED, (table_id, server, now))
+            if prune_before is not None:
+                execute(sql.PRUNE_ATTENDANCE, (prune_before,))
+        if table_ids or prune_before is not None:
+            self._run(work)
+
+    def unmark_attended(self, server: str, table_ids: list[str] | None = None) -> None:
+        def work(execute):
+            if table_ids is None:
+                execute(sql.UNMARK_SERVER, (server,))
+            for table_id in table_ids or ():
+                execute(sql.UNMARK_ATTENDED, (table_id, server))
+        self._run(work)
+
+    def attended(self, since: float) -> set[str]:
+        return {row[0] for row in self._run(lambda execute: execute(sql.ATTENDED, (since,)).fetchall(), write=False)}
 
     def claim_seat(self, table_id: str, seat: int, token_hash: str, name: str | None,
                    player: str | None = None) -> bool:
@@ -421,9 +458,10 @@ class SqlStore(Store):
         "score"}``. With ``rate`` (a rated table) the ratings change in the
         same transaction: ``rate({identity: (mu, sigma, games)})`` (the
         stored ratings of the identities) answers ``(rows, new)``: per result
-        ``(mu_before, sigma_before, mu_after, sigma_after)`` and ``{identity:
-        (mu, sigma)}`` to store, each one's ``games`` counted up. False (and
-        nothing written) when the table has results already."""
+        ``(mu_before, sigma_before, mu_after, sigma_after)`` (all None: that
+        seat not rated, kozyri_server.ratings) and ``{identity: (mu, sigma)}``
+        to store, each one's ``games`` counted up. False (and nothing
+        written) when the table has results already."""
         now = time.time()
 
         def work(execute):
@@ -441,7 +479,8 @@ class SqlStore(Store):
             for number, (result, row) in enumerate(zip(results, rows)):
                 written = execute(sql.INSERT_RESULT, (
                     table_id, result["seat"], game, result["identity"], result["name"], result["place"],
-                    result["players"], result["score"], 1 if rate is not None else 0, *row, now)).rowcount
+                    result["players"], result["score"], 1 if rate is not None and row[2] is not None else 0, *row,
+                    now)).rowcount
                 if number == 0 and written != 1:
                     return False  # rated already: every seat's row is there
             for identity, (mu, sigma) in new.items():

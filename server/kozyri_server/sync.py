@@ -65,7 +65,8 @@ class TableSync:
     async def refresh(self, room: Room, revision: int | None = None) -> bool:
         """Catch ``room`` up with what other servers stored (a shared store):
         their events replayed, seats taken or left, the status; the seats
-        listening here are sent the new state. Whether anything changed."""
+        listening here are sent the new state, and the chat lines said
+        there. Whether anything of the game changed."""
         if not self.store.shared:
             return False
         async with room.lock:
@@ -88,6 +89,7 @@ class TableSync:
         except KozyriError as exc:
             log.error("table %s: %s", room.id, exc)
             changed = True
+        self._relay_chat(room, stored.chat)
         if changed:
             self._spawn(self._broadcast(room))
             self._kick(room)

@@ -48,6 +48,7 @@ from kozyri.core import GameOver, InvalidInput, KozyriError
 from kozyri.play.seeds import DRAWN_SEEDS
 from kozyri.play.session import Event
 from kozyri.play.settings import MOST_NAME_CHARS, GameSettings
+from kozyri_server.attendance import TableAttendance
 from kozyri_server.chat import TableChat
 from kozyri_server.clocks import check_takeover_level, split_options
 from kozyri_server.computers import ComputerSeats
@@ -105,11 +106,12 @@ def rematch_settings(settings: dict, order: list[int]) -> dict:
     return out
 
 
-class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
+class Tables(TableTimers, TableSync, ComputerSeats, TableChat, TableAttendance):
     """The server's tables (see the module docstring). Its parts in files of
     their own: the timers (:mod:`kozyri_server.timers`), the store read back
     and followed (:mod:`kozyri_server.sync`), the computer seats
-    (:mod:`kozyri_server.computers`), the chat (:mod:`kozyri_server.chat`)."""
+    (:mod:`kozyri_server.computers`), the chat (:mod:`kozyri_server.chat`),
+    the games with a person at them (:mod:`kozyri_server.attendance`)."""
 
     def __init__(self, store: Store, pool: EnginePool, limits: Limits):
         self.store, self.pool, self.limits = store, pool, limits
@@ -129,6 +131,12 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
         self.finished_hooks: list[Callable[[Room], Awaitable[None]]] = []
         #: Called (``await hook(room)``) when a seat is taken or given up (the seats' ratings).
         self.seat_hooks: list[Callable[[Room], Awaitable[None]]] = []
+        #: This server among those sharing a store, and the tables it has an attendance row of
+        #: (kozyri_server.attendance: the lobby's games with a person at them).
+        self.server_id = secrets.token_hex(8)
+        self._attending: set[str] = set()
+        self._attendance_lock = asyncio.Lock()
+        self.presence_hooks.append(self._attendance_changed)
 
     #: Where store calls run: ``"thread"`` (always, in service) or ``"loop"``, on the event loop
     #: itself, only so that benchmarks/server_load.py can measure what the thread spares
@@ -149,6 +157,7 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
             self._kick(room)
         if self.store.shared:
             self._spawn(self._follow_others())
+            self._spawn(self._attendance_heartbeat())
         self._spawn(self._sweeper())
 
     async def _hooks(self, hooks: list, room: Room) -> None:
@@ -181,6 +190,7 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
                 await task
             except (asyncio.CancelledError, Exception):
                 pass
+        await self._forget_attendance()
 
     # --- reading -----------------------------------------------------------------------
     async def get(self, table_id) -> Room:
@@ -218,16 +228,17 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
 
     async def listing(self, every: bool = False, live: bool = False) -> list[dict]:
         """The open tables (a person seat free, not finished); ``every``: every table
-        not finished; ``live``: the games in progress (every seat taken), to
-        watch, each with its ``"spectators"`` count. Never an unlisted table
-        (its link is the only way in)."""
+        not finished; ``live``: the games in progress (every seat taken) that a
+        person is connected to (:meth:`attended`), to watch, each with its
+        ``"spectators"`` count. Never an unlisted table (its link is the only way in)."""
         if self.store.shared:
             await self._discover()
         rooms = [room for room in list(self.rooms.values())
                  if room.status in LIVE and not getattr(room, "options", {}).get("unlisted", False)]
         if live:
+            attended = await self.attended()
             return [{**room.summary(), "spectators": len(room.watchers)} for room in rooms
-                    if room.status == PLAYING and not room.is_over]
+                    if room.status == PLAYING and not room.is_over and room.id in attended]
         return [room.summary() for room in rooms if every or room.free_seats()]
 
     async def of_player(self, player_id: str) -> list[dict]:
@@ -330,6 +341,7 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
                                      player and player.id):
                 raise Refused(f"seat {seat} is not free", code="seat_taken", seat=seat)
             room.hashes[seat], room.names[seat] = token_hash(token), name
+            room.presence.seated(seat)
             room.seat_players[seat] = player and player.id
             if room.status == OPEN and not room.free_seats():
                 await self._store(self.store.set_status, room.id, PLAYING)
@@ -432,6 +444,7 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
         room.refuse_if_abandoned()
         async with room.lock:
             await self._store(self.store.release_seat, room.id, seat)
+            room.presence.gave_up(seat)  # an explicit leave: the others may claim the game sooner
             room.hashes[seat] = room.names[seat] = room.seat_players[seat] = room.seat_ratings[seat] = None
             room.seat_provisional[seat] = None
             listeners, room.listeners[seat] = room.listeners[seat], []
@@ -452,7 +465,7 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
 
     async def watch(self, room: Room, listener: Listener) -> tuple[dict, int]:
         """A spectator's listener added (the count shown to everybody); its first state and version."""
-        room.presence.gone_seconds = self.limits.gone_seconds
+        room.presence.gone_seconds, room.limits = self.limits.gone_seconds, self.limits
         async with room.lock:
             room.watchers.append(listener)
             room.version += 1
@@ -481,7 +494,7 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
         await self._presence(room, seat, False)
 
     async def _presence(self, room: Room, seat: int, present: bool) -> None:
-        room.presence.gone_seconds = self.limits.gone_seconds
+        room.presence.gone_seconds, room.limits = self.limits.gone_seconds, self.limits
         async with room.lock:
             changed = room.presence.connect(seat) if present else room.presence.disconnect(seat)
             if changed:
@@ -498,7 +511,7 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
     async def _broadcast(self, room: Room, skip: Listener | None = None) -> None:
         """Each seat's listeners get that seat's state, the spectators the public
         one (built from what is stored); ``skip``: a listener sent its state already."""
-        room.presence.gone_seconds = self.limits.gone_seconds  # the Room does not know the limits
+        room.presence.gone_seconds, room.limits = self.limits.gone_seconds, self.limits  # the Room knows no limits
         async with room.lock:
             version = room.version
             messages = [(room.state_for(seat), list(listeners)) for seat, listeners in room.listeners.items()
@@ -530,12 +543,20 @@ class Tables(TableTimers, TableSync, ComputerSeats, TableChat):
                     raise Refused(f"player {seat} is out of time", code="out_of_time", seat=seat)
                 seconds = clock.spent()  # what the clock charges: the stored seconds give the time left
             event = room.stage(seat, action, move, seconds)
+            played_for = set(room.played_for)
+            if action == "move" and room.kinds[seat] == PERSON:  # whose last move (kozyri_server.absence)
+                (room.played_for.add if seat in room.takeover else room.played_for.discard)(seat)
             try:
                 await self._store_event(room, event)
             except MoveConflict:
+                room.played_for = played_for
                 await self._refresh(room)  # another server stored this event first
                 raise Refused(f"stale {action.replace('_', ' ')}: the table has moved on",
                               code="table_moved_on") from None
+            except BaseException:
+                if room.session.last_seq < event.seq:  # not stored (rolled back)
+                    room.played_for = played_for
+                raise
             room.active_at = time.time()
         await self._broadcast(room)
         self._kick(room)

@@ -9,21 +9,32 @@ starts it and wakes it at every change): it sleeps until the running clock's
 deadline or the end of an absent person's grace, whichever comes first. A
 flag that falls ends the game as a resignation on time; a grace that ends
 lets a computer at the takeover's level play the seat until its person is
-back (:meth:`TableTimers.take_back`).
+back (:meth:`TableTimers.take_back`): only a seat still in the game (a
+person out of it has nothing left to play, and keeps the place they
+earned). How fast it plays, and when a game left to the computers is
+played out at once, is :mod:`kozyri_server.absence`'s (the computer seats'
+loop, :mod:`kozyri_server.computers`, waits for the pace). The people at
+the table may claim a game against a person away longer than the claim
+timeout (:meth:`TableTimers.claim`), and a person's page says when it
+leaves on purpose (:meth:`TableTimers.bye`): the same rules.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 import time
 
-from kozyri.core import KozyriError
+from kozyri.checks import whole_number
+from kozyri.core import GameOver, KozyriError
 from kozyri.play.seeds import DRAWN_SEEDS
+from kozyri.play.session import Event
+from kozyri_server.absence import claims, in_game, left_to_computers
 from kozyri_server.clocks import takeover_seat
 from kozyri_server.lifecycle import is_expired
-from kozyri_server.room import PERSON, Room
+from kozyri_server.room import PERSON, Refused, Room
 from kozyri_server.store import ABANDONED, LIVE, PLAYING, MoveConflict
 
 log = logging.getLogger("kozyri.server")
@@ -103,14 +114,16 @@ class TableTimers:
         self._kick(room)
 
     def _takeover_due(self, room: Room, now: float) -> tuple[list[int], float | None]:
-        """The person seats away for the takeover's grace (a computer is to play
-        them now), and when the next one would be; nothing without a takeover."""
+        """The person seats still in the game away for the takeover's grace (a
+        computer is to play them now), and when the next one would be; nothing
+        without a takeover."""
         takeover = room.options["takeover"]
         if takeover is None or room.status != PLAYING or room.is_over:
             return [], None
         due, next_at = [], None
+        playing = in_game(room)
         for seat, kind in enumerate(room.kinds):
-            if kind != PERSON or seat in room.takeover:
+            if kind != PERSON or seat in room.takeover or seat not in playing:
                 continue
             since = room.presence.away_since(seat)
             if since is None:
@@ -129,7 +142,10 @@ class TableTimers:
             for seat in seats:
                 room.takeover[seat] = takeover_seat(room.options, room.settings, seat, draw.randrange(DRAWN_SEEDS))
             room.version += 1
+            settling = left_to_computers(room)
         log.info("table %s: a computer plays seat(s) %s for their absent person", room.id, seats)
+        if settling:
+            log.info("table %s: left to the computers: the rest is played at once", room.id)
         await self._broadcast(room)
         self._kick(room)
 
@@ -143,6 +159,50 @@ class TableTimers:
         await self._broadcast(room)
         self._watch(room)
         return True
+
+    def bye(self, room: Room, seat: int) -> None:
+        """``seat``'s page says its person is leaving the table (closed, or left for
+        the lobby): an explicit leave once its last connection closes, which the
+        others may claim the game after sooner (:mod:`kozyri_server.absence`)."""
+        room.presence.bye(seat)
+
+    async def claim(self, room: Room, seat: int, target=None) -> Event:
+        """``seat``'s person claims the game against a person still in it who has
+        been away past the claim timeout (``target``: that seat; None: the one
+        claimable first): that seat loses as by resignation
+        (:meth:`Session.lose_by_leaving <kozyri.play.session.Session.lose_by_leaving>`),
+        stored, then shown to every seat. Refused (``nothing_to_claim``,
+        ``claim_too_early``) otherwise; the event."""
+        if target is not None:
+            target = whole_number(target, 'a claim\'s "seat"', 0, len(room.kinds) - 1)
+        async with room.lock:
+            await self._refresh(room)
+            if room.is_over:
+                raise GameOver(f"the game is over ({room.session.ending.text})")
+            room.refuse_if_abandoned()
+            listed = [c for c in claims(room, self.limits.claim_seconds, self.limits.claim_leave_seconds, seat)
+                      if c["seat"] != seat and target in (None, c["seat"])]
+            if not listed:
+                raise Refused("nothing to claim: nobody still in the game has left it, or a player still in it "
+                              "is at the table to claim it", code="nothing_to_claim")
+            now = time.time()
+            ready = [c for c in listed if c["at"] <= now]
+            if not ready:
+                first, wait = listed[0], max(1, math.ceil(listed[0]["at"] - now))
+                raise Refused(f"player {first['seat']} has not been away long enough: the game may be claimed "
+                              f"in {wait} s", code="claim_too_early", seat=first["seat"], seconds=wait)
+            loser = ready[0]["seat"]
+            event = room.session.lose_by_leaving(loser)
+            try:
+                await self._store_event(room, event)
+            except MoveConflict:
+                await self._refresh(room)
+                raise Refused("stale claim: the table has moved on", code="table_moved_on") from None
+            room.active_at = time.time()
+        log.info("table %s: seat %s claimed the game: seat %s left it and lost", room.id, seat, loser)
+        await self._broadcast(room)
+        self._kick(room)
+        return event
 
     async def _presence_changed(self, room: Room, seat: int, present: bool) -> None:
         """A presence hook: a person back at the table takes the seat back; the timer looks again."""

@@ -29,9 +29,12 @@
    said at the table, sent to everybody there as ``{"type": "chat", "lines":
    [LINE]}``: :mod:`kozyri_server.chat`; after its first state a connection
    is sent the table's last lines the same way, with ``"history": true``,
-   if it has any). A request that is malformed, illegal,
-   out of turn, not allowed now (no draw on offer, a seat out of the game)
-   or for another ply (stale, replayed) gets ``{"type": "error", "error":
+   if it has any), ``{"type": "claim"}`` (optionally ``"seat": N``: end the
+   game with a person who left it, away past the claim timeout, the loser)
+   or ``{"type": "bye"}`` (the person is leaving the table's page: an
+   explicit leave, no reply; :mod:`kozyri_server.absence`). A request that
+   is malformed, illegal, out of turn, not allowed now (no draw on offer, a
+   seat out of the game) or for another ply (stale, replayed) gets ``{"type": "error", "error":
    "...", "code": "stale_move", "params": {...}, "ply": CURRENT}`` (the
    English, and the error's code with the values of its sentence:
    :mod:`kozyri_server.errors`) and changes nothing. A request is acknowledged
@@ -73,7 +76,8 @@ MOST_ERROR_CHARS = 300
 MESSAGE_KEYS = {"move": {"type", "ply", "move", "id"}, "resign": {"type", "ply", "id"},
                 "offer_draw": {"type", "ply", "id"}, "accept_draw": {"type", "ply", "id"},
                 "decline_draw": {"type", "ply", "id"}, "sync": {"type", "id"}, "ping": {"type", "id"},
-                "take_back": {"type", "id"}, "chat": {"type", "text", "phrase", "id"}}
+                "take_back": {"type", "id"}, "chat": {"type", "text", "phrase", "id"},
+                "claim": {"type", "seat", "id"}, "bye": {"type", "id"}}
 
 
 def _too_fast() -> InvalidInput:
@@ -357,6 +361,13 @@ class TableSockets:
             await connection.send_state(*await self.tables.state(room, seat))
         elif kind == "chat":
             await self._chat(connection, room, seat, message, request_id)
+        elif kind == "bye":  # the person is leaving on purpose: the others may claim sooner
+            self.tables.bye(room, seat)
+        elif kind == "claim":
+            try:
+                await self.tables.claim(room, seat, message.get("seat"))
+            except KozyriError as exc:
+                await self._error(connection, room, exc, request_id)
         elif kind == "take_back":  # the person plays the seat a computer was playing for them
             if not await self.tables.take_back(room, seat):
                 await self._error(connection, room, InvalidInput("no computer is playing your seat",

@@ -219,21 +219,32 @@ def test_the_lobby_lists_a_new_table_and_a_game_to_watch_without_a_reload(server
     visitor.page.wait_for_selector(f'#open-tables a[href="#/t/{table["id"]}"]')
     loads = visitor.page.evaluate("performance.getEntriesByType('navigation').length")
     assert loads == 1
+    tokens = []
     for seat_name in ("Ann", "Bob"):
-        status, _ = _post(f"{server}/api/tables/{table['id']}/join", {"name": seat_name})
+        status, seat = _post(f"{server}/api/tables/{table['id']}/join", {"name": seat_name})
         assert status == 200
+        tokens.append(seat["token"])
     visitor.page.wait_for_selector(f'#open-tables a[href="#/t/{table["id"]}"]', state="detached")
-    status, live = 0, {}
-    try:
-        live = page_checks._get(server + "/api/tables?live=1")
-    except urllib.error.HTTPError:
-        pass
-    if not any(t["id"] == table["id"] for t in live.get("tables", [])):
-        pytest.skip("the server lists no games in progress yet (GET /api/tables?live=1)")
-    visitor.page.wait_for_selector(f'#live-tables a[href="#/t/{table["id"]}"]')
-    assert "Ann" in visitor.page.inner_text("#live-tables")
-    visitor.screenshot(shots, "lobby-live-phone")
-    visitor.fits()
+    # a game is listed to watch while a person is at it (issue 47): Ann's tab, here a WebSocket of the test
+    from websockets.sync.client import connect
+
+    with connect(server.replace("http:", "ws:") + "/api/ws", open_timeout=30) as ann:
+        ann.send(json.dumps({"type": "auth", "table": table["id"], "token": tokens[0]}))
+        assert json.loads(ann.recv(timeout=30))["type"] == "welcome"
+        assert json.loads(ann.recv(timeout=30))["type"] == "state"  # sent once the seat is counted present
+        status, live = 0, {}
+        try:
+            live = page_checks._get(server + "/api/tables?live=1")
+        except urllib.error.HTTPError:
+            pass
+        if not any(t["id"] == table["id"] for t in live.get("tables", [])):
+            pytest.skip("the server lists no games in progress yet (GET /api/tables?live=1)")
+        visitor.page.wait_for_selector(f'#live-tables a[href="#/t/{table["id"]}"]')
+        assert "Ann" in visitor.page.inner_text("#live-tables")
+        visitor.screenshot(shots, "lobby-live-phone")
+        visitor.fits()
+    # Ann closed her tab and Bob never came: the game leaves the list, without a reload
+    visitor.page.wait_for_selector(f'#live-tables a[href="#/t/{table["id"]}"]', state="detached")
 
     # an unlisted table made in another lobby (the options sent as chosen) is not listed; a later listed one is
     host = Player(browser, DESKTOP, server)

@@ -363,3 +363,325 @@ def test_the_device_an_identity_moved_from_watches_its_old_table(server, browser
     assert first.page.evaluate("localStorage.getItem('kozyri.player')") is None
     for player in (first, second):
         player.close()
+
+
+# --- the draw offer and the resignation to confirm on a phone --------------------------------------------
+#: A box of the table's talk (a draw offer, the resignation to confirm) and its buttons: each wholly inside
+#: the window and the topmost element at its centre; what is wrong, as a list.
+BOX_ON_SCREEN = """selector => {
+    const width = window.innerWidth, height = window.innerHeight, wrong = [];
+    const box = document.querySelector(selector);
+    if (!box) return [selector + ' not on the page'];
+    for (const e of [box, ...box.querySelectorAll('button')]) {
+        const name = e.id || e.textContent, r = e.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) { wrong.push(name + ' not drawn'); continue; }
+        if (r.top < 0 || r.left < 0 || r.bottom > height || r.right > width)
+            wrong.push(name + ' outside the window: ' + [r.left, r.top, r.right, r.bottom].map(Math.round));
+        const x = e === box ? r.left + 4 : r.left + r.width / 2, y = e === box ? r.top + 4 : r.top + r.height / 2;
+        const hit = document.elementFromPoint(x, y);
+        if (!hit || !(hit === e || e.contains(hit)))
+            wrong.push(name + ' covered by ' + (hit ? hit.tagName + '#' + hit.id + '.' + hit.className : 'nothing'));
+    }
+    return wrong;
+}"""
+#: Where the talk is in the page at 1280 px: in the flow under the seats, above the board (as before issue 47).
+IN_THE_FLOW = """() => {
+    const talk = document.getElementById('talk'), seats = document.getElementById('seats').getBoundingClientRect();
+    const board = document.getElementById('board-area').getBoundingClientRect(), r = talk.getBoundingClientRect();
+    return [getComputedStyle(talk).position, r.top >= seats.bottom - 1 && r.bottom <= board.top + 1];
+}"""
+
+
+def check_box_on_screen(player: Player, selector: str, where: str, shots, name: str) -> None:
+    """The box ``selector`` and its buttons on screen and uncovered, the page scrolled to its end (the
+    moves and the chat in view) and to its top; the hand and the controls of the dock too at the top. The
+    window's screenshot at each (``NAME-end-window.png``, ``NAME-window.png``) and the whole page."""
+    page = player.page
+    page.wait_for_function("document.getAnimations().length === 0")
+    for scroll, to in (("scrolled to the end", "document.documentElement.scrollHeight"), ("scrolled to the top", "0")):
+        page.evaluate(f"window.scrollTo(0, {to})")
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        assert page.evaluate("window.scrollY > 0") == (to != "0"), "the page is no taller than the window"
+        wrong = page.evaluate(BOX_ON_SCREEN, selector)
+        assert not wrong, (where, scroll, wrong)
+        if to != "0":
+            page.screenshot(path=str(shots / f"{name}-end-window.png"))
+    seen = page.evaluate(ON_SCREEN)
+    assert not seen["wrong"], (where, "the dock", seen["wrong"])
+    player.fits()
+    phone_turn_screenshot(player, shots, name)
+
+
+def test_a_draw_offer_and_the_resignation_to_confirm_are_on_screen_on_a_phone(server, browser, shots):
+    """Issue 47: at 360x740 the draw offer (Accept, Decline) and the resignation to confirm (Yes, Keep
+    playing) appear inside the window and uncovered wherever the page is scrolled (they float at the top of
+    the window, over a first-game tip), the hand and the controls still on screen; at 1280 they stay in the
+    page's flow under the seats, as before."""
+    from tests.browser.test_draws_33 import offer, sit_two_people, to_play
+
+    host, guest, table_id = sit_two_people(server, browser)  # the host at 1280 px, the guest at 360 px
+    to_play([host, guest])
+    offer(host, guest, "Host")
+    check_box_on_screen(guest, "#draw-offer", "a draw offered to the phone", shots, "phone-draw-offer")
+    assert host.page.evaluate(IN_THE_FLOW) == ["static", True]
+    host.screenshot(shots, "desktop-draw-offer-waiting")
+    guest.page.click("#decline-draw")
+    guest.page.wait_for_function("() => !document.querySelector('#draw-offer')")
+    host.page.wait_for_function("() => !document.querySelector('#draw-offer')")
+    # the host asks to resign at 1280 px and keeps playing: the box where it always was
+    host.page.click("#resign")
+    host.page.wait_for_selector("#resign-confirm")
+    assert host.page.evaluate(IN_THE_FLOW) == ["static", True]
+    host.screenshot(shots, "desktop-resign-confirm")
+    host.page.click("#resign-no")
+    state = host.state()
+    page_checks.play_owntrumps_move(host, state, {"illegal": True, "hint": True, "keyboard": True, "take": True})
+    guest.wait_past(state)
+    guest.page.wait_for_selector("#tip")  # the phone's first turn: a tip floats at the top of the window
+    # the phone's resignation, asked where the dock's button is, confirmed on screen over the tip, which waits
+    guest.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    guest.page.click("#resign")
+    guest.page.wait_for_selector("#resign-confirm")
+    assert guest.page.is_hidden("#tip")
+    check_box_on_screen(guest, "#resign-confirm", "the resignation to confirm on the phone", shots,
+                        "phone-resign-confirm")
+    guest.page.click("#resign-no")
+    guest.page.wait_for_selector("#tip", state="visible")
+    guest.page.click("#resign")
+    guest.page.click("#resign-yes")
+    guest.page.wait_for_selector("#result")
+    assert guest.page.inner_text("#result") == "You resigned."
+    assert _get(f"{server}/api/tables/{table_id}")["status"] == "finished"
+    for player in (host, guest):
+        player.close()
+
+
+# --- the chat option in the lobby ----------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", ["phrases", "off"])
+def test_the_lobby_sets_a_tables_chat_and_the_table_keeps_to_it(server, browser, shots, mode):
+    """The lobby's "Chat" option (issue 47: the API took it, the lobby had no control): a table made with
+    quick phrases only shows the phrases and no text box, at both seats, and says so in its head; a table
+    made with the chat off shows no chat panel. The create request carries the option as chosen; a seated
+    guest is not told that spectators only read."""
+    from tests.browser.test_online_34 import online_table
+
+    host, guest = Player(browser, DESKTOP, server), Player(browser, page_checks.PHONE, server)
+    host.open()
+    assert host.page.input_value("#ot-chat") == "on"  # the default: phrases and messages
+    assert host.page.eval_on_selector_all("#ot-chat option", "os => os.map(o => o.value)") == ["on", "phrases", "off"]
+    with host.page.expect_request(lambda r: r.url.endswith("/api/tables") and r.method == "POST") as made:
+        table_id = online_table(host, guest, options={"#ot-chat": mode})
+    assert made.value.post_data_json["chat"] == mode
+    assert _get(f"{server}/api/tables/{table_id}")["options"]["chat"] == mode
+    words = {"phrases": "chat: quick phrases only", "off": "no chat"}[mode]
+    for player in (host, guest):
+        page = player.page
+        assert words in page.inner_text("#table-head")
+        if mode == "off":
+            assert page.is_hidden("#chat")
+            continue
+        page.wait_for_selector("#chat:not([hidden])")
+        assert page.locator("#chat-phrases button").count() == 6 and page.is_hidden("#chat-form")
+        assert page.inner_text("#chat-note") == ""
+    if mode == "phrases":
+        guest.page.click('#chat-phrases [data-phrase="hello"]')
+        host.page.wait_for_selector('#chat-lines li[data-seat="1"]')
+        assert host.page.inner_text('#chat-lines li[data-seat="1"]') == "Guest: Hello!"
+    guest.fits()
+    guest.screenshot(shots, f"online-chat-{mode}-phone")
+    host.screenshot(shots, f"online-chat-{mode}-desktop")
+    for player in (host, guest):
+        player.close()
+
+
+# --- absence: the grace, the takeover's pace, a game left to the computers, a claim ---------------------------
+#: Four people, the deal seeded so that Bob and Cat (who shed all they can) go out while Ann and Dan (who
+#: take whenever they can) hold cards, Ann to move (the game is the same every run: people only).
+ABSENCE_GAME = {"deck": "24", "players": 4, "trumps": "SHDC", "seed": 20, "seats": [None, None, None, None]}
+#: The takeover's grace there (seconds): long enough for a tab closed and opened again, short for the suite.
+ABSENCE_GRACE = 12
+#: The server's pace of a taken-over seat (Limits.takeover_pace_seconds), less what two arrivals may jitter.
+PACE_SECONDS = 2.5 - 0.2
+#: Each state's arrival on a page: [ms, event_seq, the event's seat, its kind, the seats taken over, status].
+RECORD_ARRIVALS = """() => {
+    const t = window.kozyriTable, onMessage = t.onMessage.bind(t);
+    window.kozyriArrivals = [];
+    t.onMessage = (m) => {
+        if (m.type === 'state') window.kozyriArrivals.push([performance.now(), m.event_seq, m.event && m.event.seat,
+            m.event && m.event.kind, (m.takeover || []).length, m.status]);
+        return onMessage(m);
+    };
+}"""
+
+
+class PageSeat:
+    """A seat played through a browser page's own socket (the drive of tests/server/test_absence_47.py)."""
+
+    def __init__(self, player: Player):
+        self.player = player
+
+    @property
+    def state(self) -> dict:
+        return self.player.page.evaluate("window.kozyriTable.latest()")
+
+    def until(self, test) -> dict:
+        deadline = time.monotonic() + 30
+        while not test(self.state):
+            assert time.monotonic() < deadline, "the page did not get there"
+            self.player.page.wait_for_timeout(20)
+        return self.state
+
+    def send(self, message: dict) -> None:
+        assert self.player.page.evaluate("m => window.kozyriTable.socket.send(m)", message)
+
+
+def seat_page(player: Player, table_id: str, seat: int, token: str) -> None:
+    """``player``'s page at the table, in ``seat`` (its token kept in the browser, as a join would)."""
+    player.open()
+    player.page.evaluate("s => localStorage.setItem('kozyri.seat.' + s.table, JSON.stringify({seat: s.seat, token: s.token}))",
+                         {"table": table_id, "seat": seat, "token": token})
+    player.open(f"#/t/{table_id}")
+    player.page.wait_for_function("window.kozyriTable && window.kozyriTable.state")
+
+
+def close_tab(player: Player) -> None:
+    """The person closes the table's tab (the browser, its storage, stay)."""
+    player.page.close()
+
+
+def open_tab(player: Player, table_id: str) -> None:
+    """A new tab of ``player``'s browser at the table (its seat's token still in the browser)."""
+    player.page = player.context.new_page()
+    player.page.set_default_timeout(page_checks.STEP_MS)
+    player.page.on("websocket", player._socket)
+    player.page.on("pageerror", lambda error: player.console_errors.append(str(error)))
+    player.open(f"#/t/{table_id}")
+    player.page.wait_for_function("window.kozyriTable && window.kozyriTable.state")
+
+
+def test_absence_the_grace_a_persons_pace_and_a_game_left_to_the_computers(server, browser, shots):
+    """Issue 47, at a four-player table with two people out: Ann closes her tab at her turn; Bob (out, still
+    watching) sees her away within 2 s; she comes back within the grace to the same position, no move
+    played for her, and Bob sees her here within 2 s. She leaves again: past the grace the computer plays
+    for her ("Computer plays for Ann") at a person's pace while Dan still plays, each of its moves at least
+    the pace after the move before. Dan leaves too: the game, left to the computers, ends at once; it is
+    not rated for Ann nor Dan (their results kept, "rated": false), Bob and Cat are rated, and each page
+    says so."""
+    from tests.server.loopback import Client
+    from tests.server.test_absence_47 import drive, holding, policy
+
+    ws_url = server.replace("http://", "ws://") + "/api/ws"
+    players = {name: _post(f"{server}/api/players", {"name": name}) for name in ("Ann", "Bob", "Cat", "Dan")}
+    named = {name: player["name"] for name, player in players.items()}  # "Ann#2" where an earlier test was Ann
+    table = _post(f"{server}/api/tables", {**ABSENCE_GAME, "takeover": {"level": 1, "grace": ABSENCE_GRACE}})
+    table_id = table["id"]
+    tokens = [_post(f"{server}/api/tables/{table_id}/join", {"seat": seat, "player": players[name]["secret"]})["token"]
+              for seat, name in enumerate(("Ann", "Bob", "Cat", "Dan"))]
+    ann, bob = Player(browser, DESKTOP, server), Player(browser, DESKTOP, server)
+    seat_page(ann, table_id, 0, tokens[0])
+    seat_page(bob, table_id, 1, tokens[1])
+    cat = Client(ws_url, {"type": "auth", "table": table_id, "token": tokens[2]})
+    dan = Client(ws_url, {"type": "auth", "table": table_id, "token": tokens[3]})
+    people = {0: PageSeat(ann), 1: PageSeat(bob), 2: cat, 3: dan}
+    state = drive(people, dan, lambda s: holding(s) == {0, 3} and s["state"]["to_move"] == 0, takers=(0, 3))
+    assert holding(state) == {0, 3} and state["state"]["to_move"] == 0, "the seeded game left two people out"
+    cat.close()  # out, she leaves (Bob stays and watches): nothing to play for her, never taken over
+    bob.page.wait_for_selector('#presence-0[data-status="connected"]')
+    before = ann.page.evaluate("window.kozyriTable.latest()")
+
+    # Ann closes the tab at her turn: away on Bob's page within 2 s
+    close_tab(ann)
+    bob.page.wait_for_selector('#presence-0[data-status="away"]', timeout=2000)
+    bob.screenshot(shots, "absence-away-desktop")
+    # back within the grace: the same position, nothing played for her; here on Bob's page within 2 s
+    open_tab(ann, table_id)
+    bob.page.wait_for_selector('#presence-0[data-status="connected"]', timeout=2000)
+    back = ann.page.evaluate("window.kozyriTable.latest()")
+    assert back["event_seq"] == before["event_seq"] and back["takeover"] == []
+    assert back["state"]["view"]["hand"] == before["state"]["view"]["hand"] and back["state"]["to_move"] == 0
+    assert ann.page.locator("#hand .card").count() == len(before["state"]["view"]["hand"])
+
+    # she leaves again, past the grace: the computer plays for her at a person's pace while Dan plays
+    bob.page.evaluate(RECORD_ARRIVALS)
+    close_tab(ann)
+    bob.page.wait_for_selector("#takeover-0", timeout=(ABSENCE_GRACE + 15) * 1000)
+    assert bob.page.inner_text("#takeover-0") == f"Computer plays for {named['Ann']}"
+    # Dan, who still plays, may claim the game against Ann once her timeout passes; Bob, out, may not
+    assert [claim["seat"] for claim in dan.until(lambda s: s["takeover"] == [0])["claims"]] == [0]
+    assert bob.page.evaluate("window.kozyriTable.latest().claims") == [] and bob.page.locator("#claim-box").count() == 0
+    for_ann = 0
+    while for_ann < 3:
+        state = dan.state
+        assert not state["state"]["ending"], "the game ended before the computer moved three times for Ann"
+        if state["state"]["to_move"] == 3:
+            dan.send({"type": "move", "ply": state["ply"], "move": policy(3, state["state"]["legal_moves"], (3,))})
+        latest = dan.until(lambda s: s["event_seq"] > state["event_seq"])
+        for_ann += latest["event"]["seat"] == 0 and latest["event"]["kind"] == "move"
+    bob.screenshot(shots, "absence-takeover-desktop")
+    arrivals = bob.page.evaluate("window.kozyriArrivals")
+    first = {}
+    for at, seq, seat, kind, *_ in arrivals:
+        first.setdefault(seq, (at, seat, kind))
+    seqs = sorted(first)
+    gaps = [(first[seq][0] - first[seq - 1][0]) / 1000 for seq in seqs
+            if seq - 1 in first and first[seq][1:] == (0, "move")]
+    assert len(gaps) >= 2 and min(gaps) >= PACE_SECONDS, gaps  # never faster than a person's pace
+
+    # Dan leaves too: the game is left to the computers and ends at once, unrated for both
+    dan.close()
+    bob.page.wait_for_selector("#result", timeout=(ABSENCE_GRACE + 30) * 1000)
+    arrivals = bob.page.evaluate("window.kozyriArrivals")
+    settled = [at for at, seq, seat, kind, taken, status in arrivals if taken == 2 and kind == "move"]
+    if len(settled) >= 2:
+        mean = (settled[-1] - settled[0]) / 1000 / (len(settled) - 1)
+        assert mean < PACE_SECONDS / 2, (len(settled), mean)  # at once, not at the pace
+    final = bob.page.evaluate("window.kozyriTable.latest()")
+    assert final["status"] == "finished" and final["absent_at_end"] == [0, 3]
+    assert bob.page.inner_text("#absent-note") == (f"The computer finished this game for {named['Ann']}, "
+                                                   f"{named['Dan']}, who left: it does not count for their ratings.")
+    bob.screenshot(shots, "absence-left-to-the-computers-desktop")
+    for name, rated in (("Ann", False), ("Dan", False), ("Bob", True), ("Cat", True)):
+        profile = _get(f"{server}/api/players/{players[name]['player']}")
+        assert profile["results"][0]["table"] == table_id and profile["results"][0]["rated"] is rated, (name, profile)
+        assert ("owntrumps" in profile["ratings"]) is rated, (name, profile["ratings"])
+    assert _get(f"{server}/api/tables/{table_id}")["status"] == "finished"
+    # Ann comes back to the end: the computer finished it for her, and it does not count
+    open_tab(ann, table_id)
+    ann.page.wait_for_selector("#absent-note")
+    assert ann.page.inner_text("#absent-note") == ("The computer finished this game for you while you were away: "
+                                                   "it does not count for your rating.")
+    ann.screenshot(shots, "absence-back-after-the-end-desktop")
+    for player in (ann, bob):
+        player.close()
+
+
+def test_a_player_who_left_the_table_is_claimed_against_after_the_timeout(server, browser, shots):
+    """The guest leaves the table for the lobby (the page says "bye": an explicit leave, 10 s to claim): the
+    host is told when the game may be claimed, counting down, then "Claim the win" ends it with the guest
+    the loser, each page in its own terms."""
+    from tests.browser.test_online_34 import online_table, play_one_move
+
+    host, guest = Player(browser, DESKTOP, server), Player(browser, page_checks.PHONE, server)
+    table_id = online_table(host, guest)
+    while host.state()["phase"] == "trump choice":
+        play_one_move([host, guest])
+    host.page.wait_for_function("window.kozyriTable.state.phase === 'play'")
+    guest.page.evaluate("window.location.hash = '#/'")  # to the lobby: the table's page left on purpose
+    host.page.wait_for_selector("#claim-box")
+    assert host.page.inner_text("#claim-box .claim-text").startswith("Guest left the table: you may claim the game in 0:")
+    assert host.page.is_hidden("#claim")
+    host.screenshot(shots, "claim-waiting-desktop")
+    host.page.wait_for_selector("#claim:not([hidden])", timeout=20_000)  # the leave's 10 s
+    assert host.page.inner_text("#claim-box .claim-text") == "Guest left the table: you may claim the game."
+    assert host.page.inner_text("#claim") == "Claim the win"
+    host.page.click("#claim")
+    host.page.wait_for_selector("#result")
+    assert host.page.inner_text("#result") == "Guest left the game: you won."
+    assert _get(f"{server}/api/tables/{table_id}")["ending"]["by"] == "left"
+    guest.page.evaluate(f"window.location.hash = '#/t/{table_id}'")
+    guest.page.wait_for_selector("#result")
+    assert guest.page.inner_text("#result") == "You left the game: you lost."
+    guest.fits()
+    guest.screenshot(shots, "claimed-phone")
+    for player in (host, guest):
+        player.close()

@@ -60,8 +60,9 @@ class StateReader:
                 return message
 
 
-#: Keys of a state message that change with no event at the table: connections coming and going.
-NOTICE_KEYS = ("seq", "presence", "spectators", "events", "events_from")
+#: Keys of a state message that change with no event at the table: connections coming and going (and the
+#: claims a person's leaving allows: kozyri_server.absence).
+NOTICE_KEYS = ("seq", "presence", "spectators", "events", "events_from", "claims")
 
 
 def is_notice(before: dict | None, after: dict) -> bool:

@@ -241,3 +241,36 @@ def test_a_seat_without_a_name_chats_with_name_null(tmp_path):
         ann = authenticate(stack.enter_context(c.websocket_connect("/api/ws")), table_id, tokens[0], 0)
         ann.ws.send_json({"type": "chat", "phrase": "hello"})
         assert _said(ann)["name"] is None
+
+
+def test_a_line_said_on_one_server_reaches_the_people_on_another(tmp_path):
+    """Two servers over one shared store (two apps over one SQLite file whose store says it is shared, as
+    tests/server/test_attendance_47.py plays them): a line said at a table on one server reaches the
+    seats and spectators connected to the other, each line once, in the order of the store."""
+    from kozyri_server.app import create_app
+    from kozyri_server.limits import Limits
+    from tests.server.test_attendance_47 import SharedSqliteStore, TestClient
+
+    path = tmp_path / "shared.db"
+    SqliteStore(path).close()  # the schema, made once before two servers open the file
+    limits = Limits(messages_per_second=1000.0, message_burst=1000, chat_burst=10)
+    with TestClient(create_app(store=SharedSqliteStore(path), workers=0, limits=limits)) as one, \
+            TestClient(create_app(store=SharedSqliteStore(path), workers=0, limits=limits)) as two, \
+            ExitStack() as stack:
+        table_id = new_table(one, **TABLE)
+        tokens = [join(one, table_id, seat) for seat in (0, 1)]
+        ann = authenticate(stack.enter_context(one.websocket_connect("/api/ws")), table_id, tokens[0], 0)
+        bob = authenticate(stack.enter_context(two.websocket_connect("/api/ws")), table_id, tokens[1], 1)
+        watcher, _ = _watch(two, stack, table_id)
+        ann.ws.send_json({"type": "chat", "text": "hello from one"})
+        assert _said(ann)["text"] == "hello from one"
+        assert _said(bob)["text"] == "hello from one"  # on the other server
+        while (message := watcher.receive_json())["type"] != "chat":
+            pass
+        assert [line["text"] for line in message["lines"]] == ["hello from one"]
+        bob.ws.send_json({"type": "chat", "phrase": "gg"})
+        assert _said(bob)["phrase"] == "gg"
+        back = _said(ann)
+        assert back["phrase"] == "gg" and back["seat"] == 1 and back["seq"] == 2
+        for server in (one, two):
+            assert [line["seq"] for line in room_of(server, table_id).chat] == [1, 2]

@@ -87,6 +87,23 @@ def test_postgres_two_apps_share_a_table(postgres_url):
         assert record_one == record_two and len(record_one["moves"]) == last["ply"]
 
 
+def test_postgres_two_apps_list_a_game_while_a_person_is_at_either(postgres_url):
+    """The lobby's games in progress across two servers (issue 47, kozyri_server/attendance.py): the check
+    of tests/server/test_attendance_47.py on PostgreSQL."""
+    from kozyri_server.postgres_store import PostgresStore
+    from tests.server.test_attendance_47 import two_servers_share_attendance
+
+    with client(postgres_url) as one, client(postgres_url) as two:
+        looking = PostgresStore(postgres_url)
+        try:
+            two_servers_share_attendance(one, two, looking)
+            servers = [one.app.state.tables.server_id, two.app.state.tables.server_id]
+        finally:
+            looking.close()
+    with psycopg.connect(postgres_url, autocommit=True) as db:  # both stopped: none of their rows stands
+        assert db.execute("SELECT COUNT(*) FROM attendance WHERE server = ANY(%s)", (servers,)).fetchone()[0] == 0
+
+
 @pytest.mark.slow
 def test_postgres_two_server_processes_play_one_game(postgres_url, tmp_path):
     """Two ``kozyri serve --db postgresql://...`` processes: a person on each,
@@ -174,3 +191,34 @@ def test_postgres_database_of_the_first_store_is_migrated(postgres_url):
         ann = authenticate(ws, playing["id"], playing["tokens"]["0"], 0)
         assert ann.state["state"]["view"]["moves"] == playing["moves"]
         assert play_to_end({0: ann})["status"] == "finished"
+
+
+def test_postgres_database_with_duplicate_names_is_migrated_once(postgres_url):
+    """The unique names' migration (issue 47) on PostgreSQL, as tests/server/test_ratings_47.py checks it on
+    SQLite: a database of players written before the name keys, two of them named Ann and one ann; the
+    oldest holder keeps the name, the later ones get the first free tags, once; the database then keeps
+    the names unique itself."""
+    from kozyri_server.postgres_store import PostgresStore
+
+    with psycopg.connect(postgres_url, autocommit=True) as db, db.transaction():
+        db.execute("CREATE TABLE players (id TEXT PRIMARY KEY, secret_hash TEXT NOT NULL, name TEXT NOT NULL, "
+                   "created DOUBLE PRECISION NOT NULL, updated DOUBLE PRECISION NOT NULL)")
+        for player_id, name, created in (("p3", "ann", 3.0), ("p1", "Ann", 1.0), ("p2", "Ann", 2.0),
+                                         ("p4", "Bob", 4.0)):
+            db.execute("INSERT INTO players VALUES (%s, %s, %s, %s, %s)", (player_id, "h", name, created, created))
+    store = PostgresStore(postgres_url)
+    try:
+        assert [store.load_player(p).name for p in ("p1", "p2", "p3", "p4")] == ["Ann", "Ann#2", "ann#3", "Bob"]
+        assert store.create_player("p5", "h", "ANN") == "ANN#4"
+    finally:
+        store.close()
+    store, other = PostgresStore(postgres_url), PostgresStore(postgres_url)  # opened again: nothing renamed twice
+    try:
+        assert [other.load_player(p).name for p in ("p1", "p2", "p3", "p5")] == ["Ann", "Ann#2", "ann#3", "ANN#4"]
+        with pytest.raises(psycopg.errors.UniqueViolation):  # the database itself keeps the names unique
+            store._run(lambda execute: execute("UPDATE players SET name_key = 'ann' WHERE id = 'p4'"))
+        # a name taken through one server's connection is taken for the other's
+        assert {store.create_player("p6", "h", "Ann"), other.create_player("p7", "h", "ann")} == {"Ann#5", "ann#6"}
+    finally:
+        store.close()
+        other.close()

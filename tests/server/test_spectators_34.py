@@ -136,9 +136,11 @@ def test_the_lobby_lists_open_tables_and_games_to_watch_never_an_unlisted_one(tm
         playing = server.new_table(deck="4x3", players=2, trumps="SH", seats=[None, None])
         hidden_playing = server.new_table(deck="4x3", players=2, trumps="SH", seats=[None, {"level": 1}],
                                           unlisted=True)
-        for seat in (0, 1):
-            server.join(playing, seat)
-        server.join(hidden_playing, 0)
+        tokens = [server.join(playing, seat) for seat in (0, 1)]
+        hidden_token = server.join(hidden_playing, 0)
+        # a game in progress is listed while a person is at it (issue 47: tests/server/test_attendance_47.py)
+        person = server.socket({"type": "auth", "table": playing, "token": tokens[0]})
+        hidden_person = server.socket({"type": "auth", "table": hidden_playing, "token": hidden_token})
 
         def listed(**params) -> list[str]:
             reply = server.get("/api/tables", **params)
@@ -154,5 +156,5 @@ def test_the_lobby_lists_open_tables_and_games_to_watch_never_an_unlisted_one(tm
         hidden_watcher = server.socket({"type": "watch", "table": hidden_playing})  # the link still works
         assert hidden_watcher.state["table"] == hidden_playing and [t["id"] for t in listed(live=1)] == [playing]
         assert server.get(f"/api/tables/{hidden_open}").json()["status"] == "open"  # unlisted, not hidden
-        watcher.close()
-        hidden_watcher.close()
+        for connection in (watcher, hidden_watcher, person, hidden_person):
+            connection.close()

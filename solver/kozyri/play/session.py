@@ -73,6 +73,11 @@ DUTIES = (ANSWER, CHOOSE, MOVE)
 MOST_PAYLOAD_CHARS = 40
 #: The payload of a resign event that is a loss on time (a server's clock ran out: :meth:`Session.lose_on_time`).
 ON_TIME = "time"
+#: The payload of a resign event that is a loss by leaving: a seat whose person left the game, claimed
+#: by the others (a server's absence rules: :meth:`Session.lose_by_leaving`).
+LEFT = "left"
+#: The payloads of a resign event that the seat did not ask for: the door decided it (a clock, a claim).
+FORFEITS = (ON_TIME, LEFT)
 #: No number of seconds reaches it (a framework's 0.0 is checked against it at every step).
 INFINITY = float("inf")
 _EVENT_KEYS = ("seq", "kind", "seat", "payload", "seconds")
@@ -88,11 +93,22 @@ class TimeLoss(Ending):
         return {**super().to_json(), "by": ON_TIME}
 
 
+@dataclass(frozen=True)
+class LeftLoss(Ending):
+    """The :class:`~kozyri.play.Ending` of a game a seat lost by leaving it
+    (its person left and another seat claimed the game): a resignation
+    (RULES.md), its JSON with ``"by": "left"``."""
+
+    def to_json(self) -> dict:
+        return {**super().to_json(), "by": LEFT}
+
+
 class Event(NamedTuple):
     """One thing that happened in a session: its number ``seq`` (1, 2, ...),
     its ``kind`` (:data:`EVENT_KINDS`), the ``seat`` that did it (None for
     an undo no seat asked for), its ``payload`` (the suit chosen, the move
-    played, ``"time"`` for a resignation that was a loss on time; None
+    played, ``"time"`` for a resignation that was a loss on time, ``"left"``
+    for one that was a loss by leaving the game; None
     otherwise) and the ``seconds`` the seat spent on it (a choice, a move;
     None otherwise). Immutable; a named tuple, as one is made at every
     move (a frozen dataclass cost ten times as much to make)."""
@@ -128,7 +144,7 @@ class Event(NamedTuple):
         payload = data.get("payload")
         if payload is not None:
             checks.short_text(payload, "an event's payload", MOST_PAYLOAD_CHARS)
-        if (payload is None) != (kind not in (CHOOSE, MOVE)) and not (kind == RESIGN and payload == ON_TIME):
+        if (payload is None) != (kind not in (CHOOSE, MOVE)) and not (kind == RESIGN and payload in FORFEITS):
             raise InvalidInput(f"a {kind} event {'holds' if kind in (CHOOSE, MOVE) else 'holds no'} payload")
         seconds = data.get("seconds")
         if seconds is not None:
@@ -184,8 +200,9 @@ class Session:
         self._offer: list[int] | None = None
         # Each computer seat's last search, from its own view (how it judges a draw offer).
         self._judgements: dict[int, AgentInfo] = {}
-        # The seat whose resignation was a loss on time (:meth:`lose_on_time`), or None.
-        self._out_of_time: int | None = None
+        # The seat whose resignation the door decided, and why (:data:`FORFEITS`: :meth:`lose_on_time`,
+        # :meth:`lose_by_leaving`), or None.
+        self._forfeit: tuple[int, str] | None = None
         self._turn_started = time.monotonic()
         #: The game's opening phase before the table (:meth:`GameKind.opening
         #: <kozyri.play.games.GameKind.opening>`: Own Trumps' trump choice), None
@@ -223,7 +240,11 @@ class Session:
     def ending(self) -> Ending | None:
         """How the game ended (None while it goes on)."""
         ending = None if self.table is None else self.table.ending
-        if ending is not None and ending.reason == RESIGNATION and ending.loser == self._out_of_time:
+        forfeit = self._forfeit
+        if ending is not None and ending.reason == RESIGNATION and forfeit is not None and ending.loser == forfeit[0]:
+            if forfeit[1] == LEFT:
+                return LeftLoss(ending.scores, ending.loser, ending.capped,
+                                ending.text.replace("resigned", "left the game"), ending.reason)
             return TimeLoss(ending.scores, ending.loser, ending.capped, ending.text.replace("resigned", "lost on time"),
                             ending.reason)
         return ending
@@ -297,7 +318,14 @@ class Session:
         """``seat`` ran out of time (a door's clock): it loses as by
         resignation (RULES.md); the event is a ``resign`` with the payload
         ``"time"``, the ending's JSON says ``"by": "time"``."""
-        return self._resign(seat, on_time=True)
+        return self._resign(seat, forfeit=ON_TIME)
+
+    def lose_by_leaving(self, seat: int) -> Event:
+        """``seat``'s person left the game and another seat claimed it (a
+        door's absence rules): it loses as by resignation (RULES.md); the
+        event is a ``resign`` with the payload ``"left"``, the ending's JSON
+        says ``"by": "left"``."""
+        return self._resign(seat, forfeit=LEFT)
 
     def offer_draw(self, seat: int) -> Event:
         """``seat`` offers a draw; it stands until the next move."""
@@ -458,12 +486,12 @@ class Session:
                               code="out_of_the_game", seat=seat)
         return seat
 
-    def _resign(self, seat, seq=None, on_time: bool = False) -> Event:
+    def _resign(self, seat, seq=None, forfeit: str | None = None) -> Event:
         seat = self._in_play(seat, "may resign")
         self.table.resign(seat)
         self._offer = None
-        self._out_of_time = seat if on_time else None
-        return self._log(RESIGN, seat, ON_TIME if on_time else None, seq=seq)
+        self._forfeit = None if forfeit is None else (seat, forfeit)
+        return self._log(RESIGN, seat, forfeit, seq=seq)
 
     def _offer_draw(self, seat, seq=None) -> Event:
         seat = self._in_play(seat, "agree to a draw")
@@ -506,7 +534,7 @@ class Session:
         else:
             raise InvalidInput("nothing to take back")
         self._offer = None
-        self._out_of_time = None
+        self._forfeit = None
         return self._log(UNDO, seat, seq=seq)
 
     def _replay(self, event: Event) -> None:
@@ -518,7 +546,7 @@ class Session:
         elif kind == UNDO:
             self._undo(seat, seq)
         elif kind == RESIGN:
-            self._resign(seat, seq, on_time=event.payload == ON_TIME)
+            self._resign(seat, seq, event.payload if event.payload in FORFEITS else None)
         else:
             {RESIGN: self._resign, OFFER_DRAW: self._offer_draw, ACCEPT_DRAW: self._accept_draw,
              DECLINE_DRAW: self._decline_draw}[kind](seat, seq)

@@ -104,6 +104,10 @@
     spectator_cannot_act: () => _("A spectator only watches the table."),
     spectator_cannot_chat: () => _("Spectators read the chat but do not write in it: take a seat to chat."),
     no_takeover: () => _("No computer is playing your seat."),
+    nothing_to_claim: () => _("There is nothing for you to claim now."),
+    claim_too_early: (p) => ngettext("{name} has not been away long enough: you may claim the game in {count} second.",
+      "{name} has not been away long enough: you may claim the game in {count} seconds.", p.seconds,
+      { name: _("Player {number}", { number: player(p.seat) }) }),
     left_table: () => _("You left the table."),
     seat_moved: () => _("Your seat moved to another device (your player sat down there)."),
   };
@@ -381,7 +385,15 @@
       return false;
     }
 
-    close() {
+    /** The person is leaving the table's page on purpose (closed, or left for the lobby): a seat says
+        {"type": "bye"}, so that the others may claim the game sooner than after a lost connection. */
+    bye() {
+      if (this.held && this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: "bye" }));
+    }
+
+    /** Closed for good (`bye`: the person leaves the table, said first). */
+    close(bye) {
+      if (bye) this.bye();
       this.stopped = true;
       window.clearTimeout(this.timer);
       if (this.ws) this.ws.close();

@@ -49,6 +49,8 @@
       if (game && game.key(current, event)) event.preventDefault();
     });
     window.addEventListener("hashchange", route);
+    // the tab closed (or the page left): said to the server, an explicit leave (a reload comes back at once)
+    window.addEventListener("pagehide", () => { if (current && current.socket) current.socket.bye(); });
     route();
   }
 

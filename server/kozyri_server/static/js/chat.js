@@ -90,7 +90,9 @@
     const seated = ctl.seat !== null && !ctl.watching;
     $("chat-phrases").hidden = !seated;
     $("chat-form").hidden = !seated || mode !== "on";
-    if (!seated) note(_("Spectators read the chat; the players write in it."));
+    const spectators = _("Spectators read the chat; the players write in it.");
+    if (!seated) note(spectators);
+    else if ($("chat-note").textContent === spectators) note("");  // a visitor who watched, then took a seat
     const mutes = $("chat-mutes");
     mutes.replaceChildren();
     for (const info of people) {

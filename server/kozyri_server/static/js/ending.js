@@ -20,11 +20,14 @@
       // a clock ran out: a resignation by the seat out of time (said by the message's own "ending", not the game's)
       const outer = this.state && this.state.ending;
       const onTime = ending.by === "time" || !!(outer && outer.by === "time");
+      // a person left the game and another claimed it: a resignation by the seat that left
+      const left = ending.by === "left" || !!(outer && outer.by === "left");
       if (me === null) {  // a spectator: who lost, in the third person
         if (ending.reason === "agreement") return [_("Draw agreed."), ""];
         if (noLoser) return [_("A draw."), ending.text || ""];
         const values = { name: this.subject(loser) };
         if (onTime) return [_("{name} ran out of time and lost.", values), ""];
+        if (left) return [_("{name} left the game and lost.", values), ""];
         return [ending.reason === "resignation" ? _("{name} resigned.", values) : _("{name} lost.", values), ""];
       }
       if (onTime) {
@@ -32,7 +35,24 @@
         return [loser === me ? _("You ran out of time: you lost.") : players === 2 ? _("{name} ran out of time: you won.", values) :
           _("{name} ran out of time: the game ends there.", values), ""];
       }
+      if (left) {
+        const values = { name: this.subject(loser) };
+        return [loser === me ? _("You left the game: you lost.") : players === 2 ? _("{name} left the game: you won.", values) :
+          _("{name} left the game: the game ends there.", values), ""];
+      }
       return this.game().endingWords(this, ending, outOrder);  // the game's own words (games.js)
+    },
+
+    /** Who the computer finished the game for (the state's "absent_at_end": not rated), in words, or "". */
+    absentWords() {
+      const message = (this.latest && this.latest()) || this.state;
+      const absent = message && Array.isArray(message.absent_at_end) ? message.absent_at_end : [];
+      if (!absent.length) return "";
+      if (absent.includes(this.seat)) return _("The computer finished this game for you while you were away: it does not count for your rating.");
+      const names = absent.map((s) => this.shortNames[s]).join(", ");
+      // TRANSLATORS: {names} are the players (their number is {count}) who left, apart by commas
+      return ngettext("The computer finished this game for {names}, who left: it does not count for their rating.",
+        "The computer finished this game for {names}, who left: it does not count for their ratings.", absent.length, { names });
     },
 
     /** The end: how it ended in your terms, the record to download, the review, a rematch. */
@@ -50,6 +70,12 @@
       if (detail) {
         const p = el("p", "result-detail", detail);
         p.id = "result-detail";
+        box.append(p);
+      }
+      const absent = this.absentWords();
+      if (absent) {
+        const p = el("p", "result-detail", absent);
+        p.id = "absent-note";
         box.append(p);
       }
       if (this.held) {

@@ -1,5 +1,5 @@
 /* The lobby at #/: start a game against the computer, create an online
-   table (with its time control, takeover, unlisted, rated), "your games"
+   table (with its time control, takeover, chat, unlisted, rated), "your games"
    (the player's unfinished tables, to resume: GET /api/players/me/tables),
    the open tables to join and the games in progress to watch (refreshed by
    themselves while the lobby is in view), and the player's identity (a
@@ -118,6 +118,7 @@
     if ($(prefix + "-takeover").value === "on") {
       out.takeover = { level: parseInt($(prefix + "-takeover-level").value, 10), grace: numberOf(prefix + "-takeover-grace") };
     }
+    if ($(prefix + "-chat").value !== "on") out.chat = $(prefix + "-chat").value;  // "phrases" or "off"
     if ($(prefix + "-unlisted").checked) out.unlisted = true;
     if (!$(prefix + "-rated").checked) out.rated = false;
     return out;

@@ -2,8 +2,9 @@
    message only (docs/server.md): each seat's presence (here, away for N s,
    gone) and its clock next to its name, counting down for the seat to
    move and red under 10 s; the seats a computer plays for their absent
-   person and "Take my seat back"; each seat's rating; the spectator
-   count; a spectator's
+   person and "Take my seat back"; a person who left the game, and the
+   claim of the game once they have been away long enough (the state's
+   "claims"); each seat's rating; the spectator count; a spectator's
    public view made drawable; the events missed while the connection was
    down, in words. Every key is optional: an older server sends none of
    them and nothing is drawn. window.Online. */
@@ -144,6 +145,7 @@
     });
     drawOnlineLine(ctl, message);
     offerTakeBack(ctl, message, takeover);
+    offerClaim(ctl, message);
   }
 
   /** Under the table's head: "Watching" for a spectator, and how many people watch. */
@@ -201,6 +203,55 @@
     ctl.els.talk.append(box);
   }
 
+  /** The first seat another person left the game from (the state's "claims": {seat, at}), or null. */
+  function claimOf(ctl, message) {
+    const claims = Array.isArray(message.claims) ? message.claims : [];
+    return claims.find((c) => c && typeof c.seat === "number" && typeof c.at === "number" && c.seat !== ctl.seat) || null;
+  }
+
+  /** What the claim box says: who left, and in how long the game may be claimed. */
+  function claimWords(ctl, claim) {
+    const name = ctl.shortNames[claim.seat] || _("Player {number}", { number: number(claim.seat + 1) });
+    const left = claim.at - nowSeconds();
+    // TRANSLATORS: a player left the table (closed it, or lost the connection); {time} is how long until the others may end the game ("0:35")
+    if (left > 0) return _("{name} left the table: you may claim the game in {time}.", { name, time: duration(left) });
+    // TRANSLATORS: a player left the table long enough ago: the others may end the game, that player the loser
+    return _("{name} left the table: you may claim the game.", { name });
+  }
+
+  /** A person still in the game left the table: for the people at it, when they may claim the game, then the
+      button that claims it (the leaver loses; {"type": "claim"}). Drawn again from the newest state. */
+  function offerClaim(ctl, message) {
+    const old = document.getElementById("claim-box");
+    if (old) old.remove();
+    const claim = claimOf(ctl, message);
+    if (ctl.seat === null || ctl.watching || message.status !== "playing" || !claim) return;
+    const box = el("div", "talk-box");
+    box.id = "claim-box";
+    box.dataset.seat = claim.seat;
+    box.dataset.at = claim.at;
+    const text = el("span", "claim-text", claimWords(ctl, claim));
+    const name = ctl.shortNames[claim.seat] || _("Player {number}", { number: number(claim.seat + 1) });
+    const players = (ctl.summary && ctl.summary.seats.length) || 2;
+    const button = el("button", "primary", players === 2 ?
+      // TRANSLATORS: the button that ends a two-player game with the player who left the loser
+      pgettext("button", "Claim the win") :
+      // TRANSLATORS: the button that ends a game of three or four with the player who left the loser (the others
+      // still holding cards share the places above)
+      pgettext("button", "End the game: {name} loses", { name }));
+    button.type = "button";
+    button.id = "claim";
+    button.hidden = nowSeconds() < claim.at;
+    button.addEventListener("click", () => {
+      if (ctl.socket && ctl.socket.send({ type: "claim", seat: claim.seat })) {
+        button.disabled = true;
+        ctl.say(_("Claiming the game\u2026"));
+      }
+    });
+    box.append(text, button);
+    ctl.els.talk.append(box);
+  }
+
   /** Every half second: the running clock and the time away, without drawing the table again. */
   function tick(ctl) {
     const message = (ctl.latest && ctl.latest()) || ctl.state;
@@ -213,6 +264,15 @@
       const p = presenceOf(message, parseInt(span.dataset.seat, 10));
       const text = span.querySelector(".presence-text");
       if (p && text && text.textContent !== presenceText(p)) text.textContent = presenceText(p);
+    }
+    const box = document.getElementById("claim-box");
+    if (box) {  // the claim counting down, then its button
+      const claim = { seat: parseInt(box.dataset.seat, 10), at: parseFloat(box.dataset.at) };
+      const text = box.querySelector(".claim-text");
+      const words = claimWords(ctl, claim);
+      if (text && text.textContent !== words) text.textContent = words;
+      const button = document.getElementById("claim");
+      if (button && button.hidden && nowSeconds() >= claim.at) button.hidden = false;
     }
   }
 
@@ -233,6 +293,10 @@
     if (tc && tc.kind === "days") parts.push(ngettext("{count} day a move", "{count} days a move", tc.days));
     // TRANSLATORS: a table's option: a player away longer than {seconds} seconds has the computer play their seat
     if (options.takeover) parts.push(_("the computer plays for a player away {seconds} s", { seconds: secondsOf(options.takeover.grace) }));
+    // TRANSLATORS: a table's option: its chat takes the quick phrases only (no typed messages)
+    if (options.chat === "phrases") parts.push(_("chat: quick phrases only"));
+    // TRANSLATORS: a table's option: it has no chat
+    if (options.chat === "off") parts.push(_("no chat"));
     // TRANSLATORS: a table's option: it is not listed in the lobby (only its link leads to it)
     if (options.unlisted) parts.push(_("unlisted"));
     // TRANSLATORS: a table's option: its result does not change the players' ratings

@@ -449,14 +449,15 @@
           "offer draw": _("You offered a draw."),
           "accept draw": _("You accepted the draw."),
           "decline draw": _("You declined the draw."),
-          "resign": e.payload === "time" ? _("You ran out of time.") : _("You resigned."),
+          "resign": e.payload === "time" ? _("You ran out of time.") : e.payload === "left" ? _("You left the game.") : _("You resigned."),
         }[e.kind] || "";
       }
       return {
         "offer draw": _("{name} offered a draw.", values),
         "accept draw": _("{name} accepted the draw.", values),
         "decline draw": _("{name} declined the draw.", values),
-        "resign": e.payload === "time" ? _("{name} ran out of time.", values) : _("{name} resigned.", values),
+        "resign": e.payload === "time" ? _("{name} ran out of time.", values) :
+          e.payload === "left" ? _("{name} left the game.", values) : _("{name} resigned.", values),
       }[e.kind] || "";
     }
 
@@ -552,7 +553,7 @@
     close() {
       this.closed = true;  // a state still being fetched or held is not drawn over the next table
       Tips.hide();
-      if (this.socket) this.socket.close();
+      if (this.socket) this.socket.close(true);  // leaving the table's page: said to the server (a "bye")
       window.clearTimeout(this.timer);
       window.clearInterval(this.ticker);
       this.queue = [];
