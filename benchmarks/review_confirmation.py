@@ -108,7 +108,8 @@ def table(rows: list[dict]) -> str:
 @click.command()
 @click.option("--games", default=12, show_default=True, help="Games (seeds 0..N-1).")
 @click.option("--nodes", default=DEFAULT_NODES, show_default=True, help="The review's engine iterations a move.")
-@click.option("--effort", default=10, show_default=True, help="The referee's iterations, as a multiple of the review's.")
+@click.option("--effort", default=10, show_default=True,
+              help="The referee's iterations, as a multiple of the review's.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("benchmarks/results/review47.jsonl"), show_default=True,
               help="JSON Lines file the games stream to (resumed if it exists).")

@@ -39,8 +39,10 @@ seat as anybody may see it (:meth:`Room.seats_json`; the inner state's
 watch; ``"claims"`` the seats the others may claim the game against
 (``{"seat", "at"}``: from when; none for a seat out of the game while a
 person connected still plays) and ``"absent_at_end"`` the person seats
-the computer finished the game for, not rated (:mod:`kozyri_server.absence`). A spectator is sent :meth:`Room.public_state_for`: the same keys,
-``"seat"`` null, the public view. The WebSocket adds ``"events"`` and
+the computer finished the game for, not rated
+(:mod:`kozyri_server.absence`). A spectator is sent
+:meth:`Room.public_state_for`: the same keys, ``"seat"`` null, the public
+view. The WebSocket adds ``"events"`` and
 ``"events_from"`` per connection (:mod:`kozyri_server.ws`).
 """
 

@@ -66,7 +66,11 @@ estimate ``"blunder"`` for a loss of 0.8 or more, ``"mistake"`` 0.4 or more,
 ``"inaccuracy"`` 0.2 or more, and only where the loss less
 :data:`CONFIDENCE_Z` (2) times its uncertainty still reaches 0.2 (a mark
 only where the loss is larger than the noise of the search at that
-budget). A forced move (the only legal one) is never marked.
+budget). A forced move (the only legal one) is never marked. A **turning
+point** is a move after which the mover's outlook changed: the exact value
+(an exact blunder always is one), or, for a move marked mistake or blunder
+by estimate, the side of +-1/3 the estimate is on (winning, unclear,
+losing).
 
 **A second look.** A move marked by estimate, or nearly (its loss less
 :data:`RECHECK_Z` (1.5) times its uncertainty reaches the smallest mark),
@@ -81,10 +85,7 @@ The first search's verdict is kept in ``first_look``. Under a caller's
 deadline a move whose budget the deadline lowered gets no second look, and
 a second look takes at most half of what is left (the moves after it keep
 the rest); one that runs out of that time leaves the first verdict.
-``review_game(..., recheck=False)`` leaves it out (a benchmark's baseline). A **turning point** is a move after which the mover's outlook
-changed: the exact value (an exact blunder always is one), or, for a move
-marked mistake or blunder by estimate, the side of +-1/3 the estimate is on
-(winning, unclear, losing).
+``review_game(..., recheck=False)`` leaves it out (a benchmark's baseline).
 
 **Budget.** The uncertainty shrinks as the square root of the visits: the
 more search a move gets, the more real losses are marked and the fewer moves
