@@ -54,6 +54,15 @@ def _table_limit_options(command):
          "played, listed or counted, its record kept (86400: a day). A running clock ends its game instead."),
         ("--open-table-seconds", "open_table_seconds", FiniteNumber(1, unit="seconds"), "SECONDS",
          "A table whose seats nobody has taken is abandoned after this long (3600: an hour)."),
+        ("--takeover-pace", "takeover_pace_seconds", FiniteNumber(0, 3600, unit="seconds"), "SECONDS",
+         "A seat the computer plays for its absent person moves no sooner than this after the move before "
+         "it while a person here still holds cards (under a clock, a quarter of the seat's time if less); "
+         "a game left to the computers is played out at once (docs/server.md, \"Absence\")."),
+        ("--claim-seconds", "claim_seconds", FiniteNumber(1, 86400, unit="seconds"), "SECONDS",
+         "How long a person still in a game of bullet or blitz must be away before the others may claim it "
+         "(twice as long at rapid, three times slower or without a clock; never at a turn-based table)."),
+        ("--claim-leave-seconds", "claim_leave_seconds", FiniteNumber(1, 86400, unit="seconds"), "SECONDS",
+         "The same after an explicit leave (the table's page closed or left, the seat given up), if shorter."),
     ]
     for flag, name, kind, metavar, text in reversed(options):
         command = click.option(flag, name, type=kind, default=getattr(default, name), show_default=True,

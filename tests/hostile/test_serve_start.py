@@ -81,6 +81,9 @@ def test_a_database_that_cannot_be_opened_is_named_in_one_line(tmp_path, case):
     ["--max-connections-per-address", "0"],
     ["--max-tables-per-player", "0"],
     ["--players-per-address", "-3"],
+    ["--takeover-pace", "nan"],
+    ["--claim-seconds", "0"],
+    ["--claim-leave-seconds", "inf"],
     ["--forwarded-allow-ips", "proxy.example"],
 ])
 def test_an_option_out_of_its_range_is_one_line(tmp_path, args):
