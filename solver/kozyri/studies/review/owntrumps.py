@@ -345,8 +345,9 @@ def _suspect(review: MoveReview) -> bool:
 
 def _second_look(first: MoveReview, view: Observation, limit: Limit, engine: MctsAgent,
                  ctrl: SearchControl) -> MoveReview:
-    """The move marked by estimate judged again by a search of :data:`RECHECK_EFFORT` times its budget
-    (see the module docstring); the first verdict is kept in ``first_look``. Stopped by the caller,
+    """A suspect move (:func:`_suspect`) judged again by a search of :data:`RECHECK_EFFORT` times its
+    budget (see the module docstring); the first verdict is kept in ``first_look``. Stopped by the
+    caller, or out of the time its deadline leaves (:func:`~kozyri.studies.review.shared.second_look_time`),
     the first verdict stands."""
     deeper = Limit(time=None if limit.time is None else RECHECK_EFFORT * limit.time,
                    nodes=None if limit.nodes is None else RECHECK_EFFORT * limit.nodes, memory=limit.memory)
