@@ -637,8 +637,9 @@ def test_absence_the_grace_a_persons_pace_and_a_game_left_to_the_computers(serve
         assert mean < PACE_SECONDS / 2, (len(settled), mean)  # at once, not at the pace
     final = bob.page.evaluate("window.kozyriTable.latest()")
     assert final["status"] == "finished" and final["absent_at_end"] == [0, 3]
-    assert bob.page.inner_text("#absent-note") == (f"The computer finished this game for {named['Ann']}, "
-                                                   f"{named['Dan']}, who left: it does not count for their ratings.")
+    assert bob.page.inner_text("#absent-note") == (  # the names joined the language's way (Intl.ListFormat)
+        f"The computer finished this game for {named['Ann']} and {named['Dan']}, who left: "
+        "it does not count for their ratings.")
     bob.screenshot(shots, "absence-left-to-the-computers-desktop")
     for name, rated in (("Ann", False), ("Dan", False), ("Bob", True), ("Cat", True)):
         profile = _get(f"{server}/api/players/{players[name]['player']}")

@@ -49,8 +49,8 @@
       const absent = message && Array.isArray(message.absent_at_end) ? message.absent_at_end : [];
       if (!absent.length) return "";
       if (absent.includes(this.seat)) return _("The computer finished this game for you while you were away: it does not count for your rating.");
-      const names = absent.map((s) => this.shortNames[s]).join(", ");
-      // TRANSLATORS: {names} are the players (their number is {count}) who left, apart by commas
+      const names = I18n.list(absent.map((s) => this.shortNames[s]));
+      // TRANSLATORS: {names} are the players (their number is {count}) who left, joined the language's way ("Ann and Bob")
       return ngettext("The computer finished this game for {names}, who left: it does not count for their rating.",
         "The computer finished this game for {names}, who left: it does not count for their ratings.", absent.length, { names });
     },
@@ -148,13 +148,13 @@
         .map((s) => this.shortNames[s.seat]);
       let text = "";
       if (this.askedRematch && !message.rematch && waiting.length) {
-        // TRANSLATORS: {names} are the players (their number is {count}) who have not agreed yet, apart by commas
+        // TRANSLATORS: {names} are the players (their number is {count}) who have not agreed yet, joined the language's way ("Ann and Bob")
         text = ngettext("Waiting for {names} to accept the rematch.", "Waiting for {names} to accept the rematch.", waiting.length,
-          { names: waiting.join(", ") });
+          { names: I18n.list(waiting) });
       } else if (!this.askedRematch && others.length && !message.rematch) {
-        // TRANSLATORS: {names} are the players (their number is {count}) who asked, apart by commas
+        // TRANSLATORS: {names} are the players (their number is {count}) who asked, joined the language's way ("Ann and Bob")
         text = ngettext("{names} asked for a rematch.", "{names} asked for a rematch.", others.length,
-          { names: others.map((s) => this.shortNames[s]).join(", ") });
+          { names: I18n.list(others.map((s) => this.shortNames[s])) });
       }
       status.textContent = text;
       status.hidden = !text;

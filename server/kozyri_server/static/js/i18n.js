@@ -9,6 +9,8 @@
      ngettext(singular, plural, n, values) the form for the number n (Intl.PluralRules, CLDR);
                                            {count} is n written the language's way
      number(n, options)                    a number the language's way (Intl.NumberFormat)
+     list(items)                           names joined the language's way ("Ann, Bob and Cy":
+                                           Intl.ListFormat; ", " where a browser has none)
      apply(root)                           the elements marked data-i18n / data-i18n-attrs
                                            under root translated (kozyri/i18n_html.py's rule)
      lang, languages, choose(code)         the language, the list for a switcher, a new choice
@@ -45,6 +47,15 @@
       try { numbers[key] = new Intl.NumberFormat(lang === "en-XA" ? "en" : lang, options); } catch (err) { numbers[key] = new Intl.NumberFormat("en", options); }
     }
     return numbers[key].format(n);
+  }
+
+  let lists;
+  function list(items) {
+    if (lists === undefined) {
+      try { lists = new Intl.ListFormat(lang === "en-XA" ? "en" : lang, { style: "long", type: "conjunction" }); } catch (err) { lists = null; }
+    }
+    const strings = items.map(String);
+    return lists ? lists.format(strings) : strings.join(", ");
   }
 
   function text(key, fallback) {
@@ -155,7 +166,7 @@
     select.addEventListener("change", () => choose(select.value));
   }
 
-  window.I18n = { lang, languages: words.languages || {}, _, pgettext, ngettext, npgettext, number, fill, apply, choose, switcher };
+  window.I18n = { lang, languages: words.languages || {}, _, pgettext, ngettext, npgettext, number, list, fill, apply, choose, switcher };
   window._ = _;
   window.pgettext = pgettext;
   window.ngettext = ngettext;

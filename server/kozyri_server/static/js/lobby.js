@@ -219,7 +219,7 @@
       li.dataset.table = t.id;
       const others = t.seats.filter((s) => s.seat !== t.seat)
         .map((s) => s.name || (s.kind === "computer" ? _("Computer") : s.taken ? seatName(s.seat) : _("a free seat")));
-      const values = { table: tableWords(t), others: others.join(", ") };
+      const values = { table: tableWords(t), others: I18n.list(others) };
       // TRANSLATORS: a line of "Your games": {table} the table in words, {others} the other players' names.
       const text = t.status === "open" ? _("{table}, with {others} \u2014 waiting for players", values) :
         t.your_turn ? _("{table}, with {others} \u2014 your turn", values) : _("{table}, with {others} \u2014 their turn", values);

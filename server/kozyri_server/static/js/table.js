@@ -499,9 +499,9 @@
           no.addEventListener("click", () => this.send(message, "decline_draw"));
           box.append(yes, no);
         } else {
-          const values = { name: this.subject(offer.by), names: offer.waiting.map((s) => this.subject(s)).join(", ") };
+          const values = { name: this.subject(offer.by), names: I18n.list(offer.waiting.map((s) => this.subject(s))) };
           let said;
-          // TRANSLATORS: {names} are the players who have not answered the draw offer yet, apart by commas
+          // TRANSLATORS: {names} are the players who have not answered the draw offer yet, joined the language's way ("Ann and Bob")
           if (this.isMine(offer.by)) said = values.names ? _("You offered a draw: waiting for {names}.", values) : _("You offered a draw.");
           else said = values.names ? _("{name} offered a draw: waiting for {names}.", values) : _("{name} offered a draw.", values);
           box.append(el("span", "", said));
