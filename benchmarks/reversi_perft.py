@@ -2,9 +2,12 @@
 
 Also compares, over the positions of a random game, the move generator of
 kozyri.reversi.kernels (runs of opponent discs found with doubling shifts, 4
-shifts per direction) with the plain version (one shift per step, 6 steps per
-direction), and its flip computation (one bit scan per ray) with flooding from
-the placed disc (6 shifts per direction), to justify both choices.
+shifts per direction, the four line directions in the lanes of one vector)
+with the same one direction after another and with the plain version (one
+shift per step, 6 steps per direction), and its flip computation (one bit
+scan per ray, four rays in the lanes of a vector) with the same one ray
+after another and with flooding from the placed disc (6 shifts per
+direction), to justify the choices.
 
 Usage: python benchmarks/reversi_perft.py [--min-depth 9] [--max-depth 11]
 """
@@ -20,7 +23,15 @@ import numpy as np
 from numba import njit
 
 from kozyri.reversi import Board, perft
-from kozyri.reversi.kernels import NOT_EDGE_FILES, flips, flips_by_shifts, legal_moves, lowest_square
+from kozyri.reversi.kernels import (
+    NOT_EDGE_FILES,
+    flips,
+    flips_by_shifts,
+    legal_moves,
+    lowest_square,
+    scalar_flips,
+    scalar_legal_moves,
+)
 
 #: Published leaf counts from the start position (depths 1-10 as in the project brief).
 PUBLISHED = {1: 4, 2: 12, 3: 56, 4: 244, 5: 1396, 6: 8200, 7: 55092, 8: 390216, 9: 3005288, 10: 24571284}
@@ -46,32 +57,46 @@ def plain_legal_moves(mover, opponent):
     return moves
 
 
-@njit(cache=True)
-def _time_generator(movers, opponents, repeats, plain):
-    total = np.uint64(0)
-    for _ in range(repeats):
-        for index in range(movers.shape[0]):
-            if plain:
-                total ^= plain_legal_moves(movers[index], opponents[index])
-            else:
-                total ^= legal_moves(movers[index], opponents[index])
-    return total
+# One timing loop per function (not one loop choosing by a flag): a branch in the
+# loop costs about what the cheapest function does.
+def _timer(per_position):
+    """A jitted loop calling ``per_position(mover, opponent)`` on every position, ``repeats`` times."""
+    @njit
+    def run(movers, opponents, repeats):
+        total = np.uint64(0)
+        for _ in range(repeats):
+            for index in range(movers.shape[0]):
+                total ^= per_position(movers[index], opponents[index])
+        return total
+
+    return run
 
 
-@njit(cache=True)
-def _time_flips(movers, opponents, repeats, by_shifts):
-    total = np.uint64(0)
-    for _ in range(repeats):
-        for index in range(movers.shape[0]):
-            empty = ~(movers[index] | opponents[index])
-            while empty:
-                square = lowest_square(empty)
-                empty &= empty - np.uint64(1)
-                if by_shifts:
-                    total ^= flips_by_shifts(movers[index], opponents[index], square)
-                else:
-                    total ^= flips(movers[index], opponents[index], square)
-    return total
+def _on_every_empty_square(flipper):
+    """``flipper`` on every empty square of a position, its results xored."""
+    @njit(inline="always")
+    def per_position(mover, opponent):
+        total = np.uint64(0)
+        empty = ~(mover | opponent)
+        while empty:
+            square = lowest_square(empty)
+            empty &= empty - np.uint64(1)
+            total ^= flipper(mover, opponent, square)
+        return total
+
+    return per_position
+
+
+GENERATORS = (
+    ("doubling shifts, directions in vector lanes (kernels.legal_moves)", legal_moves),
+    ("doubling shifts, one direction after another", scalar_legal_moves),
+    ("one shift per step", plain_legal_moves),
+)
+FLIPPERS = (
+    ("one bit scan per ray, rays in vector lanes (kernels.flips)", flips),
+    ("one bit scan per ray, one ray after another", scalar_flips),
+    ("6 shifts per direction", flips_by_shifts),
+)
 
 
 def compare_generators(repeats: int = 20000) -> None:
@@ -85,27 +110,27 @@ def compare_generators(repeats: int = 20000) -> None:
         board.push(rng.choice(moves) if moves else "pass")
     movers_array = np.array(movers, dtype=np.uint64)
     opponents_array = np.array(opponents, dtype=np.uint64)
-    for index in range(len(movers)):
-        assert plain_legal_moves(movers_array[index], opponents_array[index]) == legal_moves(
-            movers_array[index], opponents_array[index]
-        )
+    timers = [(name, _timer(generator)) for name, generator in GENERATORS]
+    answers = {run(movers_array, opponents_array, 1) for _, run in timers}
+    assert len(answers) == 1, "the move generators disagree"
     print("| move generator | calls | seconds | ns per call |")
     print("| -------------- | ----: | ------: | ----------: |")
-    for name, plain in (("doubling shifts (kernels.legal_moves)", False), ("one shift per step", True)):
-        _time_generator(movers_array, opponents_array, 1, plain)
+    for name, run in timers:
         started = time.perf_counter()
-        _time_generator(movers_array, opponents_array, repeats, plain)
+        run(movers_array, opponents_array, repeats)
         seconds = time.perf_counter() - started
         calls = repeats * len(movers)
         print(f"| {name} | {calls} | {seconds:.3f} | {seconds / calls * 1e9:.1f} |")
     print()
+    timers = [(name, _timer(_on_every_empty_square(flipper))) for name, flipper in FLIPPERS]
+    answers = {run(movers_array, opponents_array, 1) for _, run in timers}
+    assert len(answers) == 1, "the flip computations disagree"
     print("| flips on every empty square | calls | seconds | ns per call |")
     print("| --------------------------- | ----: | ------: | ----------: |")
     empties = sum(64 - bin(m | o).count("1") for m, o in zip(movers, opponents))
-    for name, by_shifts in (("one bit scan per ray (kernels.flips)", False), ("6 shifts per direction", True)):
-        _time_flips(movers_array, opponents_array, 1, by_shifts)
+    for name, run in timers:
         started = time.perf_counter()
-        _time_flips(movers_array, opponents_array, repeats // 20, by_shifts)
+        run(movers_array, opponents_array, repeats // 20)
         seconds = time.perf_counter() - started
         calls = repeats // 20 * empties
         print(f"| {name} | {calls} | {seconds:.3f} | {seconds / calls * 1e9:.1f} |")

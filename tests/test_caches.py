@@ -6,6 +6,8 @@ import json
 import os
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 KOZYRI = [sys.executable, "-m", "kozyri_cli"]
 
@@ -23,7 +25,57 @@ def test_the_kernels_go_to_the_users_cache_folder_even_if_numba_came_first(tmp_p
                           timeout=120)
     assert done.returncode == 0, done.stderr
     folder, path = done.stdout.split()
-    assert folder == str(tmp_path / "xdg" / "kozyri" / "numba") and path.startswith(folder)
+    root = tmp_path / "xdg" / "kozyri" / "numba"
+    assert Path(folder).parent == root and Path(folder).name.startswith("src-") and path.startswith(folder)
+
+
+def test_any_source_change_gives_the_kernels_a_fresh_folder(tmp_path):
+    # Numba keys a kernel by its own file's time only; one that inlines a helper from another
+    # file must not be loaded stale when that helper changes.
+    from kozyri.caches import sources_stamp
+
+    package = tmp_path / "package"
+    (package / "games").mkdir(parents=True)
+    helper = package / "games" / "kernels.py"
+    helper.write_text("def helper(): return 1\n")
+    (package / "games" / "search.py").write_text("from games.kernels import helper\n")
+    (package / "notes.txt").write_text("not a source")
+    first = sources_stamp(str(package))
+    assert sources_stamp(str(package)) == first
+    (package / "notes.txt").write_text("still not a source")
+    assert sources_stamp(str(package)) == first
+    helper.write_text("def helper(): return 2\n")
+    os.utime(helper, ns=(1, 1))
+    assert sources_stamp(str(package)) != first
+
+
+def test_stamped_folders_unused_for_two_weeks_are_removed(tmp_path):
+    from kozyri.caches import STALE_DAYS, remove_stale
+
+    root = tmp_path / "numba"
+    current, recent, old, other = (root / name for name in
+                                   ("src-" + "1" * 16, "src-" + "2" * 16, "src-" + "3" * 16, "src-mine"))
+    for folder in (current, recent, old, other):
+        folder.mkdir(parents=True)
+    long_ago = time.time() - (STALE_DAYS + 1) * 86400
+    for folder in (current, old, other):
+        os.utime(folder, (long_ago, long_ago))
+    remove_stale(root, current)
+    assert current.exists() and recent.exists() and other.exists() and not old.exists()
+
+
+def test_a_worker_finds_the_same_folder_from_its_parents_variable(tmp_path, monkeypatch):
+    from kozyri.caches import NUMBA_CACHE_VARIABLE, STAMP_PREFIX, numba_cache, sources_stamp
+
+    monkeypatch.setenv(NUMBA_CACHE_VARIABLE, str(tmp_path / "kernels"))
+    assert numba_cache() == tmp_path / "kernels"
+    stamped = tmp_path / "kernels" / f"{STAMP_PREFIX}{sources_stamp()}"
+    monkeypatch.setenv(NUMBA_CACHE_VARIABLE, str(stamped))  # as use_user_cache leaves it for a worker
+    assert numba_cache() == tmp_path / "kernels"
+    code = "import os, kozyri; print(os.environ['NUMBA_CACHE_DIR'])"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, NUMBA_CACHE_VARIABLE: str(stamped)}, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == str(stamped), done.stderr
 
 
 def test_kozyri_cache_shows_and_clears_the_folder_numba_cache_dir_names(tmp_path):

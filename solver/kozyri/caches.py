@@ -12,6 +12,14 @@ keys each entry by the source's own path and time stamp there, so two
 installs never read each other's code. ``kozyri cache`` shows the folder
 and its size, and ``kozyri cache --clear`` empties it (the next run
 compiles again). Decided in issue 44; docs/install.md says it for users.
+
+Numba's key is the time stamp of the kernel's own file only, but a kernel
+carries the code of the jitted helpers it calls from other files (Numba
+links them into it, and ``inline="always"`` copies them into its body). A kernel whose helper changed would be
+loaded stale: code that no longer exists, measured or run as if it did. So
+Numba works in a subfolder named by a stamp of every source file of the
+package (its path, size and time), and any change to any of them compiles
+everything afresh. Subfolders unused for :data:`STALE_DAYS` are removed.
 """
 
 from __future__ import annotations
@@ -19,12 +27,18 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import time
+import zlib
 from pathlib import Path
 
 from kozyri.core import InvalidInput
 
 #: The variable Numba reads for its cache folder.
 NUMBA_CACHE_VARIABLE = "NUMBA_CACHE_DIR"
+#: The stamped subfolders' names: this prefix and 16 hex digits.
+STAMP_PREFIX = "src-"
+#: A stamped subfolder not used for this many days belongs to sources long gone.
+STALE_DAYS = 14
 
 
 def default_numba_cache() -> Path:
@@ -34,21 +48,70 @@ def default_numba_cache() -> Path:
     return Path(user_cache_dir("kozyri", appauthor=False)) / "numba"
 
 
+def _is_stamped(folder: Path) -> bool:
+    name = folder.name
+    return (name.startswith(STAMP_PREFIX) and len(name) == len(STAMP_PREFIX) + 16
+            and all(digit in "0123456789abcdef" for digit in name[len(STAMP_PREFIX):]))
+
+
 def numba_cache() -> Path:
-    """The folder Numba caches kozyri's compiled kernels in."""
+    """The folder kozyri's compiled kernels are cached under: ``NUMBA_CACHE_DIR``
+    if set, else :func:`default_numba_cache`. A ``NUMBA_CACHE_DIR`` that already
+    names a stamped subfolder (set by :func:`use_user_cache` in a parent
+    process) stands for its parent."""
     given = os.environ.get(NUMBA_CACHE_VARIABLE, "").strip()
-    return Path(given).expanduser() if given else default_numba_cache()
+    if not given:
+        return default_numba_cache()
+    folder = Path(given).expanduser()
+    return folder.parent if _is_stamped(folder) else folder
+
+
+def sources_stamp(package: str | None = None) -> str:
+    """A short hash of the path, size and time of every source file under
+    ``package`` (this package by default; zlib's checksums: hashlib's import
+    alone would cost more than the walk)."""
+    stamps = []
+    folders = [package or os.path.dirname(os.path.abspath(__file__))]
+    while folders:
+        with os.scandir(folders.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__":
+                    folders.append(entry.path)
+                elif entry.name.endswith(".py"):
+                    status = entry.stat()
+                    stamps.append(f"{entry.path}:{status.st_size}:{status.st_mtime_ns}")
+    text = ";".join(sorted(stamps)).encode()
+    return f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
+
+
+def remove_stale(root: Path, keep: Path) -> None:
+    """Remove the stamped subfolders of ``root`` other than ``keep`` unused for STALE_DAYS."""
+    horizon = time.time() - STALE_DAYS * 86400
+    try:
+        for folder in root.iterdir():
+            if folder != keep and _is_stamped(folder) and folder.is_dir() and folder.stat().st_mtime < horizon:
+                shutil.rmtree(folder, ignore_errors=True)
+    except OSError:  # a folder another process is removing, or no permission: not ours to insist
+        pass
 
 
 def use_user_cache() -> None:
-    """Point Numba at :func:`numba_cache` (called when :mod:`kozyri` is
-    imported, before any kernel; also right if Numba was imported first).
-    Setting the variable reaches worker processes too."""
-    if not os.environ.get(NUMBA_CACHE_VARIABLE, "").strip():
-        os.environ[NUMBA_CACHE_VARIABLE] = str(default_numba_cache())
+    """Point Numba at the stamped subfolder of :func:`numba_cache` (called when
+    :mod:`kozyri` is imported, before any kernel; also right if Numba was
+    imported first). The variable reaches worker processes too, which find
+    the same folder from it."""
+    root = numba_cache()
+    folder = root / f"{STAMP_PREFIX}{sources_stamp()}"
+    os.environ[NUMBA_CACHE_VARIABLE] = str(folder)
     config = sys.modules.get("numba.core.config")
     if config is not None:  # Numba read its settings already: tell it too
-        config.CACHE_DIR = os.environ[NUMBA_CACHE_VARIABLE]
+        config.CACHE_DIR = str(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        os.utime(folder)  # used now: not stale
+    except OSError:  # a read-only cache: Numba then compiles without caching, as it would anyway
+        return
+    remove_stale(root, folder)
 
 
 def cache_size(folder: Path) -> tuple[int, int]:

@@ -41,6 +41,12 @@ def test_reversi_levels_2_to_6_search_a_fixed_depth_and_play_the_same_moves_ever
         assert first.info.stopped == "depth limit" and first.info.value is None, number
         depths.append(agent.depth)
     assert depths == sorted(set(depths))  # each level searches deeper than the one below
+    # Level 7 searches deeper still and solves from more empties (not played here: 10 plies take
+    # a fraction of a second on a quiet machine, which a test must not count on); level 8 thinks
+    # for a time a move and solves from more empties than any level below it.
+    seventh, eighth = (resolve("reversi", level=number).make_agent() for number in (7, 8))
+    assert seventh.depth > depths[-1] and seventh.exact_empties > 14
+    assert eighth.exact_empties > seventh.exact_empties and level(8, "reversi").limit.time is not None
     # Exact from its empties on: at 8 empties level 4 solves, level 3 (exact_empties 0) does not.
     near_end = Board("XXXXXXXXOOOOOOOOXXXXOOXXOOXOXOXXXOXOOXXOOOXXOX--OOXXOO----XXXX-- X")
     assert resolve("reversi", level=4).make_agent().choose(near_end, None).info.value is not None

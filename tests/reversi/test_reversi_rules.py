@@ -39,6 +39,7 @@ def test_legal_moves_match_reference(board):
     mover, opponent = board.mover, board.opponent
     expected = reference.legal_moves(mover, opponent)
     assert int(kernels.legal_moves(np.uint64(mover), np.uint64(opponent))) == expected
+    assert int(kernels.scalar_legal_moves(np.uint64(mover), np.uint64(opponent))) == expected
 
 
 @settings(max_examples=200, deadline=None)
@@ -50,7 +51,26 @@ def test_flips_match_reference_on_every_empty_square(board):
         if empty >> square & 1:
             expected = reference.flips(mover, opponent, square)
             assert int(kernels.flips(np.uint64(mover), np.uint64(opponent), square)) == expected, square
+            assert int(kernels.scalar_flips(np.uint64(mover), np.uint64(opponent), square)) == expected
             assert int(kernels.flips_by_shifts(np.uint64(mover), np.uint64(opponent), square)) == expected
+
+
+#: Any two disjoint sets of squares, reachable or not: the vector kernels must agree with
+#: their scalar twins bit for bit on every input, not only on positions games reach.
+disjoint_boards = st.tuples(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1)).map(
+    lambda pair: (pair[0], pair[1] & ~pair[0]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(disjoint_boards, st.integers(0, 63))
+def test_vector_kernels_match_their_scalar_twins_on_any_bits(boards, square):
+    mover, opponent = (np.uint64(side) for side in boards)
+    assert kernels.legal_moves(mover, opponent) == kernels.scalar_legal_moves(mover, opponent)
+    assert kernels.legal_moves(opponent, mover) == kernels.scalar_legal_moves(opponent, mover)
+    empty_square = np.uint64(1 << square) & ~(mover | opponent)
+    if empty_square:
+        assert kernels.flips(mover, opponent, square) == kernels.scalar_flips(mover, opponent, square)
+        assert kernels.flips(opponent, mover, square) == kernels.scalar_flips(opponent, mover, square)
 
 
 @settings(max_examples=300, deadline=None)

@@ -109,8 +109,10 @@ LEVELS: dict[str, tuple[Level, ...]] = {
              (("depth", 6), ("exact_empties", 12))),
             (6, "expert", "alphabeta", Limit(), "alpha-beta 8 moves deep, exact from 14 empty squares",
              (("depth", 8), ("exact_empties", 14))),
-            (7, "master", "alphabeta", Limit(time=1.0), "alpha-beta, 1 s a move, exact near the end", ()),
-            (8, "strongest", "alphabeta", Limit(time=3.0), "alpha-beta, 3 s a move, exact near the end", ()),
+            (7, "master", "alphabeta", Limit(time=2.0), "alpha-beta 10 moves deep, exact from 16 empty squares",
+             (("depth", 10), ("exact_empties", 16))),
+            (8, "strongest", "alphabeta", Limit(time=3.0), "alpha-beta, 3 s a move, exact from 20 empty squares",
+             (("exact_empties", 20),)),
         )),
 }
 #: The games whose levels are the library's own.

@@ -210,9 +210,10 @@ def _check_kind(kind: GameKind) -> None:
 #: measured again after the levels learned to finish games; each step +-100 Elo or so): level 8 is not measured.
 OWN_TRUMPS_ELO = (0, 394, 732, 864, 1067, 1194, 1283, None)
 #: Reversi's (benchmarks/RESULTS.md, "The Reversi levels' Elo ladder (issue 42)": each level against the one
-#: below, steps +287 (level 2 won all 40 games: the lower end of its interval), +512, +285, +285, +338, +191,
-#: +35, chained from level 1 = 0): every level above 1 is "at least" this.
-REVERSI_ELO = (0, 287, 799, 1084, 1369, 1707, 1898, 1933)
+#: below, steps +287 (level 2 won all 40 games: the lower end of its interval), +512, +285, +285, +338, +147,
+#: +319 (levels 7 and 8 as redefined with the vector kernels), chained from level 1 = 0): every level above 1
+#: is "at least" this.
+REVERSI_ELO = (0, 287, 799, 1084, 1369, 1707, 1854, 2173)
 
 #: Every game, by name (see :class:`GameRegistry`).
 GAMES: GameRegistry = GameRegistry({
