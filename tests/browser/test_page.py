@@ -918,10 +918,15 @@ def test_level_picker_shows_each_level_in_words(server, browser, shots):
     page.select_option("#ot-level", "6")
     words = page.inner_text("#ot-level-words")
     assert words.startswith("Level 6 \u2014 expert:") and "+1190 Elo" in words, words
+    page.select_option("#rv-level", "8")
+    words = page.inner_text("#rv-level-words")
+    assert words.startswith("Level 8 \u2014 strongest:") and "last 20 squares" in words, words
+    assert "at least +2170 Elo" in words, words  # the measured ladder (benchmarks/RESULTS.md)
     page.select_option("#rv-level", "1")
     assert page.inner_text("#rv-level-words").startswith("Level 1 \u2014 beginner: plays any legal square at random")
     assert page.get_attribute("#ot-level", "aria-describedby") == "ot-level-words"
     assert page.is_visible("#ot-level-words")  # not a tooltip only
+    page.select_option("#rv-level", "7")
     player.screenshot(shots, "lobby-level-words-phone")
     player.fits()
     player.close()

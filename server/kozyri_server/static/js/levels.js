@@ -8,8 +8,9 @@
    the chain. The technical description (GET /api/games) stays the option's title;
    these words are shown under the level picker. Reversi's (benchmarks/RESULTS.md, "The Reversi
    levels' Elo ladder"): each level against the one below, 20 openings played with both colours
-   (40 games; 20 for 7-6), chained from level 1 = 0; level 2 won all 40 against level 1, so the
-   chain counts that step at its interval's lower end (+287) and says "at least".
+   (40 games), levels 7 and 8 as they are since the vector kernels, chained from level 1 = 0; level 2
+   won all 40 against level 1, so the chain counts that step at its interval's lower end (+287) and
+   says "at least".
    Plain script: window.LevelWords. */
 "use strict";
 
@@ -52,10 +53,8 @@
       4: [_("looks four moves ahead and plays the last 8 squares perfectly"), atLeast(1080)],
       5: [_("looks six moves ahead and plays the last 12 squares perfectly"), atLeast(1370)],
       6: [_("looks eight moves ahead and plays the last 14 squares perfectly"), atLeast(1710)],
-      7: [_("thinks a second a move and plays the end perfectly"), atLeast(1900)],
-      8: [_("the strongest it plays: three seconds a move"),
-        // TRANSLATORS: Reversi's level 8, {elo} like "+1930".
-        _("at least {elo} Elo over level 1, not clearly above level 7", { elo: elo(1930) })],
+      7: [_("looks ten moves ahead and plays the last 16 squares perfectly"), atLeast(1850)],
+      8: [_("the strongest it plays: three seconds a move, the last 20 squares perfectly"), atLeast(2170)],
     },
   };
 
