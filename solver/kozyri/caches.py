@@ -107,11 +107,13 @@ def use_user_cache() -> None:
     if config is not None:  # Numba read its settings already: tell it too
         config.CACHE_DIR = str(folder)
     try:
+        created = not folder.is_dir()
         folder.mkdir(parents=True, exist_ok=True)
         os.utime(folder)  # used now: not stale
     except OSError:  # a read-only cache: Numba then compiles without caching, as it would anyway
         return
-    remove_stale(root, folder)
+    if created:  # new sources: the time to look for folders of old ones (not on every import)
+        remove_stale(root, folder)
 
 
 def cache_size(folder: Path) -> tuple[int, int]:
