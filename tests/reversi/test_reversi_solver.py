@@ -106,6 +106,22 @@ def test_last_empties_search_is_fail_soft_exact(board, guess):
             assert value == expected
 
 
+@given(endgame_positions(range(6, 14)))
+def test_positions_below_ten_empties_use_the_small_table(board):
+    """The table's last LOCAL_ROWS rows are the small table: positions with
+    fewer than LOCAL_EMPTIES empties go there, the others before it."""
+    keys, _ = sk.new_tables(6)
+    mover, opponent = board.bitboards()
+    slot = int(sk.entry_slot(keys, mover, opponent, board.empties))
+    small = keys.shape[0] - sk.LOCAL_ROWS
+    assert keys.shape[0] == (1 << 6) + sk.LOCAL_ROWS and slot % sk.BUCKET == 0
+    if board.empties < sk.LOCAL_EMPTIES:
+        assert small <= slot <= keys.shape[0] - sk.BUCKET
+    else:
+        assert 0 <= slot <= small - sk.BUCKET
+        assert slot == int(sk.table_slot(keys, mover, opponent))
+
+
 def test_positions_with_a_forced_pass_are_solved():
     found = 0
     for seed in range(3000):

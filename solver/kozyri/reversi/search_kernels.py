@@ -65,9 +65,18 @@ SMALL_EMPTIES = 5
 #: From this many empties on, moves are sorted by a shallow heuristic search.
 SORT_BY_SEARCH_EMPTIES = 16
 #: Positions with fewer empties are not stored in the transposition table.
-TABLE_EMPTIES = 7
+TABLE_EMPTIES = 6
+#: Positions with fewer empties (and at least TABLE_EMPTIES) go to a small table
+#: of their own, the last LOCAL_ROWS rows of the table's arrays: their
+#: transpositions come soon after one another, and a table of 1.5 MB stays in
+#: the core's cache where a probe of the big one waits for memory (FFO #40-#49:
+#: 0.86 times the time; benchmarks/RESULTS.md, "A small table for the
+#: last empties").
+LOCAL_EMPTIES = 10
+#: Rows of the small table (48 bytes each).
+LOCAL_ROWS = 1 << 15
 #: From this many empties on, children are looked up in the table before searching.
-ETC_EMPTIES = 12
+ETC_EMPTIES = 9
 #: Slots in the per-depth move buffers (no position has more than 33 moves).
 MAX_MOVES = 48
 
@@ -119,8 +128,9 @@ MIDGAME_INFINITY = 100_000_000
 
 
 def new_tables(bits: int):
-    """A fresh transposition table with ``2**bits`` rows: (keys, bounds)."""
-    table = ttable.HashTable(2, 4, np.int64, BUCKET, (1 << bits) * ROW_BYTES)
+    """A fresh transposition table with ``2**bits`` rows, followed by the
+    ``LOCAL_ROWS`` rows of the small table (see ``LOCAL_EMPTIES``): (keys, bounds)."""
+    table = ttable.HashTable(2, 4, np.int64, BUCKET, ((1 << bits) + LOCAL_ROWS) * ROW_BYTES)
     return table.keys, table.payload
 
 
@@ -143,8 +153,19 @@ def _tick(ctl):
 
 @njit(cache=True, inline="always")
 def table_slot(keys, mover, opponent):
-    """The first row of the position's bucket."""
-    return ttable.bucket_of(keys, BUCKET, mover, opponent, ZERO)
+    """The first row of the position's bucket in the big table (the rows before the small one)."""
+    n_buckets = (keys.shape[0] - LOCAL_ROWS) // BUCKET
+    return np.int64(ttable.mix(mover, opponent, ZERO) % np.uint64(n_buckets)) * BUCKET
+
+
+@njit(cache=True, inline="always")
+def entry_slot(keys, mover, opponent, empties):
+    """The first row of the position's bucket in the table that keeps it:
+    the small one below ``LOCAL_EMPTIES`` empties, else the big one."""
+    if empties >= LOCAL_EMPTIES:
+        return table_slot(keys, mover, opponent)
+    small = keys.shape[0] - LOCAL_ROWS
+    return small + np.int64(ttable.mix(mover, opponent, ZERO) & np.uint64(LOCAL_ROWS // BUCKET - 1)) * BUCKET
 
 
 # -- evaluation ---------------------------------------------------------------
@@ -430,7 +451,7 @@ def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, ctl, buffer
             return ceiling
 
     use_table = empties >= TABLE_EMPTIES
-    slot = table_slot(keys, mover, opponent)
+    slot = entry_slot(keys, mover, opponent, empties)
     found = find_entry(keys, mover, opponent, slot) if use_table else -1
     hinted = -1
     known_lower = -64
@@ -481,7 +502,7 @@ def solve_exact(mover, opponent, alpha, beta, empties, keys, bounds, ctl, buffer
         if empties >= ETC_EMPTIES:
             # Enhanced transposition cut-off: a child already known to be bad enough for the opponent.
             child = find_entry(keys, child_mover, child_opponent,
-                                table_slot(keys, child_mover, child_opponent))
+                                entry_slot(keys, child_mover, child_opponent, empties - 1))
             if child >= 0 and -bounds[child, 1] >= beta:
                 return -bounds[child, 1]
         squares[count] = square
