@@ -411,14 +411,18 @@ def _solve_small(mover, opponent, alpha, beta, empty, empties, parity, ctl):
 
 @njit(cache=True)
 def _order_key(mover, opponent, square, turned, empty, odd):
-    """Smaller is tried first: few replies for the opponent, corners, odd regions
-    (``odd``: ``_odd_regions(empty)``, the same for every move of a node)."""
+    """Smaller is tried first: few replies for the opponent (a corner reply
+    counts about twice), few empty squares next to our discs, corners, odd
+    regions (``odd``: ``_odd_regions(empty)``, the same for every move of a
+    node). The weights were fitted by node counts on six FFO positions and
+    checked on four others (benchmarks/RESULTS.md, "A small table for the
+    last empties")."""
     placed = ONE << np.uint64(square)
     their = opponent ^ turned
     mine = mover | turned | placed
     replies = legal_moves(their, mine)
-    key = 32 * popcount(replies) + 12 * popcount(replies & CORNERS)
-    key += 10 * popcount(_neighbours(mine) & empty & ~placed)
+    key = 32 * popcount(replies) + 30 * popcount(replies & CORNERS)
+    key += 5 * popcount(_neighbours(mine) & empty & ~placed)
     if placed & CORNERS:
         key -= 24
     if placed & odd:
