@@ -179,33 +179,57 @@ def _neighbours(bits):
     return sideways | (row << np.uint64(8)) | (row >> np.uint64(8))
 
 
-@njit(cache=True)
-def evaluate(mover, opponent):
-    """Heuristic value for the mover in 1/100 disc (positive is good)."""
+#: The evaluation's weights, in 1/100 disc: the mobility ratio, a move of
+#: mobility, a corner, a disc on an X-square and on a C-square next to an
+#: empty corner, a frontier disc. The engine's levels play with these.
+ENGINE_WEIGHTS = (800, 60, 900, 350, 120, 40)
+#: The same terms weighted for ordering the exact solver's moves from
+#: SORT_BY_SEARCH_EMPTIES on: fitted by node counts on six FFO positions and
+#: checked on four others (FFO #40-#49: 0.91 times the nodes;
+#: benchmarks/RESULTS.md, "A small table for the last empties").
+ORDER_WEIGHTS = (600, 60, 675, 350, 90, 40)
+
+
+@njit(cache=True, inline="always")
+def _weighted_evaluation(mover, opponent, weights):
+    """The evaluation's terms for the mover, weighted by ``weights`` (see ENGINE_WEIGHTS)."""
+    ratio, mobility, corner, x_square_disc, c_square_disc, frontier_disc = weights
     my_moves = popcount(legal_moves(mover, opponent))
     their_moves = popcount(legal_moves(opponent, mover))
     score = 0
     if my_moves + their_moves > 0:
-        score += 800 * (my_moves - their_moves) // (my_moves + their_moves + 2)
-    score += 60 * (my_moves - their_moves)
-    score += 900 * (popcount(mover & CORNERS) - popcount(opponent & CORNERS))
+        score += ratio * (my_moves - their_moves) // (my_moves + their_moves + 2)
+    score += mobility * (my_moves - their_moves)
+    score += corner * (popcount(mover & CORNERS) - popcount(opponent & CORNERS))
     empty = ~(mover | opponent)
     for index in range(4):
-        corner = ONE << np.uint64(X_CORNERS[index])
-        if empty & corner:
+        corner_bit = ONE << np.uint64(X_CORNERS[index])
+        if empty & corner_bit:
             x_square = ONE << np.uint64(X_SQUARES[index])
             if mover & x_square:
-                score -= 350
+                score -= x_square_disc
             elif opponent & x_square:
-                score += 350
-            c_squares = _neighbours(corner) & C_SQUARES
-            score -= 120 * popcount(mover & c_squares)
-            score += 120 * popcount(opponent & c_squares)
+                score += x_square_disc
+            c_squares = _neighbours(corner_bit) & C_SQUARES
+            score -= c_square_disc * popcount(mover & c_squares)
+            score += c_square_disc * popcount(opponent & c_squares)
     # Frontier discs (next to an empty square) give the opponent moves.
     frontier = _neighbours(empty)
-    score -= 40 * popcount(mover & frontier)
-    score += 40 * popcount(opponent & frontier)
+    score -= frontier_disc * popcount(mover & frontier)
+    score += frontier_disc * popcount(opponent & frontier)
     return score
+
+
+@njit(cache=True)
+def evaluate(mover, opponent):
+    """Heuristic value for the mover in 1/100 disc (positive is good)."""
+    return _weighted_evaluation(mover, opponent, ENGINE_WEIGHTS)
+
+
+@njit(cache=True)
+def order_evaluation(mover, opponent):
+    """The evaluation as the exact solver orders its moves by (ORDER_WEIGHTS)."""
+    return _weighted_evaluation(mover, opponent, ORDER_WEIGHTS)
 
 
 @njit(cache=True)
@@ -219,9 +243,9 @@ def _sort_depth(empties):
 
 @njit(types.int64(types.uint64, types.uint64, types.int64, types.int64, types.int64), cache=True)
 def shallow_value(mover, opponent, depth, alpha, beta):
-    """Plain alpha-beta on the evaluation, for move ordering (no table, no clock)."""
+    """Plain alpha-beta on the ordering evaluation, for move ordering (no table, no clock)."""
     if depth <= 0:
-        return evaluate(mover, opponent)
+        return order_evaluation(mover, opponent)
     moves = legal_moves(mover, opponent)
     if moves == ZERO:
         if legal_moves(opponent, mover) == ZERO:
