@@ -2,8 +2,9 @@
 
 Positions come from random games with a fixed seed, stopped at ``--empties``
 empty squares (5 or fewer: below the transposition table, so no table is
-involved; before the small table of 6-9 empties, 6 was allowed too). Each is solved by ``search_kernels.solve_exact`` with the full
-window and with null windows around -2, 0 and 2, in one jitted loop (no
+involved; before the small table of 6-9 empties, 6 was allowed too). Each
+is solved by ``search_kernels.solve_exact`` with the full window and with
+null windows around -2, 0 and 2, in one jitted loop (no
 Python call per position); the time is the process's CPU time, the least of
 ``--repeat`` runs (the machine is shared). Node counts and the checksum of
 the values are deterministic for a given build; compare two builds in one

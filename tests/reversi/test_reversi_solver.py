@@ -90,8 +90,9 @@ def test_window_mode_gives_true_bounds(board, low, width):
 @settings(max_examples=150, deadline=None)
 @given(endgame_positions(range(1, 7)), st.integers(-64, 63))
 def test_last_empties_search_is_fail_soft_exact(board, guess):
-    """The last empties' kernels (no table) in the full window and a null window
-    against brute force: exact inside the window, a true bound outside it."""
+    """The last empties' kernels (no table below 6 empties, the small table at
+    6) in the full window and a null window against brute force: exact
+    inside the window, a true bound outside it."""
     keys, bounds = sk.new_tables(4)
     buffer = sk.new_move_buffer()
     mover, opponent = board.bitboards()
